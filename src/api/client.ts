@@ -1,0 +1,231 @@
+// The one HTTP client of the extension: a ky instance with the base URL, the auth header
+// (the key read from a provider at request time), a per-request timeout, retries for GETs
+// only, and a log hook. No `vscode` import: it runs in the extension host and in a browser.
+import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import { parseBaseUrl } from '../core/validation';
+import { ApiError, kindForStatus, parseRetryAfter, readErrorBody, type Endpoint } from './errors';
+import { ShapeError } from './validate';
+
+export type KeyProvider = () => string | undefined | Promise<string | undefined>;
+
+export interface RequestLog {
+  method: string;
+  /** Path and query relative to the base URL; never holds the key. */
+  path: string;
+  status?: number;
+  durationMs: number;
+  retries: number;
+  /** The scope the endpoint needs (from the contract). */
+  scope: string;
+  /** `ok`, or the error kind. */
+  outcome: string;
+  message?: string;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  getKey: KeyProvider;
+  /** Per request attempt, and again for reading the body. Default 30 s. */
+  timeoutMs?: number;
+  /** Automatic retries of GETs (429, 502, 503, 504, network errors). Default 2. */
+  retryLimit?: number;
+  /** A Retry-After longer than this is not waited for: the caller gets `rateLimited`. Default 30 s. */
+  maxRetryAfterMs?: number;
+  /** Upper bound of one backoff delay. Default 5 s. */
+  backoffLimitMs?: number;
+  /** Requests in flight at once when reading every page. Default 16. */
+  concurrency?: number;
+  onRequest?: (entry: RequestLog) => void;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface RequestInit<T> {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  json?: unknown;
+  signal?: AbortSignal;
+  parse: (body: unknown) => T;
+}
+
+const RETRY_STATUS = [429, 502, 503, 504];
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly concurrency: number;
+  private readonly http: KyInstance;
+  private readonly timeoutMs: number;
+  private readonly maxRetryAfterMs: number;
+
+  constructor(private readonly options: ClientOptions) {
+    const base = parseBaseUrl(options.baseUrl);
+    if (!base.ok) throw new ApiError('invalidRequest', base.message);
+    this.baseUrl = base.url;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
+    this.concurrency = Math.max(1, options.concurrency ?? 16);
+    this.http = ky.create({
+      prefixUrl: this.baseUrl,
+      timeout: this.timeoutMs,
+      // A redirect is reported, never followed: the key must not travel to another address.
+      redirect: 'manual',
+      credentials: 'omit',
+      cache: 'no-store',
+      fetch: options.fetch,
+      retry: {
+        limit: options.retryLimit ?? 2,
+        methods: ['get'],
+        statusCodes: RETRY_STATUS,
+        afterStatusCodes: [429, 503],
+        maxRetryAfter: this.maxRetryAfterMs,
+        backoffLimit: options.backoffLimitMs ?? 5_000,
+        delay: (attempt) => 250 * 2 ** (attempt - 1),
+        jitter: (delay) => delay * (0.5 + Math.random() * 0.5),
+        shouldRetry: ({ error }) => this.shouldRetry(error),
+      },
+    });
+  }
+
+  private shouldRetry(error: Error): boolean | undefined {
+    if (error instanceof HTTPError) {
+      if (!RETRY_STATUS.includes(error.response.status)) return false;
+      const wait = parseRetryAfter(error.response.headers.get('Retry-After'));
+      return wait !== undefined && wait > this.maxRetryAfterMs ? false : undefined;
+    }
+    if (error instanceof TimeoutError || error instanceof ApiError || isAbort(error)) return false;
+    return error instanceof TypeError ? true : false;
+  }
+
+  /** Sends one request of the contract and returns its checked body. */
+  async request<T>(endpoint: Endpoint, init: RequestInit<T>): Promise<T> {
+    const path = buildPath(endpoint.path, init.params ?? {});
+    const searchParams = new URLSearchParams();
+    for (const [name, value] of Object.entries(init.query ?? {})) if (value !== undefined) searchParams.set(name, String(value));
+    const query = searchParams.toString();
+    const logPath = `/${path}${query ? `?${query}` : ''}`;
+    const started = Date.now();
+    const call = { retries: 0, key: undefined as string | undefined, status: undefined as number | undefined };
+    const bodyDeadline = new AbortController();
+    const signal = init.signal ? AbortSignal.any([init.signal, bodyDeadline.signal]) : bodyDeadline.signal;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      if (init.signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.', { endpoint });
+      const response = await this.http(path, {
+        method: endpoint.method,
+        searchParams: query ? searchParams : undefined,
+        json: init.json,
+        signal,
+        hooks: {
+          beforeRequest: [
+            async (request) => {
+              const key = (await this.options.getKey())?.trim();
+              if (!key) throw new ApiError('unauthorized', 'No API key is stored for this environment.', { endpoint });
+              call.key = key;
+              request.headers.set('Authorization', `Bearer ${key}`);
+              request.headers.set('Accept', 'application/json');
+            },
+          ],
+          beforeRetry: [
+            ({ retryCount }) => {
+              call.retries = retryCount;
+            },
+          ],
+        },
+      });
+      call.status = response.status;
+      timer = setTimeout(() => bodyDeadline.abort(), this.timeoutMs);
+      const text = await response.text();
+      const result = init.parse(parseJson(text));
+      this.log(endpoint, logPath, started, call, 'ok');
+      return result;
+    } catch (error) {
+      const apiError = await toApiError(error, endpoint, call, bodyDeadline.signal.aborted && !init.signal?.aborted);
+      this.log(endpoint, logPath, started, { ...call, status: apiError.status ?? call.status }, apiError.kind, apiError.message);
+      throw apiError;
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+
+  private log(endpoint: Endpoint, path: string, started: number, call: { retries: number; status?: number; key?: string }, outcome: string, message?: string): void {
+    this.options.onRequest?.({
+      method: endpoint.method,
+      path,
+      scope: endpoint.scope,
+      status: call.status,
+      durationMs: Date.now() - started,
+      retries: call.retries,
+      outcome,
+      message: message === undefined ? undefined : redact(message, call.key),
+    });
+  }
+}
+
+/** Fills `{name}` placeholders with URL-encoded values; `.` and `..` are refused outright. */
+export function buildPath(template: string, params: Record<string, string>): string {
+  return template.replace(/^\//, '').replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
+      throw new ApiError('invalidRequest', `"${String(value)}" is not a valid ${name}.`);
+    }
+    return encodeURIComponent(value);
+  });
+}
+
+function parseJson(text: string): unknown {
+  if (!text.trim()) throw new ShapeError('', 'a JSON body', 'an empty body');
+  try {
+    return JSON.parse(text);
+  } catch {
+    const start = text.trim().slice(0, 1);
+    throw new ShapeError('', 'a JSON body', start === '<' ? 'an HTML page' : 'text that is not JSON');
+  }
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR');
+}
+
+/** Removes the key, and anything that looks like a bearer token, from a text. */
+export function redact(text: string, key?: string): string {
+  let out = text;
+  if (key && key.length >= 4) out = out.split(key).join('[redacted]');
+  return out.replace(/(Bearer\s+)[^\s"',]+/gi, '$1[redacted]');
+}
+
+async function toApiError(error: unknown, endpoint: Endpoint, call: { retries: number; key?: string }, bodyTimedOut: boolean): Promise<ApiError> {
+  const where = `${endpoint.method} ${endpoint.path}`;
+  if (error instanceof ApiError) return error;
+  if (error instanceof ShapeError) {
+    return new ApiError('badResponse', `The service's answer to ${where} is not what the contract describes (${error.message}).`, {
+      endpoint,
+      fieldErrors: { [error.field || 'body']: `expected ${error.expected}, got ${error.got}` },
+    });
+  }
+  if (error instanceof HTTPError) {
+    const { response } = error;
+    const status = response.status;
+    if (status >= 300 && status < 400 || response.type === 'opaqueredirect') {
+      const location = response.headers.get('Location') ?? undefined;
+      let target = location;
+      try {
+        target = location ? new URL(location, response.url).origin : undefined;
+      } catch {
+        /* keep as sent */
+      }
+      return new ApiError('redirected', `The service redirected ${where} to ${target ?? 'another address'}; check the environment's base URL.`, { endpoint, status, location: target });
+    }
+    const text = await response.text().catch(() => '');
+    const body = readErrorBody(redact(text, call.key), response.headers.get('Content-Type'));
+    const kind = kindForStatus(status);
+    const retryAfterMs = kind === 'rateLimited' || status === 503 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined;
+    const said = body.serverMessage ? `: ${body.serverMessage}` : '';
+    return new ApiError(kind, `${where} failed with HTTP ${status}${said}`, { endpoint, status, retryAfterMs, serverMessage: body.serverMessage, fieldErrors: body.fieldErrors, scope: kind === 'forbidden' ? body.scope ?? endpoint.scope : undefined });
+  }
+  if (error instanceof TimeoutError || bodyTimedOut) {
+    return new ApiError('timeout', `${where} did not answer in time.`, { endpoint, cause: error });
+  }
+  if (isAbort(error)) return new ApiError('cancelled', `${where} was cancelled.`, { endpoint });
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return new ApiError('network', `${where} could not reach the service (${redact(String(detail), call.key)}).`, { endpoint, cause: error });
+}

@@ -1,0 +1,164 @@
+import type { Scope } from './types';
+
+/** Every failure of a call to the service becomes one of these kinds. */
+export type ApiErrorKind =
+  | 'unauthorized' // 401, or no key stored
+  | 'forbidden' // 403: the key lacks the endpoint's scope
+  | 'notFound' // 404
+  | 'invalidRequest' // 400 / 422, or input refused before sending
+  | 'conflict' // 409 / 412
+  | 'rateLimited' // 429
+  | 'server' // 5xx
+  | 'redirected' // 3xx: the base URL points somewhere else
+  | 'network' // no answer: DNS, refused, reset, dropped
+  | 'timeout'
+  | 'cancelled'
+  | 'badResponse'; // an answer the contract does not describe
+
+export interface Endpoint {
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Path template relative to the base URL, e.g. `/engagements/{id}`. */
+  path: string;
+  scope: Scope;
+}
+
+export interface ApiErrorDetails {
+  endpoint?: Endpoint;
+  status?: number;
+  /** The scope the endpoint needs (for `forbidden`). */
+  scope?: Scope;
+  /** For `rateLimited`: how long the service asked to wait, when it said. */
+  retryAfterMs?: number;
+  /** The service's own words, when its body had any. */
+  serverMessage?: string;
+  /** Per-field messages from a 400/422 body, or the field a bad response got wrong. */
+  fieldErrors?: Record<string, string>;
+  /** For `redirected`: where the service pointed. */
+  location?: string;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly endpoint?: Endpoint;
+  readonly status?: number;
+  readonly scope?: Scope;
+  readonly retryAfterMs?: number;
+  readonly serverMessage?: string;
+  readonly fieldErrors?: Record<string, string>;
+  readonly location?: string;
+
+  constructor(kind: ApiErrorKind, message: string, details: ApiErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = kind;
+    this.endpoint = details.endpoint;
+    this.status = details.status;
+    this.scope = details.scope ?? (kind === 'forbidden' ? details.endpoint?.scope : undefined);
+    this.retryAfterMs = details.retryAfterMs;
+    this.serverMessage = details.serverMessage;
+    this.fieldErrors = details.fieldErrors;
+    this.location = details.location;
+  }
+
+  /** GETs that failed this way may succeed if tried again later. */
+  get transient(): boolean {
+    return ['rateLimited', 'server', 'network', 'timeout'].includes(this.kind);
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+export function kindForStatus(status: number): ApiErrorKind {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404 || status === 410) return 'notFound';
+  if (status === 409 || status === 412) return 'conflict';
+  if (status === 429) return 'rateLimited';
+  if (status >= 500) return 'server';
+  if (status >= 300 && status < 400) return 'redirected';
+  return 'invalidRequest';
+}
+
+/** Parses a Retry-After header (seconds or an HTTP date) into milliseconds from `now`. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+interface BodyInfo {
+  serverMessage?: string;
+  fieldErrors?: Record<string, string>;
+  scope?: Scope;
+}
+
+const SCOPES: readonly string[] = ['engagements:read', 'engagements:write', 'usage:read'];
+
+/**
+ * Reads whatever an error body holds. The contract defines no error format, so this accepts
+ * the common ones: `{error: {message, fields}}`, `{message, errors}`, `{detail}`, RFC 7807,
+ * plain text and HTML pages (tags stripped).
+ */
+export function readErrorBody(text: string, contentType: string | null): BodyInfo {
+  const trimmed = text.trim();
+  if (!trimmed) return {};
+  let json: unknown;
+  if (contentType?.includes('json') || /^[{[]/.test(trimmed)) {
+    try {
+      json = JSON.parse(trimmed);
+    } catch {
+      json = undefined;
+    }
+  }
+  if (json !== undefined && typeof json === 'object' && json !== null) {
+    const root = json as Record<string, unknown>;
+    const inner = typeof root.error === 'object' && root.error !== null ? (root.error as Record<string, unknown>) : root;
+    const message = firstString(inner.message, root.message, typeof root.error === 'string' ? root.error : undefined, root.detail, root.title, inner.code);
+    const fieldErrors = readFields(inner.fields ?? inner.errors ?? root.fields ?? root.errors ?? inner.details);
+    const scopeText = firstString(inner.requiredScope, inner.scope, root.requiredScope, root.scope);
+    const scope = scopeText && SCOPES.includes(scopeText) ? (scopeText as Scope) : undefined;
+    return { serverMessage: message ? clip(message) : undefined, fieldErrors, scope };
+  }
+  const plain = (contentType?.includes('html') || /^<(!doctype|html)/i.test(trimmed) ? stripHtml(trimmed) : trimmed).replace(/\s+/g, ' ').trim();
+  return plain ? { serverMessage: clip(plain) } : {};
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  for (const value of values) if (typeof value === 'string' && value.trim()) return value.trim();
+  return undefined;
+}
+
+function readFields(value: unknown): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      if (typeof item !== 'object' || item === null) continue;
+      const entry = item as Record<string, unknown>;
+      const field = firstString(entry.field, entry.name, entry.path, entry.param);
+      const message = firstString(entry.message, entry.msg, entry.detail);
+      if (field && message) out[field] = clip(message);
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [field, message] of Object.entries(value)) {
+      const text = Array.isArray(message) ? firstString(...(message as unknown[])) : firstString(message);
+      if (text) out[field] = clip(text);
+    }
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function stripHtml(html: string): string {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1];
+  const body = html.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ');
+  return title && !body.includes(title) ? `${title} ${body}` : body;
+}
+
+function clip(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

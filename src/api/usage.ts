@@ -1,0 +1,64 @@
+import type { ApiClient } from './client';
+import { ApiError, type Endpoint } from './errors';
+import { fetchAllPages } from './paging';
+import type { CallOptions, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
+import { parseUsageByKey, parseUsagePage, parseUsageSummary } from './validate';
+import { validateBillingPeriod, validatePageRequest } from '../core/validation';
+
+export const USAGE_ENDPOINTS = {
+  summary: { method: 'GET', path: '/usage/summary', scope: 'usage:read' },
+  details: { method: 'GET', path: '/usage/details', scope: 'usage:read' },
+  byKey: { method: 'GET', path: '/usage/by-key', scope: 'usage:read' },
+} as const satisfies Record<string, Endpoint>;
+
+export const MAX_DETAILS_PAGE_SIZE = 100;
+export const DEFAULT_DETAILS_PAGE_SIZE = 25;
+
+function checkPeriod(billingPeriod: string | undefined): void {
+  if (billingPeriod === undefined) return;
+  const message = validateBillingPeriod(billingPeriod);
+  if (message) throw new ApiError('invalidRequest', message, { fieldErrors: { billingPeriod: message } });
+}
+
+export interface DetailsRequest {
+  billingPeriod?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+export class UsageApi {
+  constructor(private readonly client: ApiClient) {}
+
+  /** Without a billing period the service answers for the current one. */
+  async summary(billingPeriod?: string, options: CallOptions = {}): Promise<UsageSummary> {
+    checkPeriod(billingPeriod);
+    return this.client.request(USAGE_ENDPOINTS.summary, { query: { billingPeriod }, signal: options.signal, parse: parseUsageSummary });
+  }
+
+  async details({ billingPeriod, page = 1, pageSize = DEFAULT_DETAILS_PAGE_SIZE }: DetailsRequest = {}, options: CallOptions = {}): Promise<Page<UsageRecord>> {
+    checkPeriod(billingPeriod);
+    const problem = validatePageRequest(page, pageSize, MAX_DETAILS_PAGE_SIZE);
+    if (problem) throw new ApiError('invalidRequest', problem);
+    return this.client.request(USAGE_ENDPOINTS.details, {
+      query: { billingPeriod, page, pageSize },
+      signal: options.signal,
+      parse: (body) => parseUsagePage(body, { page, pageSize }),
+    });
+  }
+
+  /** Every record of a period, read concurrently like `EngagementsApi.listAll`. */
+  async detailsAll(billingPeriod: string | undefined, options: CallOptions & { onProgress?: (loaded: number, total: number) => void } = {}): Promise<{ items: UsageRecord[]; totalCount: number; requests: number }> {
+    return fetchAllPages((page, pageSize, signal) => this.details({ billingPeriod, page, pageSize }, { signal }), {
+      pageSize: MAX_DETAILS_PAGE_SIZE,
+      concurrency: this.client.concurrency,
+      signal: options.signal,
+      onProgress: options.onProgress,
+      idOf: (record) => (typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : undefined),
+    });
+  }
+
+  async byKey(billingPeriod?: string, options: CallOptions = {}): Promise<UsageByKey> {
+    checkPeriod(billingPeriod);
+    return this.client.request(USAGE_ENDPOINTS.byKey, { query: { billingPeriod }, signal: options.signal, parse: parseUsageByKey });
+  }
+}

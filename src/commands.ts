@@ -1,0 +1,27 @@
+import * as vscode from 'vscode';
+import type { Log } from './log';
+import { showError } from './ui/errors';
+import type { Ui } from './ui/ui';
+
+export type CommandHandler = (...args: unknown[]) => unknown;
+
+/**
+ * The one place commands are registered. Every handler runs inside one error wrapper: an
+ * error that escapes a handler is logged and shown with the actions its kind calls for,
+ * never left as an unhandled rejection.
+ */
+export function registerCommands(context: vscode.ExtensionContext, table: Record<string, CommandHandler>, deps: { log: Log; ui: () => Ui }): void {
+  for (const [id, handler] of Object.entries(table)) {
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          return await handler(...args);
+        } catch (error) {
+          deps.log.error(`Command ${id} failed`, error);
+          await showError(deps.ui(), error);
+          return undefined;
+        }
+      }),
+    );
+  }
+}

@@ -1,0 +1,71 @@
+// Every id the extension contributes, in one place. They must match package.json.
+export const EXTENSION_ID = 'eus-tools.engagement-usage';
+const P = 'engagementUsage';
+
+export const Commands = {
+  addEnvironment: `${P}.addEnvironment`,
+  switchEnvironment: `${P}.switchEnvironment`,
+  manageEnvironments: `${P}.manageEnvironments`,
+  replaceKey: `${P}.replaceKey`,
+  renameEnvironment: `${P}.renameEnvironment`,
+  removeEnvironment: `${P}.removeEnvironment`,
+  signOutAll: `${P}.signOutAll`,
+  showLogs: `${P}.showLogs`,
+  refreshEngagements: `${P}.refreshEngagements`,
+  loadMoreEngagements: `${P}.loadMoreEngagements`,
+  createEngagement: `${P}.createEngagement`,
+  editEngagement: `${P}.editEngagement`,
+  renameEngagement: `${P}.renameEngagement`,
+  editEngagementDescription: `${P}.editEngagementDescription`,
+  changeEngagementStatus: `${P}.changeEngagementStatus`,
+  openEngagement: `${P}.openEngagement`,
+  copyEngagementId: `${P}.copyEngagementId`,
+  sortEngagements: `${P}.sortEngagements`,
+  groupEngagements: `${P}.groupEngagements`,
+  filterEngagements: `${P}.filterEngagements`,
+  clearEngagementFilter: `${P}.clearEngagementFilter`,
+  openUsageDashboard: `${P}.openUsageDashboard`,
+} as const;
+
+export const Views = {
+  container: P,
+  engagements: `${P}.engagements`,
+} as const;
+
+export const WebviewTypes = {
+  usageDashboard: `${P}.usageDashboard`,
+} as const;
+
+/** Context keys for `when` clauses in package.json. */
+export const ContextKeys = {
+  /** noEnvironment | keyMissing | unauthorized | forbidden | unreachable | empty | noMatch | loading | ready */
+  state: `${P}.state`,
+  hasEnvironment: `${P}.hasEnvironment`,
+  canRead: `${P}.canRead`,
+  canWrite: `${P}.canWrite`,
+  canReadUsage: `${P}.canReadUsage`,
+  filtered: `${P}.filtered`,
+} as const;
+
+export const Settings = {
+  section: P,
+  environments: 'environments',
+  defaultEnvironment: 'defaultEnvironment',
+  requestTimeoutSeconds: 'requestTimeoutSeconds',
+  pageSize: 'engagements.pageSize',
+  staleAfterSeconds: 'engagements.staleAfterSeconds',
+  autoRefreshSeconds: 'engagements.autoRefreshSeconds',
+  usageStatusBar: 'usage.statusBar',
+  usageStatusBarRefreshMinutes: 'usage.statusBarRefreshMinutes',
+} as const;
+
+/** Keys of globalState / workspaceState. None of them ever holds an API key. */
+export const StateKeys = {
+  environments: `${P}.environments.v1`,
+  capabilities: `${P}.capabilities.v1`,
+  activeEnvironment: `${P}.activeEnvironment`,
+  engagementsQuery: `${P}.engagements.query`,
+  engagementsCache: `${P}.engagements.cache`,
+} as const;
+
+export const SECRET_PREFIX = `${P}.apiKey.`;

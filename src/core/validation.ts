@@ -1,0 +1,78 @@
+// Checks of what a user types, shared by the input flows and the API client. Each returns
+// a sentence for the user (undefined when the input is fine).
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host) || host.endsWith('.localhost');
+}
+
+export type BaseUrlResult = { ok: true; url: string } | { ok: false; message: string };
+
+/**
+ * A base URL must be absolute, http(s), end in the version segment `/v1`, and use https
+ * unless the host is a loopback address. The result has no trailing slash, no query or hash.
+ */
+export function parseBaseUrl(input: string): BaseUrlResult {
+  const text = input.trim();
+  if (!text) return { ok: false, message: 'Enter the base URL of the service, for example https://api.example.com/v1.' };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, message: 'This is not a URL. Enter an address such as https://api.example.com/v1.' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, message: 'The base URL must start with https://.' };
+  if (url.username || url.password) return { ok: false, message: 'Do not put credentials in the URL; the API key is asked for next.' };
+  if (url.search || url.hash) return { ok: false, message: 'The base URL must not have a query (?) or fragment (#).' };
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return { ok: false, message: 'Use https: plain http is allowed only for loopback hosts (localhost, 127.0.0.1, [::1]).' };
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!path.endsWith('/v1')) return { ok: false, message: 'The base URL must end in the version segment /v1, for example https://api.example.com/v1.' };
+  return { ok: true, url: `${url.origin}${path}` };
+}
+
+export const NAME_MAX_LENGTH = 200;
+export const DESCRIPTION_MAX_LENGTH = 2000;
+
+export function validateName(input: string): string | undefined {
+  const name = input.trim();
+  if (!name) return 'A name is required.';
+  if (name.length > NAME_MAX_LENGTH) return `Keep the name under ${NAME_MAX_LENGTH} characters (it has ${name.length}).`;
+  return undefined;
+}
+
+export function validateType(input: string): string | undefined {
+  const type = input.trim();
+  if (!type) return 'A type is required.';
+  if (type.length > NAME_MAX_LENGTH) return `Keep the type under ${NAME_MAX_LENGTH} characters.`;
+  return undefined;
+}
+
+export function validateDescription(input: string): string | undefined {
+  return input.length > DESCRIPTION_MAX_LENGTH ? `Keep the description under ${DESCRIPTION_MAX_LENGTH} characters (it has ${input.length}).` : undefined;
+}
+
+export function validateStatus(input: string): string | undefined {
+  const status = input.trim();
+  if (!status) return 'A status is required.';
+  if (status.length > 100) return 'Keep the status under 100 characters.';
+  return undefined;
+}
+
+/** `YYYY-MM` with a real month (01–12). */
+export function validateBillingPeriod(input: string): string | undefined {
+  const match = /^(\d{4})-(\d{2})$/.exec(input);
+  if (!match) return `"${input.slice(0, 20)}" is not a billing period; use YYYY-MM, for example 2026-11.`;
+  const month = Number(match[2]);
+  if (month < 1 || month > 12) return `${input} has no month ${match[2]}; months run from 01 to 12.`;
+  return undefined;
+}
+
+export function validatePageRequest(page: number, pageSize: number, maxPageSize = 100): string | undefined {
+  if (!Number.isInteger(page) || page < 1) return `Page must be a whole number of at least 1 (got ${page}).`;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > maxPageSize) return `Page size must be a whole number from 1 to ${maxPageSize} (got ${pageSize}).`;
+  return undefined;
+}

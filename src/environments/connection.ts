@@ -1,0 +1,119 @@
+import * as vscode from 'vscode';
+import { ServiceApi } from '../api/service';
+import type { Scope } from '../api/types';
+import { ContextKeys, Settings } from '../constants';
+import type { Log } from '../log';
+import type { KeyVault } from './keyVault';
+import { type Capabilities, type Environment, SCOPE_CAPABILITY } from './model';
+import type { EnvironmentStore } from './store';
+
+/**
+ * The active environment and a client for it. Views, the dashboard and commands ask this
+ * for `api`; it is rebuilt when the environment, its URL or the timeout setting changes. The
+ * key is read from the vault at each request, so a replaced key takes effect at once.
+ */
+export class Connection implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** The active environment, its URL or its key changed: data shown for it is stale. */
+  readonly onDidChange = this.changed.event;
+  private cached?: { signature: string; api: ServiceApi };
+  private activeId?: string;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly store: EnvironmentStore,
+    private readonly vault: KeyVault,
+    private readonly log: Log,
+  ) {
+    this.activeId = store.active()?.id;
+    this.disposables.push(
+      store.onDidChange(() => {
+        const next = store.active();
+        const signature = next ? this.signature(next) : '';
+        if (next?.id !== this.activeId || signature !== this.cached?.signature) {
+          this.activeId = next?.id;
+          this.cached = undefined;
+          this.changed.fire();
+        }
+        void this.updateContext();
+      }),
+      store.onDidChangeCapabilities((id) => {
+        if (id === this.activeId) void this.updateContext();
+      }),
+      vault.onDidChange((id) => {
+        if (id !== this.activeId) return;
+        this.changed.fire();
+        void this.updateContext();
+      }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${Settings.section}.${Settings.requestTimeoutSeconds}`)) this.cached = undefined;
+      }),
+      this.changed,
+    );
+  }
+
+  get environment(): Environment | undefined {
+    return this.store.active();
+  }
+
+  /** A client for the active environment, or undefined when there is none. */
+  get api(): ServiceApi | undefined {
+    const env = this.store.active();
+    if (!env) return undefined;
+    const signature = this.signature(env);
+    if (this.cached?.signature !== signature) this.cached = { signature, api: this.createApi(env) };
+    return this.cached.api;
+  }
+
+  /** A client for any environment (used to check a key before it is saved). */
+  createApi(env: Pick<Environment, 'id' | 'label' | 'baseUrl'>, keyOverride?: string): ServiceApi {
+    const timeout = vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.requestTimeoutSeconds, 30);
+    return new ServiceApi({
+      baseUrl: env.baseUrl,
+      timeoutMs: Math.max(1, timeout) * 1000,
+      getKey: async () => {
+        const key = keyOverride ?? (await this.vault.get(env.id));
+        this.log.rememberSecret(key);
+        return key;
+      },
+      onRequest: (entry) => {
+        this.log.request(env.label, entry);
+        if (keyOverride !== undefined) return;
+        const capability = SCOPE_CAPABILITY[entry.scope as Scope];
+        if (!capability) return;
+        if (entry.outcome === 'ok') void this.store.learn(env.id, { [capability]: true });
+        else if (entry.outcome === 'forbidden') void this.store.learn(env.id, { [capability]: false });
+      },
+    });
+  }
+
+  async hasKey(): Promise<boolean> {
+    const env = this.store.active();
+    return env ? this.vault.has(env.id) : false;
+  }
+
+  capabilities(): Capabilities {
+    const env = this.store.active();
+    return env ? this.store.capabilities(env.id) : {};
+  }
+
+  async updateContext(): Promise<void> {
+    const env = this.store.active();
+    const caps = this.capabilities();
+    await Promise.all([
+      vscode.commands.executeCommand('setContext', ContextKeys.hasEnvironment, env !== undefined),
+      vscode.commands.executeCommand('setContext', ContextKeys.canRead, env !== undefined && caps.read !== false),
+      vscode.commands.executeCommand('setContext', ContextKeys.canWrite, env !== undefined && caps.write !== false),
+      vscode.commands.executeCommand('setContext', ContextKeys.canReadUsage, env !== undefined && caps.usage !== false),
+    ]);
+  }
+
+  private signature(env: Environment): string {
+    const timeout = vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.requestTimeoutSeconds, 30);
+    return `${env.id}|${env.baseUrl}|${timeout}`;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,161 @@
+import * as vscode from 'vscode';
+import { parseBaseUrl } from '../core/validation';
+import type { Services } from '../services';
+import { type InputStep, runSteps } from '../ui/ui';
+import { checkKey } from './keyCheck';
+import { type Capabilities, type Environment, newEnvironmentId } from './model';
+
+function validateKey(value: string): string | undefined {
+  const key = value.trim();
+  if (!key) return vscode.l10n.t('Enter the API key.');
+  if (/\s/.test(key)) return vscode.l10n.t('An API key has no spaces; check what was pasted.');
+  return undefined;
+}
+
+type Verified = { ok: true; capabilities: Capabilities } | { ok: false; keyError?: string; urlError?: string } | undefined;
+
+/**
+ * Checks a key with the service, with progress. Resolves to its capabilities, to an error to
+ * show in the key (or URL) input, or to undefined when the user gave up.
+ */
+async function verify(services: Services, env: Pick<Environment, 'id' | 'label' | 'baseUrl'>, key: string): Promise<Verified> {
+  const { ui } = services;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the key with {0}…', env.baseUrl), cancellable: true },
+      (_progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        return checkKey(services.connection.createApi(env, key), controller.signal);
+      },
+    );
+    if (result.outcome === 'accepted') return { ok: true, capabilities: result.capabilities };
+    if (result.outcome === 'rejected') return { ok: false, keyError: vscode.l10n.t('The service rejected this key (401). Check it and enter it again.') };
+    if (result.outcome === 'redirected') return { ok: false, urlError: vscode.l10n.t('{0} Enter the final address of the service.', result.message) };
+    const retry = vscode.l10n.t('Retry');
+    const save = vscode.l10n.t('Save Anyway');
+    const choice = await ui.current.message('warning', vscode.l10n.t('Could not reach the service to check the key: {0}', result.message), { modal: true, detail: vscode.l10n.t('Save the environment without checking, or retry.') }, retry, save);
+    if (choice === save) return { ok: true, capabilities: {} };
+    if (choice !== retry) return { ok: false };
+  }
+  return undefined;
+}
+
+/** Stores a key, offering a session-only key when secret storage is not available. */
+export async function storeKey(services: Services, id: string, key: string): Promise<boolean> {
+  const outcome = await services.vault.store(id, key);
+  if (outcome === 'stored') return true;
+  const session = vscode.l10n.t('Keep for This Session');
+  const choice = await services.ui.current.message(
+    'error',
+    vscode.l10n.t('VS Code could not save the key in its secret storage (is an OS keyring available?).'),
+    { modal: true, detail: vscode.l10n.t('The key can be kept in memory until this window closes; it is never written anywhere else.') },
+    session,
+  );
+  if (choice !== session) return false;
+  services.vault.storeForSession(id, key);
+  return true;
+}
+
+/** Label → base URL → API key, with step numbers and Back; the key is checked before saving. */
+export async function addEnvironmentFlow(services: Services): Promise<Environment | undefined> {
+  const { ui, store } = services;
+  const title = vscode.l10n.t('Add Environment');
+  const state = { label: '', baseUrl: '', key: '', keyError: undefined as string | undefined, urlError: undefined as string | undefined };
+  const taken = new Set(store.list().map((env) => env.label.toLowerCase()));
+  const id = newEnvironmentId();
+  const steps = [
+    async () => {
+      const label = await ui.current.input({
+        title, step: 1, totalSteps: 3, value: state.label,
+        prompt: vscode.l10n.t('A short name for this environment, such as Production or Staging.'),
+        placeholder: vscode.l10n.t('Label'),
+        validate: (v) => (!v.trim() ? vscode.l10n.t('Enter a label.') : taken.has(v.trim().toLowerCase()) ? vscode.l10n.t('An environment with this label exists already.') : v.trim().length > 60 ? vscode.l10n.t('Keep the label under 60 characters.') : undefined),
+      });
+      if (typeof label !== 'string') return label;
+      state.label = label.trim();
+      return 'next';
+    },
+    async () => {
+      const step: InputStep = {
+        title, step: 2, totalSteps: 3, value: state.baseUrl || 'https://',
+        prompt: vscode.l10n.t('Base URL of the service, ending in /v1 (https, or http for localhost only).'),
+        placeholder: 'https://api.example.com/v1',
+        validate: (v) => { const r = parseBaseUrl(v); return r.ok ? undefined : r.message; },
+        initialError: state.urlError,
+      };
+      const baseUrl = await ui.current.input(step);
+      state.urlError = undefined;
+      if (typeof baseUrl !== 'string') return baseUrl;
+      const parsed = parseBaseUrl(baseUrl);
+      state.baseUrl = parsed.ok ? parsed.url : baseUrl.trim();
+      return 'next';
+    },
+    async () => {
+      const key = await ui.current.input({
+        title, step: 3, totalSteps: 3, value: state.key, password: true,
+        prompt: vscode.l10n.t('API key for {0}. It is kept in VS Code\'s secret storage only.', state.label),
+        placeholder: vscode.l10n.t('API key'),
+        validate: validateKey,
+        initialError: state.keyError,
+      });
+      state.keyError = undefined;
+      if (typeof key !== 'string') return key;
+      state.key = key.trim();
+      return 'next';
+    },
+  ];
+  let startAt = 0;
+  for (;;) {
+    if (!(await runSteps(steps, startAt))) return undefined;
+    const verified = await verify(services, { id, label: state.label, baseUrl: state.baseUrl }, state.key);
+    if (verified === undefined) return undefined;
+    if (verified.ok) return save(services, id, state, verified.capabilities);
+    // Back into the flow with what was right kept: only the rejected answer is asked again.
+    if (verified.urlError) {
+      state.urlError = verified.urlError;
+      startAt = 1;
+    } else {
+      state.keyError = verified.keyError;
+      if (verified.keyError) state.key = '';
+      startAt = 2;
+    }
+  }
+}
+
+async function save(services: Services, id: string, state: { label: string; baseUrl: string; key: string }, capabilities: Capabilities): Promise<Environment | undefined> {
+  if (!(await storeKey(services, id, state.key))) return undefined;
+  const env = await services.store.add({ id, label: state.label, baseUrl: state.baseUrl, production: /\b(prod|production|live)\b/i.test(state.label) });
+  await services.store.learn(id, capabilities);
+  await services.store.setActive(id);
+  services.log.info(`Environment "${env.label}" added (${env.baseUrl}).`);
+  return env;
+}
+
+/** Asks for a (new) key for an existing environment, checks it, and stores it under the same id. */
+export async function enterKeyFlow(services: Services, env: Environment): Promise<boolean> {
+  let error: string | undefined;
+  for (;;) {
+    const key = await services.ui.current.input({
+      title: vscode.l10n.t('API Key for {0}', env.label),
+      password: true,
+      prompt: vscode.l10n.t('The key is checked with {0}, then kept in VS Code\'s secret storage only.', env.baseUrl),
+      placeholder: vscode.l10n.t('API key'),
+      validate: validateKey,
+      initialError: error,
+    });
+    if (typeof key !== 'string') return false;
+    const verified = await verify(services, env, key.trim());
+    if (verified === undefined) return false;
+    if (!verified.ok) {
+      error = verified.keyError ?? verified.urlError;
+      if (!error) return false;
+      continue;
+    }
+    if (!(await storeKey(services, env.id, key.trim()))) return false;
+    await services.store.forgetCapabilities(env.id);
+    await services.store.learn(env.id, verified.capabilities);
+    services.log.info(`API key of "${env.label}" replaced.`);
+    return true;
+  }
+}

@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import { Commands } from '../constants';
+import type { KeyVault } from './keyVault';
+import { describeCapabilities } from './model';
+import type { EnvironmentStore } from './store';
+
+/** Shows the active environment; production ones stand out. A click switches. */
+export class EnvironmentStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('engagementUsage.environment', vscode.StatusBarAlignment.Left, 50);
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly store: EnvironmentStore,
+    private readonly vault: KeyVault,
+  ) {
+    this.item.name = vscode.l10n.t('Engagements Environment');
+    this.item.command = Commands.switchEnvironment;
+    this.subscriptions = [store.onDidChange(() => void this.update()), store.onDidChangeCapabilities(() => void this.update()), vault.onDidChange(() => void this.update())];
+    void this.update();
+  }
+
+  async update(): Promise<void> {
+    const env = this.store.active();
+    if (!env) {
+      this.item.text = `$(server-environment) ${vscode.l10n.t('No environment')}`;
+      this.item.tooltip = vscode.l10n.t('Engagement & Usage: add an environment to connect to the service.');
+      this.item.command = Commands.addEnvironment;
+      this.item.backgroundColor = undefined;
+      this.item.show();
+      return;
+    }
+    const hasKey = await this.vault.has(env.id);
+    this.item.command = Commands.switchEnvironment;
+    this.item.text = `${env.production ? '$(warning)' : '$(server-environment)'} ${env.label}${hasKey ? '' : ` $(key)`}`;
+    this.item.backgroundColor = env.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const tooltip = new vscode.MarkdownString(undefined, false);
+    tooltip.appendText(`${env.label}${env.production ? ` (${vscode.l10n.t('production')})` : ''}\n\n${env.baseUrl}\n\n`);
+    tooltip.appendText(hasKey ? describeCapabilities(this.store.capabilities(env.id)) : vscode.l10n.t('Key not on this machine'));
+    tooltip.appendText(`\n\n${vscode.l10n.t('Click to switch environment')}`);
+    this.item.tooltip = tooltip;
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Engagements environment: {0}{1}', env.label, env.production ? `, ${vscode.l10n.t('production')}` : '') };
+    this.item.show();
+  }
+
+  get text(): string {
+    return this.item.text;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,15 @@
+import type { EnvironmentsExports } from './environments/index';
+import type { EngagementsExports } from './engagements/index';
+import type { UsageExports } from './usage/index';
+import type { Ui } from './ui/ui';
+
+/**
+ * What `activate` returns. Integration tests use it as their seam: `useUi` answers the same
+ * input flows a person sees; the rest lets them read what the views hold.
+ */
+export interface ExtensionExports {
+  useUi(ui?: Ui): void;
+  environments?: EnvironmentsExports;
+  engagements?: EngagementsExports;
+  usage?: UsageExports;
+}

@@ -1,0 +1,49 @@
+import type * as vscode from 'vscode';
+import { registerCommands } from './commands';
+import { Commands } from './constants';
+import { registerEngagements } from './engagements/index';
+import { Connection } from './environments/connection';
+import { registerEnvironments } from './environments/index';
+import { KeyVault } from './environments/keyVault';
+import { EnvironmentStore } from './environments/store';
+import type { ExtensionExports } from './exports';
+import { Log } from './log';
+import type { Services } from './services';
+import { registerUsage } from './usage/index';
+import type { Ui } from './ui/ui';
+import { VscodeUi } from './ui/vscodeUi';
+
+/** Composition root: builds the object graph and registers everything; does no I/O itself. */
+export function activate(context: vscode.ExtensionContext): ExtensionExports {
+  const log = new Log();
+  const vault = new KeyVault(context.secrets);
+  const store = new EnvironmentStore(context);
+  const connection = new Connection(store, vault, log);
+  const realUi = new VscodeUi();
+  const ui: { current: Ui } = { current: realUi };
+  context.subscriptions.push(log, vault, store, connection);
+  const services: Services = { context, log, ui, store, vault, connection };
+
+  const environments = registerEnvironments(services);
+  const engagements = registerEngagements(services);
+  const usage = registerUsage(services);
+  registerCommands(
+    context,
+    { ...environments.commands, ...engagements.commands, ...usage.commands, [Commands.showLogs]: () => log.show() },
+    { log, ui: () => ui.current },
+  );
+  void connection.updateContext();
+
+  return {
+    useUi(replacement?: Ui) {
+      ui.current = replacement ?? realUi;
+    },
+    environments: environments.exports,
+    engagements: engagements.exports,
+    usage: usage.exports,
+  };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

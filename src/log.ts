@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+import type { RequestLog } from './api/client';
+import { redact } from './api/client';
+
+/** The extension's log channel. Requests are written without headers; keys are redacted. */
+export class Log implements vscode.Disposable {
+  readonly channel: vscode.LogOutputChannel;
+  private readonly secrets = new Set<string>();
+
+  constructor() {
+    this.channel = vscode.window.createOutputChannel(vscode.l10n.t('Engagement & Usage'), { log: true });
+  }
+
+  /** Keys known to the extension, scrubbed from anything written here. */
+  rememberSecret(key: string | undefined): void {
+    if (key && key.length >= 4) this.secrets.add(key);
+  }
+
+  scrub(text: string): string {
+    let out = redact(text);
+    for (const secret of this.secrets) out = out.split(secret).join('[redacted]');
+    return out;
+  }
+
+  info(message: string): void {
+    this.channel.info(this.scrub(message));
+  }
+
+  warn(message: string): void {
+    this.channel.warn(this.scrub(message));
+  }
+
+  error(message: string, error?: unknown): void {
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : error === undefined ? '' : typeof error === 'string' ? error : JSON.stringify(error);
+    this.channel.error(this.scrub(detail ? `${message} — ${detail}` : message));
+  }
+
+  request(environment: string, entry: RequestLog): void {
+    const status = entry.status === undefined ? '' : ` ${entry.status}`;
+    const retries = entry.retries ? `, ${entry.retries} retr${entry.retries === 1 ? 'y' : 'ies'}` : '';
+    const line = `[${environment}] ${entry.method} ${entry.path} →${status} ${entry.outcome} in ${entry.durationMs} ms${retries}${entry.message ? ` — ${entry.message}` : ''}`;
+    if (entry.outcome === 'ok') this.channel.debug(this.scrub(line));
+    else if (entry.outcome === 'cancelled') this.channel.info(this.scrub(line));
+    else this.channel.warn(this.scrub(line));
+  }
+
+  show(): void {
+    this.channel.show(true);
+  }
+
+  dispose(): void {
+    this.channel.dispose();
+  }
+}

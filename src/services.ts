@@ -1,0 +1,24 @@
+import type * as vscode from 'vscode';
+import type { CommandHandler } from './commands';
+import type { Connection } from './environments/connection';
+import type { KeyVault } from './environments/keyVault';
+import type { EnvironmentStore } from './environments/store';
+import type { Log } from './log';
+import type { Ui } from './ui/ui';
+
+/** What every feature is built from; made once in `activate`. */
+export interface Services {
+  context: vscode.ExtensionContext;
+  log: Log;
+  /** The UI to ask questions with; `ui.current` is replaced only by the test seam. */
+  ui: { current: Ui };
+  store: EnvironmentStore;
+  vault: KeyVault;
+  connection: Connection;
+}
+
+/** What a feature gives back to `activate`: its commands, and what it exports for tests. */
+export interface Feature<Exports = unknown> {
+  commands: Record<string, CommandHandler>;
+  exports?: Exports;
+}

@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import { ApiError, isApiError } from '../api/errors';
+import { Commands } from '../constants';
+import type { Ui } from './ui';
+
+export interface ErrorActions {
+  /** What was being done, for the message: "create the engagement". */
+  action?: string;
+  /** Offered as "Retry": runs the same request again with the same input. */
+  retry?: () => Promise<unknown>;
+  /** Offered as "Edit": the input flow again, prefilled. */
+  edit?: () => Promise<unknown>;
+  environmentLabel?: string;
+}
+
+/** Words for the user, by kind. Never contains the key (the client's messages are redacted). */
+export function describeError(error: unknown, environmentLabel?: string): string {
+  if (!isApiError(error)) return error instanceof Error ? error.message : String(error);
+  const env = environmentLabel ?? vscode.l10n.t('the active environment');
+  switch (error.kind) {
+    case 'unauthorized':
+      return error.status === undefined
+        ? vscode.l10n.t('No API key is stored for {0} on this machine.', env)
+        : vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key.', env);
+    case 'forbidden':
+      return vscode.l10n.t('The API key of {0} lacks the {1} scope this needs.', env, error.scope ?? error.endpoint?.scope ?? '?');
+    case 'notFound':
+      return error.endpoint?.path.includes('{id}') ? vscode.l10n.t('That engagement no longer exists (404). Refresh the view.') : vscode.l10n.t('The service does not know this address (404). Check the base URL.');
+    case 'invalidRequest': {
+      const fields = error.fieldErrors ? Object.entries(error.fieldErrors).map(([field, message]) => `${field}: ${message}`).join('; ') : '';
+      const said = error.serverMessage ?? (error.status === undefined ? error.message : '');
+      return vscode.l10n.t('The request was refused: {0}', [said, fields].filter(Boolean).join(' — ') || `HTTP ${error.status ?? '?'}`);
+    }
+    case 'conflict':
+      return vscode.l10n.t('The service reported a conflict: the engagement changed meanwhile. Reload it and try again.');
+    case 'rateLimited':
+      return error.retryAfterMs === undefined
+        ? vscode.l10n.t('The service is limiting requests (429). Wait a little and retry.')
+        : vscode.l10n.t('The service is limiting requests (429). It can be tried again in {0} s (at {1}).', Math.ceil(error.retryAfterMs / 1000), new Date(Date.now() + error.retryAfterMs).toLocaleTimeString());
+    case 'server':
+      return vscode.l10n.t('The service failed (HTTP {0}){1}. Try again later.', error.status ?? 500, error.serverMessage ? `: ${error.serverMessage}` : '');
+    case 'redirected':
+      return vscode.l10n.t('The service redirected to {0}. The key was not sent there; check the base URL of {1}.', error.location ?? '?', env);
+    case 'network':
+      return vscode.l10n.t('Cannot reach the service: {0}', error.message);
+    case 'timeout':
+      return vscode.l10n.t('The service did not answer in time ({0}).', error.message);
+    case 'cancelled':
+      return vscode.l10n.t('Cancelled.');
+    case 'badResponse':
+      return vscode.l10n.t('The service answered with something this extension does not understand: {0}', error.message);
+  }
+}
+
+/**
+ * Shows an error with the actions that fit its kind and runs the one chosen. Cancellations
+ * are silent. Resolves when the message is dismissed or the chosen action has finished.
+ */
+export async function showError(ui: Ui, error: unknown, actions: ErrorActions = {}): Promise<void> {
+  if (isApiError(error) && error.kind === 'cancelled') return;
+  const retry = vscode.l10n.t('Retry');
+  const edit = vscode.l10n.t('Edit');
+  const replaceKey = vscode.l10n.t('Replace Key');
+  const refresh = vscode.l10n.t('Refresh');
+  const logs = vscode.l10n.t('Show Logs');
+  const offered: string[] = [];
+  const kind = isApiError(error) ? error.kind : undefined;
+  if (actions.retry && kind !== 'unauthorized' && kind !== 'forbidden' && kind !== 'notFound') offered.push(retry);
+  if (actions.edit) offered.push(edit);
+  if (kind === 'unauthorized' || kind === 'forbidden') offered.push(replaceKey);
+  if (kind === 'notFound') offered.push(refresh);
+  offered.push(logs);
+  const text = actions.action ? vscode.l10n.t('Could not {0}. {1}', actions.action, describeError(error, actions.environmentLabel)) : describeError(error, actions.environmentLabel);
+  const level = kind === 'rateLimited' || kind === 'forbidden' ? 'warning' : 'error';
+  const chosen = await ui.message(level, text, {}, ...offered);
+  if (chosen === retry) {
+    try {
+      await actions.retry?.();
+    } catch (again) {
+      await showError(ui, again, actions);
+    }
+  } else if (chosen === edit) await actions.edit?.();
+  else if (chosen === replaceKey) await vscode.commands.executeCommand(Commands.replaceKey);
+  else if (chosen === refresh) await vscode.commands.executeCommand(Commands.refreshEngagements);
+  else if (chosen === logs) await vscode.commands.executeCommand(Commands.showLogs);
+}
+
+export { ApiError };

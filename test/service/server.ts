@@ -1,0 +1,258 @@
+// The reference implementation of the Engagement and Usage Service: a real HTTP server on
+// 127.0.0.1 with seeded data, live per-key call counting, request recording and fault
+// injection. Node built-ins only, so it can be bundled into any test (no `vscode`).
+import http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FaultRule } from './faults';
+import type { KeySpec, Scope } from './types';
+import type { Reply } from './replies';
+import type { Answer, DeliveryMode } from './respond';
+import { FaultSet, faultAnswer, isPassThrough } from './faults';
+import { errorReply } from './replies';
+import { deliver, Timers } from './respond';
+import { resolve } from './routes';
+import { DEMO_KEYS } from './seed';
+import { ServiceStore } from './store';
+
+export type { FaultKind, FaultRule } from './faults';
+export type { KeySpec, Scope } from './types';
+export { ServiceStore } from './store';
+
+export interface ServiceOptions {
+  /** 0 (default) = an ephemeral port. */
+  port?: number;
+  /** PRNG seed of the demo data; default 42. */
+  seed?: number;
+  /** Initial latency added to every request (see setLatency). */
+  latencyMs?: number;
+  /** Number of seeded engagements; default 60. */
+  engagementCount?: number;
+  /** The service clock; default the real one. */
+  now?: () => Date;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Raw path including /v1, still URL-encoded, without the query. */
+  path: string;
+  query: Record<string, string>;
+  authorization?: string;
+  /** Parsed JSON body, or the raw text when it is not JSON; absent when no body was sent. */
+  body?: unknown;
+  /** The status answered; 0 while in flight and for dropped requests. */
+  status: number;
+  /** The key's id when the Authorization header held a known key (also for faulted requests). */
+  keyId?: string;
+  /** Date.now() when the request arrived. */
+  at: number;
+}
+
+export interface DemoKeys {
+  admin: string;
+  readOnly: string;
+  usageOnly: string;
+  noUsage: string;
+  writer: string;
+}
+
+export interface RunningService {
+  url: string;
+  baseUrl: string;
+  keys: DemoKeys;
+  /** The keys the service accepts right now (live view of store.keys). */
+  keySpecs: KeySpec[];
+  requests: RecordedRequest[];
+  clearRequests(): void;
+  faults: { add(rule: FaultRule): void; clear(): void };
+  setLatency(ms: number): void;
+  store: ServiceStore;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+function demoKeys(): DemoKeys {
+  return {
+    admin: DEMO_KEYS.admin.key,
+    readOnly: DEMO_KEYS.readOnly.key,
+    usageOnly: DEMO_KEYS.usageOnly.key,
+    noUsage: DEMO_KEYS.noUsage.key,
+    writer: DEMO_KEYS.writer.key,
+  };
+}
+
+function firstValues(params: URLSearchParams): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of params) if (!Object.hasOwn(result, name)) result[name] = value;
+  return result;
+}
+
+function parseBodyForRecord(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+  return new Promise((done) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => done({ text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > MAX_BODY_BYTES }));
+    const partial = (): void => done({ text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > MAX_BODY_BYTES });
+    req.on('error', partial);
+    req.on('close', partial);
+  });
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const now = options.now ?? (() => new Date());
+  const store = new ServiceStore({ seed: options.seed ?? 42, engagementCount: options.engagementCount ?? 60, now });
+  const faults = new FaultSet();
+  const requests: RecordedRequest[] = [];
+  let latencyMs = options.latencyMs ?? 0;
+  const timers = new Timers();
+  let closed = false;
+  let requestCounter = 0;
+  let url = '';
+
+  /** Authentication, scope, live counting and the handler: the service proper. */
+  function handle(req: IncomingMessage, record: RecordedRequest, rawPath: string, local: string | undefined, query: URLSearchParams, bodyText: string): Reply {
+    const method = req.method ?? 'GET';
+    const route = resolve(method, local);
+    if (route.kind === 'notFound') return errorReply(404, 'not_found', `No such endpoint: ${method} ${rawPath}`);
+    if (route.kind === 'methodNotAllowed') {
+      return errorReply(405, 'method_not_allowed', `${method} is not allowed on ${rawPath}`, undefined, { Allow: route.allow.join(', ') });
+    }
+    const token = bearerToken(record.authorization);
+    const key = token === undefined ? undefined : store.findKey(token);
+    if (!key) {
+      const message = token === undefined ? 'Missing bearer token in the Authorization header' : 'The API key is not valid';
+      return errorReply(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer' });
+    }
+    const at = now();
+    store.recordCall(key, at);
+    const scope: Scope = route.endpoint.scope;
+    if (!key.scopes.includes(scope)) {
+      return errorReply(403, 'insufficient_scope', `This API key lacks the scope ${scope}`, { requiredScope: scope }, {
+        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+      });
+    }
+    const input = { query, bodyText, contentType: req.headers['content-type'], now: at, store };
+    return route.endpoint.handler(route.id === undefined ? input : { ...input, id: route.id });
+  }
+
+  function toAnswer(reply: Reply, id: string): Answer {
+    const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': id, ...reply.headers };
+    return { status: reply.status, headers, body: reply.body === undefined ? '' : JSON.stringify(reply.body) };
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.on('error', () => undefined);
+    const rawUrl = req.url ?? '/';
+    const queryStart = rawUrl.indexOf('?');
+    const rawPath = queryStart < 0 ? rawUrl : rawUrl.slice(0, queryStart);
+    const query = new URLSearchParams(queryStart < 0 ? '' : rawUrl.slice(queryStart + 1));
+    const method = req.method ?? 'GET';
+    const record: RecordedRequest = { method, path: rawPath, query: firstValues(query), status: 0, at: Date.now() };
+    if (req.headers.authorization !== undefined) record.authorization = req.headers.authorization;
+    const sentKey = store.findKey(bearerToken(record.authorization) ?? '');
+    if (sentKey) record.keyId = sentKey.keyId;
+    requests.push(record);
+    const id = `req_${++requestCounter}`;
+
+    const body = await readBody(req);
+    if (body.text !== '') record.body = parseBodyForRecord(body.text);
+    const local = rawPath === '/v1' ? '' : rawPath.startsWith('/v1/') ? rawPath.slice(3) : undefined;
+    const fault = faults.take(method, rawPath, local);
+    const delay = latencyMs + (fault?.kind === 'latency' ? (fault.ms ?? 0) : 0);
+    if (delay > 0) await timers.sleep(delay);
+    if (closed) return;
+
+    if (fault?.kind === 'drop') {
+      req.socket.destroy();
+      return;
+    }
+    let answer: Answer;
+    let mode: DeliveryMode = 'normal';
+    if (fault && !isPassThrough(fault.kind)) {
+      answer = faultAnswer(fault, `${url}${rawUrl}`);
+    } else if (body.tooLarge) {
+      answer = toAnswer(errorReply(413, 'payload_too_large', 'The request body is too large'), id);
+    } else {
+      answer = toAnswer(handle(req, record, rawPath, local, query, body.text), id);
+      if (fault?.kind === 'wrongContentType') answer.headers['Content-Type'] = 'text/plain; charset=utf-8';
+      if (fault?.kind === 'truncated' || fault?.kind === 'slowBody') mode = fault.kind;
+      if (fault) Object.assign(answer.headers, fault.headers);
+    }
+    record.status = answer.status;
+    deliver(res, answer, mode, timers, fault?.ms ?? 0);
+  }
+
+  const server = http.createServer((req, res) => {
+    onRequest(req, res).catch((error: unknown) => {
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(500, { 'Content-Type': JSON_TYPE });
+        res.end(JSON.stringify({ error: { code: 'internal', message: String(error) } }));
+      }
+    });
+  });
+  server.keepAliveTimeout = 5000;
+
+  await new Promise<void>((ready, failed) => {
+    server.once('error', failed);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', failed);
+      ready();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  url = `http://127.0.0.1:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    keys: demoKeys(),
+    get keySpecs() {
+      return store.keys;
+    },
+    requests,
+    clearRequests: () => {
+      requests.length = 0;
+    },
+    faults: { add: (rule) => faults.add(rule), clear: () => faults.clear() },
+    setLatency: (ms) => {
+      latencyMs = Math.max(0, ms);
+    },
+    store,
+    reset: () => {
+      store.reset();
+      faults.clear();
+      latencyMs = 0;
+      requests.length = 0;
+    },
+    close: () => {
+      closing ??= new Promise<void>((done) => {
+        closed = true;
+        timers.stopAll();
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

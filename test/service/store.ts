@@ -1,0 +1,173 @@
+// The service's data: engagements (newest first), API keys and usage per billing period.
+// Tests may reach in and reshape any of it (hostile strings, 10,000 items, odd shapes).
+import type { Engagement, KeySpec, KeyUsage, MeterName, UsageDetailRecord, UsageSummary } from './types';
+import type { Rng } from './seed';
+import { createRng, demoKeySpecs, generateEngagements, generateUsage, makeSummary, randomId } from './seed';
+import { periodOf } from './period';
+
+export interface StoreOptions {
+  seed: number;
+  engagementCount: number;
+  now: () => Date;
+}
+
+export interface NewEngagementInput {
+  name: string;
+  type: string;
+  description?: string;
+}
+
+export interface EngagementChangesInput {
+  name?: string;
+  description?: string;
+  status?: string;
+}
+
+const ZERO_USAGE: Record<MeterName, number> = { calls: 0, webhooks: 0, storage_gb: 0 };
+
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+export class ServiceStore {
+  /** Engagements in list order (newest first). Replace with setEngagements or edit in place. */
+  engagements: Engagement[] = [];
+  /** Keys that may call the service. */
+  keys: KeySpec[] = [];
+  private readonly summaries = new Map<string, UsageSummary>();
+  private readonly byKeys = new Map<string, KeyUsage[]>();
+  private readonly detailsByPeriod = new Map<string, UsageDetailRecord[]>();
+  private rng: Rng;
+  private idRng: Rng;
+
+  constructor(private readonly options: StoreOptions) {
+    this.rng = createRng(options.seed);
+    this.idRng = createRng(options.seed ^ 0x5bd1e995);
+    this.reset();
+  }
+
+  /** Back to the seeded data: same seed, same data; timestamps relative to `now()`. */
+  reset(): void {
+    const now = this.options.now();
+    this.rng = createRng(this.options.seed);
+    this.idRng = createRng(this.options.seed ^ 0x5bd1e995);
+    this.engagements = generateEngagements(this.rng, this.options.engagementCount, now);
+    this.keys = demoKeySpecs();
+    this.summaries.clear();
+    this.byKeys.clear();
+    this.detailsByPeriod.clear();
+    for (const [period, data] of generateUsage(this.rng, now)) {
+      this.summaries.set(period, data.summary);
+      this.byKeys.set(period, data.byKey);
+      this.detailsByPeriod.set(period, data.details);
+    }
+  }
+
+  // ---- engagements ----
+
+  /** Replaces all engagements (copied; order kept). */
+  setEngagements(list: readonly Engagement[]): void {
+    this.engagements = list.map(clone);
+  }
+
+  /** Replaces all engagements with `n` generated ones. */
+  seedEngagements(n: number): void {
+    this.engagements = generateEngagements(this.rng, n, this.options.now());
+  }
+
+  getEngagement(id: string): Engagement | undefined {
+    return this.engagements.find((e) => e.id === id);
+  }
+
+  createEngagement(input: NewEngagementInput): Engagement {
+    let id = randomId(this.idRng, 'eng_');
+    while (this.getEngagement(id)) id = randomId(this.idRng, 'eng_');
+    const at = this.options.now().toISOString();
+    const engagement: Engagement = {
+      id,
+      name: input.name,
+      type: input.type,
+      status: 'active',
+      evaluationCount: 0,
+      createdAt: at,
+      updatedAt: at,
+    };
+    if (input.description !== undefined) engagement.description = input.description;
+    this.engagements.unshift(engagement);
+    return engagement;
+  }
+
+  /** Applies the given fields; updatedAt always moves strictly later. Undefined if unknown. */
+  updateEngagement(id: string, changes: EngagementChangesInput): Engagement | undefined {
+    const engagement = this.getEngagement(id);
+    if (!engagement) return undefined;
+    if (changes.name !== undefined) engagement.name = changes.name;
+    if (changes.description !== undefined) engagement.description = changes.description;
+    if (changes.status !== undefined) engagement.status = changes.status;
+    const previous = Date.parse(engagement.updatedAt);
+    const now = this.options.now().getTime();
+    engagement.updatedAt = new Date(Number.isFinite(previous) && previous >= now ? previous + 1 : now).toISOString();
+    return engagement;
+  }
+
+  // ---- keys ----
+
+  /** Adds a key (or replaces the one with the same keyId). */
+  addKey(spec: KeySpec): void {
+    this.keys = this.keys.filter((k) => k.keyId !== spec.keyId);
+    this.keys.push({ ...spec, scopes: [...spec.scopes] });
+  }
+
+  removeKey(keyId: string): void {
+    this.keys = this.keys.filter((k) => k.keyId !== keyId);
+  }
+
+  findKey(key: string): KeySpec | undefined {
+    return this.keys.find((k) => k.key === key);
+  }
+
+  // ---- usage ----
+
+  /** The summary of a period; a period without data has zero usage. Returned as stored. */
+  summary(period: string): UsageSummary {
+    return this.summaries.get(period) ?? makeSummary(period, ZERO_USAGE);
+  }
+
+  /** Stores a summary for a period; it is served verbatim (cast odd shapes in tests). */
+  setSummary(period: string, summary: UsageSummary): void {
+    this.summaries.set(period, summary);
+  }
+
+  byKey(period: string): KeyUsage[] {
+    return this.byKeys.get(period) ?? [];
+  }
+
+  setByKey(period: string, keys: readonly KeyUsage[]): void {
+    this.byKeys.set(period, keys.map(clone));
+  }
+
+  details(period: string): UsageDetailRecord[] {
+    return this.detailsByPeriod.get(period) ?? [];
+  }
+
+  /** Stores the detail records of a period, in the order given (served verbatim). */
+  setDetails(period: string, records: readonly UsageDetailRecord[]): void {
+    this.detailsByPeriod.set(period, [...records]);
+  }
+
+  /** Live counting: one more call for the key in the period of `at`. */
+  recordCall(key: KeySpec, at: Date): void {
+    const period = periodOf(at);
+    let rows = this.byKeys.get(period);
+    if (!rows) this.byKeys.set(period, (rows = []));
+    let row = rows.find((r) => r.keyId === key.keyId);
+    if (!row) rows.push((row = { keyId: key.keyId, name: key.name, calls: 0, lastUsedAt: at.toISOString() }));
+    row.calls += 1;
+    row.lastUsedAt = at.toISOString();
+  }
+
+  /** The current billing period according to the service clock. */
+  currentPeriod(): string {
+    return periodOf(this.options.now());
+  }
+}

@@ -1,0 +1,371 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError } from '../../src/api/errors';
+import type { RequestLog } from '../../src/api/client';
+import { ServiceApi } from '../../src/api/service';
+import { startService, type RunningService } from '../service/server';
+
+async function rejectsWith(promise: Promise<unknown>, kind: string): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+    assert.equal(error.kind, kind, `expected kind ${kind}, got ${error.kind}: ${error.message}`);
+    return error;
+  }
+  assert.fail(`expected a ${kind} error, but the call succeeded`);
+}
+
+describe('API client against the reference service', function () {
+  let service: RunningService;
+  let key: string | undefined;
+  let logs: RequestLog[];
+  let api: ServiceApi;
+
+  const make = (options: Partial<ConstructorParameters<typeof ServiceApi>[0]> = {}) =>
+    new ServiceApi({ baseUrl: service.baseUrl, getKey: () => key, onRequest: (entry) => logs.push(entry), timeoutMs: 5000, backoffLimitMs: 50, ...options });
+  const hits = (method: string, pathPrefix: string) => service.requests.filter((r) => r.method === method && r.path.startsWith(`/v1${pathPrefix}`)).length;
+
+  before(async () => {
+    service = await startService({ port: 0 });
+  });
+  after(async () => {
+    await service.close();
+  });
+  beforeEach(() => {
+    service.reset();
+    key = service.keys.admin;
+    logs = [];
+    api = make();
+  });
+
+  describe('endpoints', () => {
+    it('lists one page with its envelope', async () => {
+      const page = await api.engagements.list({ page: 2, pageSize: 10 });
+      assert.equal(page.page, 2);
+      assert.equal(page.pageSize, 10);
+      assert.equal(page.totalCount, 60);
+      assert.equal(page.data.length, 10);
+      assert.deepEqual(service.requests.at(-1)?.query, { page: '2', pageSize: '10' });
+      assert.equal(service.requests.at(-1)?.authorization, `Bearer ${service.keys.admin}`);
+    });
+
+    it('lists every engagement concurrently, each once, in order', async () => {
+      service.store.seedEngagements(1234);
+      const all = await api.engagements.listAll({ pageSize: 100 });
+      assert.equal(all.items.length, 1234);
+      assert.equal(new Set(all.items.map((e) => e.id)).size, 1234);
+      assert.equal(all.requests, 13);
+      assert.equal(hits('GET', '/engagements'), 13);
+      assert.deepEqual(all.items.map((e) => e.id), service.store.engagements.map((e) => e.id));
+    });
+
+    it('keeps at most the configured number of requests in flight', async () => {
+      service.store.seedEngagements(2000);
+      service.setLatency(30);
+      let inFlight = 0;
+      let peak = 0;
+      const counting: typeof fetch = async (input, init) => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        try {
+          return await fetch(input, init);
+        } finally {
+          inFlight--;
+        }
+      };
+      const all = await make({ concurrency: 4, fetch: counting }).engagements.listAll({ pageSize: 100 });
+      assert.equal(all.items.length, 2000);
+      assert.ok(peak <= 4, `peak ${peak} requests in flight`);
+      assert.ok(peak >= 2, 'pages after the first are read concurrently');
+    });
+
+    it('gets, creates and updates an engagement; PATCH carries only the given fields', async () => {
+      const created = await api.engagements.create({ name: '  Churn calls  ', type: 'quality-review', description: 'Why customers leave' });
+      assert.equal(created.name, 'Churn calls');
+      assert.equal(created.status, 'active');
+      assert.equal(created.evaluationCount, 0);
+      const post = service.requests.find((r) => r.method === 'POST');
+      assert.deepEqual(post?.body, { name: 'Churn calls', type: 'quality-review', description: 'Why customers leave' });
+
+      const got = await api.engagements.get(created.id);
+      assert.equal(got.id, created.id);
+
+      const updated = await api.engagements.update(created.id, { status: 'completed' });
+      assert.equal(updated.status, 'completed');
+      assert.equal(updated.name, 'Churn calls');
+      assert.ok(updated.updatedAt > created.updatedAt);
+      const patch = service.requests.find((r) => r.method === 'PATCH');
+      assert.deepEqual(patch?.body, { status: 'completed' });
+    });
+
+    it('never sends a type in a PATCH, even when a caller slips one in', async () => {
+      const target = service.store.engagements[0];
+      await api.engagements.update(target.id, { name: 'Renamed', type: 'other' } as never);
+      assert.deepEqual(service.requests.find((r) => r.method === 'PATCH')?.body, { name: 'Renamed' });
+    });
+
+    it('reads the usage summary, details and by-key for a period', async () => {
+      const summary = await api.usage.summary();
+      assert.match(summary.billingPeriod, /^\d{4}-\d{2}$/);
+      for (const meter of ['calls', 'webhooks', 'storage_gb'] as const) {
+        assert.equal(typeof summary.usage[meter].used, 'number');
+        assert.equal(typeof summary.usage[meter].included, 'number');
+      }
+      const details = await api.usage.details({ billingPeriod: summary.billingPeriod, page: 1, pageSize: 100 });
+      assert.equal(details.data.length, Math.min(100, details.totalCount));
+      const byKey = await api.usage.byKey(summary.billingPeriod);
+      assert.ok(byKey.keys.some((k) => service.keys.admin.startsWith(`${k.keyId}.`)));
+      const all = await api.usage.detailsAll(summary.billingPeriod);
+      assert.equal(all.items.length, details.totalCount);
+    });
+
+    it('takes the key from the provider at each request', async () => {
+      await api.engagements.list();
+      key = service.keys.readOnly;
+      await api.engagements.list();
+      const auth = service.requests.map((r) => r.authorization);
+      assert.deepEqual(auth, [`Bearer ${service.keys.admin}`, `Bearer ${service.keys.readOnly}`]);
+    });
+  });
+
+  describe('input checks before sending', () => {
+    it('refuses bad input without a request', async () => {
+      await rejectsWith(api.engagements.create({ name: '   ', type: 'x' }), 'invalidRequest');
+      await rejectsWith(api.engagements.list({ page: 0 }), 'invalidRequest');
+      await rejectsWith(api.engagements.list({ pageSize: 101 }), 'invalidRequest');
+      await rejectsWith(api.usage.details({ pageSize: 0 }), 'invalidRequest');
+      await rejectsWith(api.usage.summary('2026-13'), 'invalidRequest');
+      await rejectsWith(api.usage.byKey('26-01'), 'invalidRequest');
+      await rejectsWith(api.engagements.update('eng_1', {}), 'invalidRequest');
+      assert.equal(service.requests.length, 0);
+    });
+
+    it('refuses base URLs that are not https (except loopback) or lack /v1', () => {
+      assert.throws(() => new ServiceApi({ baseUrl: 'http://example.com/v1', getKey: () => 'k' }), /https/);
+      assert.throws(() => new ServiceApi({ baseUrl: 'https://example.com/api', getKey: () => 'k' }), /\/v1/);
+      assert.doesNotThrow(() => new ServiceApi({ baseUrl: 'http://localhost:8080/v1/', getKey: () => 'k' }));
+      assert.doesNotThrow(() => new ServiceApi({ baseUrl: 'https://example.com/base/v1', getKey: () => 'k' }));
+    });
+
+    it('encodes path parameters so an id cannot reach another endpoint', async () => {
+      await rejectsWith(api.engagements.get('../usage/summary'), 'notFound');
+      assert.equal(service.requests.at(-1)?.path, '/v1/engagements/..%2Fusage%2Fsummary');
+      await rejectsWith(api.engagements.get('a?b#c'), 'notFound');
+      assert.equal(service.requests.at(-1)?.path, '/v1/engagements/a%3Fb%23c');
+      await rejectsWith(api.engagements.get('..'), 'invalidRequest');
+      await rejectsWith(api.engagements.get(''), 'invalidRequest');
+      assert.ok(service.requests.every((r) => r.path.startsWith('/v1/engagements/')));
+    });
+  });
+
+  describe('error kinds', () => {
+    it('unauthorized: no key, and a rejected key', async () => {
+      key = undefined;
+      await rejectsWith(api.engagements.list(), 'unauthorized');
+      assert.equal(service.requests.length, 0, 'nothing is sent without a key');
+      key = 'key_nobody.wrong';
+      const error = await rejectsWith(api.engagements.list(), 'unauthorized');
+      assert.equal(error.status, 401);
+    });
+
+    it('forbidden names the missing scope', async () => {
+      key = service.keys.readOnly;
+      const error = await rejectsWith(api.engagements.create({ name: 'x', type: 'y' }), 'forbidden');
+      assert.equal(error.scope, 'engagements:write');
+      key = service.keys.noUsage;
+      assert.equal((await rejectsWith(api.usage.summary(), 'forbidden')).scope, 'usage:read');
+      key = service.keys.usageOnly;
+      assert.equal((await rejectsWith(api.engagements.list(), 'forbidden')).scope, 'engagements:read');
+    });
+
+    it('notFound for an unknown id', async () => {
+      const error = await rejectsWith(api.engagements.get('eng_missing'), 'notFound');
+      assert.equal(error.status, 404);
+    });
+
+    it('invalidRequest carries the server message and field errors', async () => {
+      const error = await rejectsWith(api.usage.summary('2999-01'), 'invalidRequest');
+      assert.match(error.serverMessage ?? '', /future/i);
+      service.faults.add({ method: 'POST', kind: 'status', status: 422, body: { error: { message: 'Name taken', fields: { name: 'already used' } } } });
+      const invalid = await rejectsWith(api.engagements.create({ name: 'x', type: 'y' }), 'invalidRequest');
+      assert.equal(invalid.serverMessage, 'Name taken');
+      assert.deepEqual(invalid.fieldErrors, { name: 'already used' });
+    });
+
+    it('conflict on 409', async () => {
+      service.faults.add({ method: 'PATCH', kind: 'status', status: 409 });
+      await rejectsWith(api.engagements.update(service.store.engagements[0].id, { name: 'n' }), 'conflict');
+    });
+
+    it('server on 500 (not retried) and on an HTML error page', async () => {
+      service.faults.add({ kind: 'status', status: 500, times: 1 });
+      const error = await rejectsWith(api.engagements.list(), 'server');
+      assert.equal(error.status, 500);
+      assert.equal(hits('GET', '/engagements'), 1);
+      service.faults.add({ kind: 'html', times: 5 });
+      const html = await rejectsWith(api.engagements.list(), 'server');
+      assert.equal(html.status, 502);
+      assert.doesNotMatch(html.message, /<html|<body/i);
+    });
+
+    it('badResponse names what is wrong: not JSON, empty, wrong shape, missing field', async () => {
+      service.faults.add({ kind: 'notJson', times: 1 });
+      assert.match((await rejectsWith(api.engagements.list(), 'badResponse')).message, /not JSON/);
+      service.faults.add({ kind: 'empty200', times: 1 });
+      assert.match((await rejectsWith(api.engagements.list(), 'badResponse')).message, /empty/);
+      service.faults.add({ kind: 'body', body: [1, 2, 3], times: 1 });
+      await rejectsWith(api.usage.summary(), 'badResponse');
+      const broken = { ...service.store.engagements[0] } as Record<string, unknown>;
+      delete broken.name;
+      service.faults.add({ kind: 'body', body: { data: [broken], page: 1, pageSize: 25, totalCount: 1 }, times: 1 });
+      const missing = await rejectsWith(api.engagements.list(), 'badResponse');
+      assert.match(missing.message, /data\[0\]\.name/);
+      assert.deepEqual(Object.keys(missing.fieldErrors ?? {}), ['data[0].name']);
+    });
+
+    it('keeps extra fields and unknown statuses; reads numbers sent as strings', async () => {
+      const first = { ...service.store.engagements[0], status: 'on-hold', owner: 'dana', evaluationCount: '12' };
+      service.faults.add({ kind: 'body', body: { data: [first], page: 1, pageSize: 25, totalCount: 1 }, times: 1 });
+      const page = await api.engagements.list();
+      assert.equal(page.data[0].status, 'on-hold');
+      assert.equal(page.data[0].owner, 'dana');
+      assert.equal(page.data[0].evaluationCount, 12);
+    });
+
+    it('network: a dropped connection, retried for GET and then reported', async () => {
+      service.faults.add({ kind: 'drop' });
+      const error = await rejectsWith(api.engagements.list(), 'network');
+      assert.equal(hits('GET', '/engagements'), 3, 'one request and two retries');
+      assert.equal(logs.at(-1)?.retries, 2);
+      assert.match(error.message, /GET \/engagements/);
+    });
+
+    it('network: a truncated body', async () => {
+      service.faults.add({ kind: 'truncated', times: 1 });
+      await rejectsWith(api.engagements.list(), 'network');
+    });
+
+    it('network: nothing listening', async () => {
+      const closed = http.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const offline = new ServiceApi({ baseUrl: `http://127.0.0.1:${port}/v1`, getKey: () => 'k', retryLimit: 0 });
+      assert.match((await rejectsWith(offline.engagements.list(), 'network')).message, /ECONNREFUSED/);
+    });
+
+    it('timeout when the answer is late, and when the body is slow', async () => {
+      const quick = make({ timeoutMs: 200 });
+      service.faults.add({ kind: 'latency', ms: 1000, times: 1 });
+      await rejectsWith(quick.engagements.list(), 'timeout');
+      assert.equal(hits('GET', '/engagements'), 1, 'a timeout is not retried');
+      service.faults.add({ kind: 'slowBody', ms: 1500, times: 1 });
+      await rejectsWith(quick.engagements.list(), 'timeout');
+    });
+
+    it('cancelled through an AbortSignal, before and during the request', async () => {
+      const early = new AbortController();
+      early.abort();
+      await rejectsWith(api.engagements.list({}, { signal: early.signal }), 'cancelled');
+      service.faults.add({ kind: 'latency', ms: 2000, times: 1 });
+      const late = new AbortController();
+      setTimeout(() => late.abort(), 100);
+      await rejectsWith(api.engagements.list({}, { signal: late.signal }), 'cancelled');
+    });
+
+    it('cancelling listAll stops every page', async () => {
+      service.store.seedEngagements(3000);
+      service.setLatency(100);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 150);
+      await rejectsWith(api.engagements.listAll({ signal: controller.signal }), 'cancelled');
+      const count = hits('GET', '/engagements');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(hits('GET', '/engagements'), count, 'no request is started after the cancel');
+      assert.ok(count < 30);
+    });
+
+    it('redirected: reported, never followed, the key never sent elsewhere', async () => {
+      const seen: Array<string | undefined> = [];
+      const other = http.createServer((req, res) => {
+        seen.push(req.headers.authorization);
+        res.end('{}');
+      });
+      await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+      try {
+        const location = `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1/engagements`;
+        service.faults.add({ kind: 'redirect', location, times: 1 });
+        const error = await rejectsWith(api.engagements.list(), 'redirected');
+        assert.equal(error.location, new URL(location).origin);
+        assert.equal(seen.length, 0, 'the other host received nothing');
+      } finally {
+        await new Promise<void>((resolve) => other.close(() => resolve()));
+      }
+    });
+  });
+
+  describe('retries', () => {
+    it('GET retried on 503 and 429 honouring Retry-After, then succeeds', async () => {
+      service.faults.add({ method: 'GET', kind: 'status', status: 503, times: 1 });
+      service.faults.add({ method: 'GET', kind: 'status', status: 429, headers: { 'Retry-After': '1' }, times: 1 });
+      const started = Date.now();
+      const page = await api.engagements.list();
+      assert.equal(page.data.length, 25);
+      assert.equal(hits('GET', '/engagements'), 3);
+      assert.ok(Date.now() - started >= 900, 'waited for Retry-After');
+      assert.equal(logs.at(-1)?.retries, 2);
+      assert.equal(logs.at(-1)?.outcome, 'ok');
+    });
+
+    it('GET retried a bounded number of times on 502/504', async () => {
+      service.faults.add({ method: 'GET', kind: 'status', status: 504 });
+      await rejectsWith(api.engagements.list(), 'server');
+      assert.equal(hits('GET', '/engagements'), 3);
+    });
+
+    it('a Retry-After beyond the cap is not waited for: rateLimited with the time', async () => {
+      service.faults.add({ method: 'GET', kind: 'status', status: 429, headers: { 'Retry-After': '120' } });
+      const error = await rejectsWith(api.engagements.list(), 'rateLimited');
+      assert.equal(error.retryAfterMs, 120_000);
+      assert.equal(hits('GET', '/engagements'), 1);
+    });
+
+    it('POST and PATCH are never retried', async () => {
+      service.faults.add({ kind: 'status', status: 503, headers: { 'Retry-After': '0' } });
+      await rejectsWith(api.engagements.create({ name: 'Once', type: 't' }), 'server');
+      await rejectsWith(api.engagements.update(service.store.engagements[0].id, { name: 'Once' }), 'server');
+      service.faults.clear();
+      service.faults.add({ kind: 'drop' });
+      await rejectsWith(api.engagements.create({ name: 'Once', type: 't' }), 'network');
+      service.faults.add({ kind: 'status', status: 429, headers: { 'Retry-After': '0' } });
+      assert.equal(hits('POST', '/engagements'), 2);
+      assert.equal(hits('PATCH', '/engagements'), 1);
+    });
+  });
+
+  describe('redaction', () => {
+    it('never puts the key in an error message or a log entry, even when the service echoes it', async () => {
+      service.faults.add({ kind: 'status', status: 400, body: { error: { message: `Key ${service.keys.admin} is malformed (Bearer ${service.keys.admin})` } } });
+      const error = await rejectsWith(api.engagements.list(), 'invalidRequest');
+      assert.ok(!error.message.includes(service.keys.admin), error.message);
+      assert.ok(!(error.serverMessage ?? '').includes(service.keys.admin));
+      assert.match(error.message, /\[redacted\]/);
+      for (const entry of logs) assert.ok(!JSON.stringify(entry).includes(service.keys.admin));
+    });
+
+    it('logs each request: method, path, status, duration, retries', async () => {
+      await api.engagements.list({ page: 1, pageSize: 5 });
+      assert.equal(logs.length, 1);
+      const [entry] = logs;
+      assert.equal(entry.method, 'GET');
+      assert.equal(entry.path, '/engagements?page=1&pageSize=5');
+      assert.equal(entry.status, 200);
+      assert.equal(entry.outcome, 'ok');
+      assert.equal(entry.retries, 0);
+      assert.equal(entry.scope, 'engagements:read');
+      assert.ok(entry.durationMs >= 0);
+    });
+  });
+});

@@ -1,0 +1,234 @@
+// The reference service as a whole: start/close, routing, request recording, reset,
+// determinism and the CLI. Endpoint details live in the other service-*.test.ts files.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import type { RunningService } from '../service/server';
+import type { Engagement } from '../service/types';
+import { startService } from '../service/server';
+import { probe } from '../service/probe';
+
+const FIXED_NOW = new Date('2025-06-15T12:00:00.000Z');
+
+describe('reference service: lifecycle and plumbing', () => {
+  let svc: RunningService;
+  before(async () => {
+    svc = await startService();
+  });
+  after(() => svc.close());
+  afterEach(() => svc.reset());
+
+  it('listens on loopback with an ephemeral port and exposes the base URL', () => {
+    assert.match(svc.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.notEqual(svc.url, 'http://127.0.0.1:0');
+    assert.equal(svc.baseUrl, `${svc.url}/v1`);
+  });
+
+  it('has five demo keys of the form <keyId>.<secret>, matching keySpecs', () => {
+    const roles = ['admin', 'readOnly', 'usageOnly', 'noUsage', 'writer'] as const;
+    const ids = new Set<string>();
+    for (const role of roles) {
+      const key = svc.keys[role];
+      const spec = svc.keySpecs.find((s) => s.key === key);
+      assert.ok(spec, `spec for ${role}`);
+      assert.ok(key.startsWith(`${spec.keyId}.`), key);
+      ids.add(spec.keyId);
+    }
+    assert.equal(ids.size, 5);
+    const scopes = (role: (typeof roles)[number]) => svc.keySpecs.find((s) => s.key === svc.keys[role])?.scopes.slice().sort();
+    assert.deepEqual(scopes('admin'), ['engagements:read', 'engagements:write', 'usage:read']);
+    assert.deepEqual(scopes('writer'), ['engagements:read', 'engagements:write', 'usage:read']);
+    assert.deepEqual(scopes('readOnly'), ['engagements:read', 'usage:read']);
+    assert.deepEqual(scopes('usageOnly'), ['usage:read']);
+    assert.deepEqual(scopes('noUsage'), ['engagements:read', 'engagements:write']);
+  });
+
+  it('answers 404 JSON for unknown paths, also outside /v1 and with a trailing slash', async () => {
+    for (const p of ['/nope', '/usage', '/engagements/a/b', '/engagements/']) {
+      const r = await probe<{ error: { code: string } }>(svc.baseUrl, 'GET', p, { key: svc.keys.admin });
+      assert.equal(r.status, 404, p);
+      assert.equal(r.json.error.code, 'not_found');
+    }
+    const outside = await probe(svc.url, 'GET', '/engagements', { key: svc.keys.admin });
+    assert.equal(outside.status, 404);
+  });
+
+  it('answers 405 with Allow for a wrong method', async () => {
+    const cases: [string, string, string][] = [
+      ['DELETE', '/engagements/eng_x', 'GET, PATCH'],
+      ['PUT', '/engagements', 'GET, POST'],
+      ['POST', '/usage/summary', 'GET'],
+      ['PATCH', '/usage/by-key', 'GET'],
+    ];
+    for (const [method, p, allow] of cases) {
+      const r = await probe<{ error: { code: string } }>(svc.baseUrl, method, p, { key: svc.keys.admin });
+      assert.equal(r.status, 405, `${method} ${p}`);
+      assert.equal(r.headers.get('allow'), allow);
+      assert.equal(r.json.error.code, 'method_not_allowed');
+    }
+  });
+
+  it('records every request in order, with raw path, query, header, parsed body, status and keyId', async () => {
+    await probe(svc.baseUrl, 'GET', '/engagements', { query: { page: 2, pageSize: 5 }, key: svc.keys.readOnly });
+    await probe(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body: { name: 'N', type: 't' } });
+    await probe(svc.baseUrl, 'GET', '/engagements/a%2Fb');
+    await probe(svc.baseUrl, 'PATCH', '/engagements/x', { key: svc.keys.admin, rawBody: '{oops' });
+    assert.equal(svc.requests.length, 4);
+    const [list, post, unauth, bad] = svc.requests;
+    assert.deepEqual(
+      { method: list?.method, path: list?.path, query: list?.query, status: list?.status, keyId: list?.keyId, body: list?.body },
+      { method: 'GET', path: '/v1/engagements', query: { page: '2', pageSize: '5' }, status: 200, keyId: 'key_readonly', body: undefined },
+    );
+    assert.equal(list?.authorization, `Bearer ${svc.keys.readOnly}`);
+    assert.deepEqual(post?.body, { name: 'N', type: 't' });
+    assert.equal(post?.status, 201);
+    assert.equal(post?.keyId, 'key_admin');
+    assert.equal(unauth?.path, '/v1/engagements/a%2Fb');
+    assert.equal(unauth?.status, 401);
+    assert.equal(unauth?.authorization, undefined);
+    assert.equal(unauth?.keyId, undefined);
+    assert.equal(bad?.body, '{oops');
+    assert.equal(bad?.status, 400);
+    for (const r of svc.requests) assert.ok(Math.abs(Date.now() - r.at) < 10_000);
+    svc.clearRequests();
+    assert.equal(svc.requests.length, 0);
+  });
+
+  it('reset() restores the seeded data and removes faults, latency and recorded requests', async () => {
+    const before = structuredClone(svc.store.engagements);
+    await probe(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body: { name: 'Extra', type: 'onboarding' } });
+    svc.store.addKey({ key: 'k_extra.s', keyId: 'k_extra', name: 'Extra', scopes: ['usage:read'] });
+    svc.faults.add({ kind: 'status', status: 503 });
+    svc.setLatency(300);
+    svc.reset();
+    assert.equal(svc.requests.length, 0);
+    assert.deepEqual(svc.store.engagements.map((e) => [e.id, e.name, e.status]), before.map((e) => [e.id, e.name, e.status]));
+    assert.equal(svc.store.findKey('k_extra.s'), undefined);
+    const r = await probe(svc.baseUrl, 'GET', '/engagements', { key: svc.keys.admin });
+    assert.equal(r.status, 200);
+    assert.ok(r.ms < 250, `no latency after reset (took ${r.ms} ms)`);
+  });
+
+  it('rejects oversized bodies with 413', async () => {
+    const r = await probe(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, rawBody: 'x'.repeat(11 * 1024 * 1024), contentType: 'application/json', timeoutMs: 10_000 });
+    assert.equal(r.status, 413);
+  });
+});
+
+describe('reference service: determinism', () => {
+  const open: RunningService[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+
+  async function engagementsOf(seed: number | undefined, count?: number): Promise<Engagement[]> {
+    const svc = await startService({ seed, now: () => FIXED_NOW, engagementCount: count });
+    open.push(svc);
+    return svc.store.engagements;
+  }
+
+  it('gives the same data for the same seed and different data for another seed', async () => {
+    const a = await engagementsOf(7);
+    const b = await engagementsOf(7);
+    const c = await engagementsOf(8);
+    assert.deepEqual(a, b);
+    assert.notDeepEqual(a.map((e) => e.id), c.map((e) => e.id));
+  });
+
+  it('seeds 60 engagements by default (seed 42) and honours engagementCount', async () => {
+    assert.equal((await engagementsOf(undefined)).length, 60);
+    assert.equal((await engagementsOf(undefined, 3)).length, 3);
+    assert.equal((await engagementsOf(undefined, 0)).length, 0);
+  });
+});
+
+describe('reference service: close()', () => {
+  it('closes promptly with an idle keep-alive socket and a request still waiting on latency', async () => {
+    const svc = await startService({ latencyMs: 10_000 });
+    const agent = new http.Agent({ keepAlive: true });
+    const pending = new Promise<string>((resolve) => {
+      const req = http.get(`${svc.baseUrl}/engagements`, { agent, headers: { Authorization: `Bearer ${svc.keys.admin}` } });
+      req.on('error', (e) => resolve(e.message));
+      req.on('response', () => resolve('answered'));
+      req.setTimeout(5000, () => req.destroy(new Error('client timeout')));
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await svc.close();
+    assert.ok(Date.now() - started < 1000, `close took ${Date.now() - started} ms`);
+    assert.notEqual(await pending, 'answered');
+    await svc.close(); // idempotent
+    agent.destroy();
+  });
+
+  it('honours a fixed port', async () => {
+    const first = await startService();
+    const port = Number(new URL(first.url).port);
+    await first.close();
+    const second = await startService({ port });
+    try {
+      assert.equal(second.url, `http://127.0.0.1:${port}`);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('reference service: CLI', () => {
+  it('starts, prints the keys and a READY line, serves, and exits cleanly on SIGTERM', async function () {
+    this.timeout(15_000);
+    const cli = path.join(__dirname, '..', 'service', 'cli.js');
+    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--engagements', '7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let output = '';
+      const ready = await new Promise<{ baseUrl: string; keys: Record<string, string> }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no READY line within 10 s; got: ${output}`)), 10_000);
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (chunk: string) => {
+          output += chunk;
+          const line = output.split('\n').find((l) => l.startsWith('READY '));
+          if (line && output.includes(`${line}\n`)) {
+            clearTimeout(timer);
+            resolve(JSON.parse(line.slice('READY '.length)) as { baseUrl: string; keys: Record<string, string> });
+          }
+        });
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`CLI exited early with ${code}: ${output}`));
+        });
+      });
+      assert.match(ready.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      assert.match(output, new RegExp(`Reference service listening at ${ready.baseUrl.replace(/[.]/g, '\\.')}`));
+      for (const role of ['admin', 'readOnly', 'usageOnly', 'noUsage', 'writer']) {
+        assert.ok(ready.keys[role], role);
+        assert.ok(output.includes(`${role}: ${ready.keys[role]}\n`), `line for ${role}`);
+      }
+      const r = await probe<{ totalCount: number }>(ready.baseUrl, 'GET', '/engagements', { key: ready.keys.admin });
+      assert.equal(r.status, 200);
+      assert.equal(r.json.totalCount, 7);
+      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      const code = await Promise.race([exit, new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 5000))]);
+      assert.equal(code, 0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('rejects an invalid argument with a usage message and exit code 2', async function () {
+    this.timeout(10_000);
+    const cli = path.join(__dirname, '..', 'service', 'cli.js');
+    const child = spawn(process.execPath, [cli, '--port', 'abc'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (c: string) => (stderr += c));
+    const code = await Promise.race([
+      new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c))),
+      new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 5000)),
+    ]);
+    if (code === 'timeout') child.kill('SIGKILL');
+    assert.equal(code, 2);
+    assert.match(stderr, /--port/);
+  });
+});
