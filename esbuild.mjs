@@ -50,7 +50,7 @@ if (tests) {
     if (!fs.existsSync(dir)) continue;
     for (const file of fs.readdirSync(dir, { recursive: true })) {
       const rel = path.join(dir, String(file));
-      const isEntry = /\.test\.ts$/.test(rel) || /(^|\/)(index|cli|run|bench)\.ts$/.test(rel);
+      const isEntry = /\.test\.ts$/.test(rel) || /(^|\/)(index|cli|run)\.ts$/.test(rel) || (dir === 'test/bench' && rel.endsWith('.ts'));
       if (isEntry) entries[rel.replace(/\.ts$/, '')] = rel;
     }
   }

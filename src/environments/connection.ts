@@ -97,15 +97,20 @@ export class Connection implements vscode.Disposable {
     return env ? this.store.capabilities(env.id) : {};
   }
 
+  /** The context keys as last set, for menus and welcome content (unknown counts as allowed). */
+  readonly context: Record<string, boolean> = {};
+
   async updateContext(): Promise<void> {
     const env = this.store.active();
     const caps = this.capabilities();
-    await Promise.all([
-      vscode.commands.executeCommand('setContext', ContextKeys.hasEnvironment, env !== undefined),
-      vscode.commands.executeCommand('setContext', ContextKeys.canRead, env !== undefined && caps.read !== false),
-      vscode.commands.executeCommand('setContext', ContextKeys.canWrite, env !== undefined && caps.write !== false),
-      vscode.commands.executeCommand('setContext', ContextKeys.canReadUsage, env !== undefined && caps.usage !== false),
-    ]);
+    const values = {
+      [ContextKeys.hasEnvironment]: env !== undefined,
+      [ContextKeys.canRead]: env !== undefined && caps.read !== false,
+      [ContextKeys.canWrite]: env !== undefined && caps.write !== false,
+      [ContextKeys.canReadUsage]: env !== undefined && caps.usage !== false,
+    };
+    Object.assign(this.context, values);
+    await Promise.all(Object.entries(values).map(([key, value]) => vscode.commands.executeCommand('setContext', key, value)));
   }
 
   private signature(env: Environment): string {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
+import type { ServiceApi } from '../api/service';
 import type { Feature, Services } from '../services';
 import { addEnvironmentFlow, enterKeyFlow } from './flows';
 import { type Capabilities, describeCapabilities, type Environment } from './model';
@@ -10,6 +11,14 @@ export interface EnvironmentsExports {
   active(): Environment | undefined;
   capabilities(id: string): Capabilities;
   statusBarText(): string;
+  /** Where the key of an environment is held: SecretStorage, memory (session only), or nowhere. */
+  keyLocation(id: string): Promise<'secretStorage' | 'session' | 'none'>;
+  /** The client of the active environment, as the views use it. */
+  api(): ServiceApi | undefined;
+  /** The extension's context keys as last set. */
+  contextKeys(): Record<string, boolean>;
+  /** Every memento entry the extension wrote (global and workspace), to prove no key is there. */
+  mementos(): Record<string, unknown>;
 }
 
 export function registerEnvironments(services: Services): Feature<EnvironmentsExports> {
@@ -156,6 +165,15 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
       active: () => store.active(),
       capabilities: (id) => store.capabilities(id),
       statusBarText: () => statusBar.text,
+      keyLocation: async (id) => (vault.isSessionOnly(id) ? 'session' : (await vault.has(id)) ? 'secretStorage' : 'none'),
+      api: () => services.connection.api,
+      contextKeys: () => ({ ...services.connection.context }),
+      mementos: () => {
+        const out: Record<string, unknown> = {};
+        for (const key of context.globalState.keys()) out[`global:${key}`] = context.globalState.get(key);
+        for (const key of context.workspaceState.keys()) out[`workspace:${key}`] = context.workspaceState.get(key);
+        return out;
+      },
     },
   };
 }

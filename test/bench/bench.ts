@@ -1,0 +1,87 @@
+// Benchmarks (not tests): print numbers, assert nothing. Run by `npm run bench`.
+// Listing N engagements from the reference service at several injected latencies, with the
+// client's concurrent paging and one page at a time, counting the requests each makes.
+// The service runs in its own process (as a real one would), so its work does not share
+// the client's thread.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { ServiceApi } from '../../src/api/service';
+
+interface Row {
+  latencyMs: number;
+  n: number;
+  concurrentMs: number;
+  concurrentRequests: number;
+  sequentialMs: number;
+  sequentialRequests: number;
+}
+
+interface Started {
+  child: ChildProcess;
+  baseUrl: string;
+  key: string;
+}
+
+function startServiceProcess(n: number, latencyMs: number): Promise<Started> {
+  const cli = path.join(__dirname, '..', 'service', 'cli.js');
+  const child = spawn(process.execPath, [cli, '--port', '0', '--engagements', String(n), '--latency', String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the reference service did not start within 15 s')), 15_000);
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('READY ')) return;
+      clearTimeout(timer);
+      const ready = JSON.parse(line.slice(6)) as { baseUrl: string; keys: { admin: string } };
+      resolve({ child, baseUrl: ready.baseUrl, key: ready.keys.admin });
+    });
+    child.once('exit', (code) => reject(new Error(`the reference service exited with ${code}`)));
+  });
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  const sizes = (process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
+  const latencies = (process.env.BENCH_LATENCIES ?? '0,20,100').split(',').map(Number);
+  let concurrency = 0;
+  for (const latencyMs of latencies) {
+    for (const n of sizes) {
+      const service = await startServiceProcess(n, latencyMs);
+      try {
+        let requests = 0;
+        const counting: typeof fetch = (input, init) => {
+          requests++;
+          return fetch(input, init);
+        };
+        const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.key, timeoutMs: 30_000, fetch: counting });
+        concurrency = api.client.concurrency;
+        await api.engagements.list({ page: 1, pageSize: 1 }); // warm the connection
+        requests = 0;
+        let started = performance.now();
+        const all = await api.engagements.listAll({ pageSize: 100 });
+        const concurrentMs = performance.now() - started;
+        const concurrentRequests = requests;
+        if (all.items.length !== n) throw new Error(`concurrent listing returned ${all.items.length} of ${n}`);
+
+        requests = 0;
+        started = performance.now();
+        let seen = 0;
+        for (let page = 1; ; page++) {
+          const result = await api.engagements.list({ page, pageSize: 100 });
+          seen += result.data.length;
+          if (result.data.length === 0 || seen >= result.totalCount) break;
+        }
+        const sequentialMs = performance.now() - started;
+        if (seen !== n) throw new Error(`sequential listing returned ${seen} of ${n}`);
+        rows.push({ latencyMs, n, concurrentMs, concurrentRequests, sequentialMs, sequentialRequests: requests });
+      } finally {
+        service.child.kill('SIGTERM');
+      }
+    }
+  }
+  console.log(JSON.stringify({ kind: 'listing', concurrency, rows }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
