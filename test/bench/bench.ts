@@ -28,7 +28,7 @@ function startServiceProcess(n: number, latencyMs: number): Promise<Started> {
   const child = spawn(process.execPath, [cli, '--port', '0', '--engagements', String(n), '--latency', String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the reference service did not start within 15 s')), 15_000);
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
       if (!line.startsWith('READY ')) return;
       clearTimeout(timer);
       const ready = JSON.parse(line.slice(6)) as { baseUrl: string; keys: { admin: string } };

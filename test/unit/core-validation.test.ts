@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { isLoopbackHost, parseBaseUrl, validateBillingPeriod, validateName, validatePageRequest } from '../../src/core/validation';
+import { absoluteTime, formatCount, formatGb, formatPercent, relativeTime, truncate } from '../../src/core/format';
+
+describe('input validation', () => {
+  it('accepts https base URLs ending in /v1 and normalises them', () => {
+    assert.deepEqual(parseBaseUrl(' https://api.example.com/v1/ '), { ok: true, url: 'https://api.example.com/v1' });
+    assert.deepEqual(parseBaseUrl('https://example.com/eus/v1'), { ok: true, url: 'https://example.com/eus/v1' });
+    assert.deepEqual(parseBaseUrl('http://127.0.0.1:8080/v1'), { ok: true, url: 'http://127.0.0.1:8080/v1' });
+    assert.deepEqual(parseBaseUrl('http://[::1]:3000/v1'), { ok: true, url: 'http://[::1]:3000/v1' });
+  });
+
+  it('refuses base URLs a user could get wrong, saying why', () => {
+    const message = (input: string) => {
+      const result = parseBaseUrl(input);
+      assert.equal(result.ok, false, input);
+      return (result as { message: string }).message;
+    };
+    assert.match(message(''), /Enter the base URL/);
+    assert.match(message('api.example.com/v1'), /not a URL/);
+    assert.match(message('http://api.example.com/v1'), /https/);
+    assert.match(message('https://api.example.com/v2'), /\/v1/);
+    assert.match(message('https://api.example.com'), /\/v1/);
+    assert.match(message('ftp://api.example.com/v1'), /https/);
+    assert.match(message('https://user:pw@api.example.com/v1'), /credentials/);
+    assert.match(message('https://api.example.com/v1?x=1'), /query/);
+  });
+
+  it('knows loopback hosts', () => {
+    for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'app.localhost']) assert.ok(isLoopbackHost(host), host);
+    for (const host of ['example.com', '128.0.0.1', 'localhost.example.com', '10.0.0.1']) assert.ok(!isLoopbackHost(host), host);
+  });
+
+  it('requires a name after trimming, within a length', () => {
+    assert.match(validateName('   ') ?? '', /required/);
+    assert.equal(validateName('  Q3 review '), undefined);
+    assert.match(validateName('x'.repeat(10_000)) ?? '', /under 200/);
+  });
+
+  it('accepts only YYYY-MM billing periods with a real month', () => {
+    assert.equal(validateBillingPeriod('2026-11'), undefined);
+    assert.match(validateBillingPeriod('2026-13') ?? '', /no month 13/);
+    assert.match(validateBillingPeriod('2026-00') ?? '', /no month 00/);
+    assert.match(validateBillingPeriod('2026-1') ?? '', /YYYY-MM/);
+    assert.match(validateBillingPeriod('November') ?? '', /YYYY-MM/);
+  });
+
+  it('bounds page and page size', () => {
+    assert.equal(validatePageRequest(1, 100), undefined);
+    assert.match(validatePageRequest(0, 25) ?? '', /at least 1/);
+    assert.match(validatePageRequest(1.5, 25) ?? '', /whole number/);
+    assert.match(validatePageRequest(1, 101) ?? '', /1 to 100/);
+  });
+});
+
+describe('formatting', () => {
+  const now = Date.parse('2026-11-22T12:00:00Z');
+  it('says how long ago, briefly', () => {
+    assert.equal(relativeTime('2026-11-22T11:59:50Z', now), 'just now');
+    assert.equal(relativeTime('2026-11-22T11:55:00Z', now), '5 min ago');
+    assert.equal(relativeTime('2026-11-22T09:00:00Z', now), '3 h ago');
+    assert.equal(relativeTime('2026-11-19T12:00:00Z', now), '3 d ago');
+    assert.equal(relativeTime('2026-08-22T12:00:00Z', now), '3 mo ago');
+    assert.equal(relativeTime('2024-11-01T12:00:00Z', now), '2 y ago');
+    assert.equal(relativeTime('2026-11-22T12:10:00Z', now), 'in 10 min');
+    assert.equal(relativeTime('not a date', now), 'unknown');
+  });
+
+  it('formats counts, gigabytes, percentages and dates', () => {
+    assert.equal(formatCount(1234567), '1,234,567');
+    assert.equal(formatGb(7.346), '7.35 GB');
+    assert.equal(formatPercent(82.4), '82 %');
+    assert.equal(formatPercent(7.25), '7.3 %');
+    assert.equal(absoluteTime('2026-11-19T14:03:09Z'), '2026-11-19 14:03 UTC');
+    assert.equal(absoluteTime('garbage'), 'garbage');
+    assert.equal(truncate('abcdef', 4), 'abc…');
+    assert.equal(truncate('👍👍👍', 2), '👍…');
+  });
+});
