@@ -55,15 +55,21 @@ async function main(): Promise<void> {
         const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.key, timeoutMs: 30_000, fetch: counting });
         concurrency = api.client.concurrency;
         await api.engagements.list({ page: 1, pageSize: 1 }); // warm the connection
-        requests = 0;
-        let started = performance.now();
-        const all = await api.engagements.listAll({ pageSize: 100 });
-        const concurrentMs = performance.now() - started;
-        const concurrentRequests = requests;
-        if (all.items.length !== n) throw new Error(`concurrent listing returned ${all.items.length} of ${n}`);
+        // Concurrent: the median of three runs (the first also opens the connections).
+        const runs: Array<{ ms: number; requests: number }> = [];
+        for (let run = 0; run < 3; run++) {
+          requests = 0;
+          const t0 = performance.now();
+          const all = await api.engagements.listAll({ pageSize: 100 });
+          runs.push({ ms: performance.now() - t0, requests });
+          if (all.items.length !== n) throw new Error(`concurrent listing returned ${all.items.length} of ${n}`);
+        }
+        runs.sort((a, b) => a.ms - b.ms);
+        const concurrentMs = runs[1].ms;
+        const concurrentRequests = runs[1].requests;
 
         requests = 0;
-        started = performance.now();
+        const started = performance.now();
         let seen = 0;
         for (let page = 1; ; page++) {
           const result = await api.engagements.list({ page, pageSize: 100 });
