@@ -100,14 +100,14 @@ describe('reference service: lifecycle and plumbing', () => {
     await probe(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body: { name: 'Extra', type: 'onboarding' } });
     svc.store.addKey({ key: 'k_extra.s', keyId: 'k_extra', name: 'Extra', scopes: ['usage:read'] });
     svc.faults.add({ kind: 'status', status: 503 });
-    svc.setLatency(300);
+    svc.setLatency(2000);
     svc.reset();
     assert.equal(svc.requests.length, 0);
     assert.deepEqual(svc.store.engagements.map((e) => [e.id, e.name, e.status]), before.map((e) => [e.id, e.name, e.status]));
     assert.equal(svc.store.findKey('k_extra.s'), undefined);
     const r = await probe(svc.baseUrl, 'GET', '/engagements', { key: svc.keys.admin });
     assert.equal(r.status, 200);
-    assert.ok(r.ms < 250, `no latency after reset (took ${r.ms} ms)`);
+    assert.ok(r.ms < 1500, `no latency after reset (took ${r.ms} ms)`);
   });
 
   it('rejects oversized bodies with 413', async () => {
