@@ -1,0 +1,202 @@
+// Shared helpers of the integration suite (runs inside the VS Code extension host).
+// The scripted Ui answers the very flows a person sees: it is installed through the
+// extension's exports (`useUi`), the extension's own seam, not a separate code path.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionExports } from '../../src/exports';
+import { EXTENSION_ID } from '../../src/constants';
+import { BACK, type InputStep, type MessageLevel, type MessageOptions, type PickStep, type Ui } from '../../src/ui/ui';
+import { startService, type RunningService } from '../service/server';
+
+export { BACK };
+
+export interface RecordedPrompt {
+  kind: 'input' | 'pick' | 'pickMany';
+  title: string;
+  step?: number;
+  totalSteps?: number;
+  value?: string;
+  password?: boolean;
+  initialError?: string;
+  items?: string[];
+  /** Messages the step's validation gave to rejected answers. */
+  rejected: string[];
+  answer?: unknown;
+}
+
+export interface RecordedMessage {
+  level: MessageLevel;
+  text: string;
+  modal: boolean;
+  detail?: string;
+  actions: string[];
+  chosen?: string;
+}
+
+/** A scripted answer: gets the prompt as recorded and the step as the flow gave it. */
+export type Answer = (prompt: RecordedPrompt, step: InputStep | PickStep<unknown>) => unknown;
+type MessageAnswer = (message: RecordedMessage) => string | undefined;
+
+/** Answers prompts from queues; records every prompt and message. Unexpected prompts fail loudly. */
+export class ScriptedUi implements Ui {
+  readonly prompts: RecordedPrompt[] = [];
+  readonly messages: RecordedMessage[] = [];
+  private readonly answers: Answer[] = [];
+  private readonly messageAnswers: MessageAnswer[] = [];
+  private readonly saveAnswers: Array<vscode.Uri | undefined> = [];
+  private readonly messageWaiters: Array<() => void> = [];
+
+  /** Queue answers for the next prompts (inputs and picks, in order). */
+  answer(...answers: Array<Answer | string | typeof BACK | undefined>): this {
+    for (const a of answers) this.answers.push(typeof a === 'function' ? a : () => a);
+    return this;
+  }
+
+  /** Queue answers for the next messages: the action label to click, or undefined to dismiss. */
+  onMessages(...answers: Array<MessageAnswer | string | undefined>): this {
+    for (const a of answers) this.messageAnswers.push(typeof a === 'function' ? a : () => a);
+    return this;
+  }
+
+  onSave(...uris: Array<vscode.Uri | undefined>): this {
+    this.saveAnswers.push(...uris);
+    return this;
+  }
+
+  get pending(): number {
+    return this.answers.length;
+  }
+
+  input(step: InputStep): Promise<string | typeof BACK | undefined> {
+    const prompt: RecordedPrompt = { kind: 'input', title: step.title, step: step.step, totalSteps: step.totalSteps, value: step.value, password: step.password, initialError: step.initialError, rejected: [] };
+    this.prompts.push(prompt);
+    for (;;) {
+      const next = this.answers.shift();
+      if (!next) return Promise.reject(new Error(`No scripted answer for the input "${step.title}" (step ${step.step ?? '-'})`));
+      const value = next(prompt, step) as string | typeof BACK | undefined;
+      if (typeof value === 'string') {
+        const problem = step.validate?.(value);
+        if (problem) {
+          // A person sees the message and types again: the next answer is used.
+          prompt.rejected.push(problem);
+          continue;
+        }
+      }
+      prompt.answer = value;
+      return Promise.resolve(value);
+    }
+  }
+
+  pick<T>(step: PickStep<T>): Promise<T | typeof BACK | undefined> {
+    const prompt: RecordedPrompt = { kind: 'pick', title: step.title, step: step.step, totalSteps: step.totalSteps, items: step.items.map((i) => i.label), rejected: [] };
+    this.prompts.push(prompt);
+    const next = this.answers.shift();
+    if (!next) return Promise.reject(new Error(`No scripted answer for the pick "${step.title}"`));
+    const value = next(prompt, step);
+    prompt.answer = value;
+    return Promise.resolve(value as T | typeof BACK | undefined);
+  }
+
+  pickMany<T>(step: Omit<PickStep<T>, 'freeEntry'>): Promise<T[] | undefined> {
+    const prompt: RecordedPrompt = { kind: 'pickMany', title: step.title, items: step.items.map((i) => i.label), rejected: [] };
+    this.prompts.push(prompt);
+    const next = this.answers.shift();
+    if (!next) return Promise.reject(new Error(`No scripted answer for the pick "${step.title}"`));
+    const value = next(prompt, step) as T[] | undefined;
+    prompt.answer = value;
+    return Promise.resolve(value);
+  }
+
+  message(level: MessageLevel, text: string, options: MessageOptions, ...actions: string[]): Promise<string | undefined> {
+    const message: RecordedMessage = { level, text, modal: options.modal ?? false, detail: options.detail, actions };
+    this.messages.push(message);
+    const next = this.messageAnswers.shift();
+    message.chosen = next?.(message);
+    for (const wake of this.messageWaiters.splice(0)) wake();
+    return Promise.resolve(message.chosen);
+  }
+
+  saveFile(): Promise<vscode.Uri | undefined> {
+    return Promise.resolve(this.saveAnswers.shift());
+  }
+}
+
+/** Picks the item whose label contains `text` (labels may carry a `$(icon)` prefix). */
+export function pickByLabel(text: string): Answer {
+  return (_prompt, step) => {
+    assert.ok('items' in step, `expected a pick, got the input "${step.title}"`);
+    const item = step.items.find((i) => i.label.includes(text));
+    assert.ok(item, `no item "${text}" in ${step.items.map((i) => i.label).join(', ')}`);
+    return item.value;
+  };
+}
+
+/** Polls until `check` returns a truthy value; fails with `what` after `timeoutMs`. */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? ` (last error: ${last.message})` : ''}`);
+}
+
+export async function activate(): Promise<ExtensionExports> {
+  const ext = vscode.extensions.getExtension<ExtensionExports>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is installed`);
+  return ext.isActive ? ext.exports : ext.activate();
+}
+
+export interface TestContext {
+  exports: ExtensionExports;
+  service: RunningService;
+  ui: ScriptedUi;
+}
+
+/** Starts the reference service and the extension, with no environment configured. */
+export async function setup(): Promise<TestContext> {
+  const service = await startService({ port: 0 });
+  const exports = await activate();
+  const ui = new ScriptedUi();
+  exports.useUi(ui);
+  await clearEnvironments(exports, ui);
+  return { exports, service, ui };
+}
+
+export async function teardown(ctx: TestContext | undefined): Promise<void> {
+  if (!ctx) return;
+  await clearEnvironments(ctx.exports, ctx.ui);
+  ctx.exports.useUi(undefined);
+  await ctx.service.close();
+}
+
+/** Removes every environment (and its key) the way a user would, and empties the setting. */
+export async function clearEnvironments(exports: ExtensionExports, ui: ScriptedUi): Promise<void> {
+  const config = vscode.workspace.getConfiguration('engagementUsage');
+  if ((config.inspect('environments')?.globalValue as unknown[] | undefined)?.length) await config.update('environments', undefined, vscode.ConfigurationTarget.Global);
+  for (const env of exports.environments?.list() ?? []) {
+    ui.onMessages((m) => m.actions.find((a) => a === 'Remove'));
+    await vscode.commands.executeCommand('engagementUsage.removeEnvironment', env.id);
+  }
+  assert.deepEqual(exports.environments?.list() ?? [], [], 'no environment is left');
+}
+
+/**
+ * Configures an environment as a team would share it (the setting) and enters its key the
+ * way a user does (the Replace API Key command, answering its input). Resolves to its id.
+ */
+export async function useEnvironment(ctx: TestContext, key: string, label = 'Test'): Promise<string> {
+  const config = vscode.workspace.getConfiguration('engagementUsage');
+  await config.update('environments', [{ label, baseUrl: ctx.service.baseUrl }], vscode.ConfigurationTarget.Global);
+  const env = await waitFor(() => ctx.exports.environments?.list().find((e) => e.label === label), `environment ${label} from settings`);
+  ctx.ui.answer(key);
+  await vscode.commands.executeCommand('engagementUsage.replaceKey', env.id);
+  assert.equal(await ctx.exports.environments?.keyLocation(env.id), 'secretStorage');
+  return env.id;
+}
