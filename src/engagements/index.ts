@@ -1,8 +1,144 @@
+// The Engagements feature: the store of the active environment's engagements, the tree view,
+// and the commands to refresh, page, sort/group/filter, open, copy, create and update.
+import * as vscode from 'vscode';
+import type { Engagement } from '../api/types';
+import { Commands, Settings } from '../constants';
+import type { EngagementQuery } from '../core/query';
 import type { Feature, Services } from '../services';
+import { type EngagementDeps, pickEngagement, singleTarget, targetsFromArgs } from './common';
+import { createEngagement } from './create';
+import { DETAILS_SCHEME, DetailsProvider, copyId, openDetails } from './details';
+import { type EditField, editEngagement } from './edit';
+import { clearFilter, filterEngagements, groupEngagements, sortEngagements } from './queryCommands';
+import { QueryState } from './queryState';
+import { changeStatusOfMany } from './statusChange';
+import { EngagementStore } from './store';
+import type { Node } from './tree';
+import { EngagementsView } from './view';
 
-// Placeholder until the Engagements view lands: no commands yet.
-export type EngagementsExports = Record<string, never>;
+/** A tree item as plain data, for tests to read what the view shows. */
+export interface TreeItemData {
+  kind: Node['kind'];
+  id?: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon?: string;
+  color?: string;
+  contextValue?: string;
+  collapsible: boolean;
+  command?: string;
+  children?: TreeItemData[];
+}
 
-export function registerEngagements(_services: Services): Feature<EngagementsExports> {
-  return { commands: {} };
+export interface EngagementsExports {
+  /** Resolves once no load, refresh or Load more is in flight. */
+  settled(): Promise<void>;
+  /** The root items as the tree shows them (groups with their children), after loading. */
+  tree(): Promise<TreeItemData[]>;
+  /** The engagements loaded, in the service's order. */
+  loaded(): Engagement[];
+  totalCount(): number;
+  query(): EngagementQuery;
+  /** The view's description (the active filter) and message (why loading failed). */
+  description(): string | undefined;
+  message(): string | undefined;
+  /** Context keys this view set: state and filtered. */
+  contextValues(): Record<string, unknown>;
+  /** Ids of the engagements selected in the tree. */
+  selection(): string[];
+  visible(): boolean;
+  autoRefreshRunning(): boolean;
+  /** Short notices shown in the status bar (newest last). */
+  notices(): string[];
+}
+
+function toData(provider: EngagementsView['provider'], node: Node): TreeItemData {
+  const item = provider.getTreeItem(node);
+  const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath : undefined;
+  const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+  const data: TreeItemData = {
+    kind: node.kind,
+    id: node.kind === 'engagement' ? node.engagement.id : item.id,
+    label,
+    description: typeof item.description === 'string' ? item.description : undefined,
+    tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : typeof item.tooltip === 'string' ? item.tooltip : undefined,
+    icon: icon?.id,
+    color: icon?.color?.id,
+    contextValue: item.contextValue,
+    collapsible: item.collapsibleState !== undefined && item.collapsibleState !== vscode.TreeItemCollapsibleState.None,
+    command: item.command?.command,
+  };
+  if (node.kind === 'group') data.children = provider.getChildren(node).map((child) => toData(provider, child));
+  return data;
+}
+
+export function registerEngagements(services: Services): Feature<EngagementsExports> {
+  const { connection, context } = services;
+  const store = new EngagementStore({
+    environmentId: () => connection.environment?.id,
+    api: () => connection.api,
+    hasKey: () => connection.hasKey(),
+    pageSize: () => Math.min(100, Math.max(1, Math.round(vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.pageSize, 25)))),
+  });
+  const query = new QueryState(context.workspaceState);
+  const view = new EngagementsView(store, query, () => connection.environment?.label);
+  const deps: EngagementDeps = { services, store, query, view, notices: [] };
+  const details = new DetailsProvider(() => deps);
+  context.subscriptions.push(
+    query,
+    view,
+    details,
+    vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
+    // Another environment, URL or key: what is shown belongs to the old one.
+    connection.onDidChange(() => {
+      store.reset();
+      if (view.treeView.visible) void store.ensureLoaded();
+    }),
+  );
+
+  const editOne = (field: EditField | undefined, title: string) => async (...args: unknown[]) => {
+    const target = await singleTarget(deps, args, title);
+    if (target) await editEngagement(deps, target, field);
+  };
+
+  return {
+    commands: {
+      [Commands.refreshEngagements]: () => store.refresh(),
+      [Commands.loadMoreEngagements]: () => store.loadMore(),
+      [Commands.createEngagement]: () => createEngagement(deps),
+      [Commands.editEngagement]: editOne(undefined, vscode.l10n.t('Edit engagement…')),
+      [Commands.renameEngagement]: editOne('name', vscode.l10n.t('Rename engagement…')),
+      [Commands.editEngagementDescription]: editOne('description', vscode.l10n.t('Edit the description of…')),
+      [Commands.changeEngagementStatus]: async (...args: unknown[]) => {
+        const targets = targetsFromArgs(deps, args);
+        if (Array.isArray(targets) && targets.length > 1) return changeStatusOfMany(deps, targets);
+        const target = Array.isArray(targets) ? targets[0] : typeof targets === 'string' ? await singleTarget(deps, args, '') : await pickEngagement(deps, vscode.l10n.t('Change the status of…'));
+        if (target) await editEngagement(deps, target, 'status');
+      },
+      [Commands.openEngagement]: (...args: unknown[]) => openDetails(deps, details, args),
+      [Commands.copyEngagementId]: (...args: unknown[]) => copyId(deps, args),
+      [Commands.sortEngagements]: () => sortEngagements(deps),
+      [Commands.groupEngagements]: () => groupEngagements(deps),
+      [Commands.filterEngagements]: () => filterEngagements(deps),
+      [Commands.clearEngagementFilter]: () => clearFilter(deps),
+    },
+    exports: {
+      settled: () => store.settled(),
+      tree: async () => {
+        await store.ensureLoaded();
+        return view.provider.roots().map((node) => toData(view.provider, node));
+      },
+      loaded: () => [...store.snapshot().items],
+      totalCount: () => store.snapshot().totalCount,
+      query: () => query.current,
+      description: () => view.treeView.description,
+      message: () => view.treeView.message,
+      contextValues: () => view.contextValues(),
+      selection: () => view.treeView.selection.flatMap((node) => (node.kind === 'engagement' ? [node.engagement.id] : [])),
+      visible: () => view.treeView.visible,
+      autoRefreshRunning: () => view.autoRefreshRunning,
+      notices: () => [...deps.notices],
+    },
+  };
 }

@@ -3,7 +3,9 @@
 // install a scripted one through the extension's exports and answer the very same flows.
 import type * as vscode from 'vscode';
 
-export const BACK = Symbol('back');
+// A registered symbol: the extension and the test bundles each carry a copy of this module,
+// and Back must mean the same in both.
+export const BACK = Symbol.for('engagementUsage.back');
 export type Back = typeof BACK;
 
 interface StepBase {

@@ -1,8 +1,143 @@
+import * as vscode from 'vscode';
+import { Commands, WebviewTypes } from '../constants';
+import { currentPeriod } from '../core/period';
+import { DEFAULT_KEY_SORT } from '../core/records';
 import type { Feature, Services } from '../services';
+import { DEFAULT_DETAILS_PAGE_SIZE, type DashboardState, type HostMessage, parseViewState, type ViewState } from '../webview/protocol';
+import { DashboardPanel } from './panel';
+import { UsageStatusBar, type UsageStatusBarView } from './statusBar';
 
-// Placeholder until the Usage dashboard lands: no commands yet.
-export type UsageExports = Record<string, never>;
+/** What integration tests read and drive: the same objects and handlers a person uses. */
+export interface DashboardProbe {
+  environmentId: string;
+  title: string;
+  visible: boolean;
+  /** The webview's script has started and said `ready`. */
+  ready: boolean;
+  state(): DashboardState;
+  lastMessage(): HostMessage | undefined;
+  messages(): HostMessage[];
+  webviewErrors(): string[];
+  rejectedMessages(): number;
+  html(): string;
+  /** Sends a message through the very handler the webview's messages go to. */
+  receive(message: unknown): Promise<void>;
+  /** Resolves when every request this dashboard started has settled. */
+  idle(): Promise<void>;
+  close(): void;
+}
 
-export function registerUsage(_services: Services): Feature<UsageExports> {
-  return { commands: {} };
+export interface UsageExports {
+  /** The open dashboard of an environment (default: the active one). */
+  dashboard(environmentId?: string): DashboardProbe | undefined;
+  dashboards(): DashboardProbe[];
+  statusBar(): UsageStatusBarView;
+  refreshStatusBar(): Promise<void>;
+  /** Restores a dashboard from a saved webview state exactly as the serializer does after a reload. */
+  restore(saved: unknown): DashboardProbe | undefined;
+}
+
+export function registerUsage(services: Services): Feature<UsageExports> {
+  const { context, store, ui } = services;
+  const panels = new Map<string, DashboardPanel>();
+  const statusBar = new UsageStatusBar(services);
+  context.subscriptions.push(statusBar);
+
+  const adopt = (webviewPanel: vscode.WebviewPanel, view: ViewState): DashboardPanel => {
+    const panel = new DashboardPanel(services, webviewPanel, view, {
+      summaryLoaded: (id, summary) => statusBar.offer(id, summary),
+      disposed: (closed) => {
+        if (panels.get(closed.environmentId) === closed) panels.delete(closed.environmentId);
+      },
+    });
+    panels.set(view.environmentId, panel);
+    return panel;
+  };
+
+  const open = async (arg?: unknown): Promise<void> => {
+    const id = typeof arg === 'string' ? arg : typeof arg === 'object' && arg !== null && typeof (arg as { id?: unknown }).id === 'string' ? (arg as { id: string }).id : undefined;
+    const env = (id ? store.get(id) : undefined) ?? store.active();
+    if (!env) {
+      const add = vscode.l10n.t('Add Environment');
+      const choice = await ui.current.message('info', vscode.l10n.t('Add an environment first: the usage dashboard shows the usage of an environment\'s API key.'), {}, add);
+      if (choice === add) await vscode.commands.executeCommand(Commands.addEnvironment);
+      return;
+    }
+    const existing = panels.get(env.id);
+    if (existing) {
+      existing.reveal();
+      return;
+    }
+    const webviewPanel = vscode.window.createWebviewPanel(WebviewTypes.usageDashboard, vscode.l10n.t('Usage: {0}', env.label), vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
+    adopt(webviewPanel, { environmentId: env.id, period: currentPeriod(), sort: { ...DEFAULT_KEY_SORT }, page: 1, pageSize: DEFAULT_DETAILS_PAGE_SIZE });
+  };
+
+  /** What the serializer does after a window reload: the saved view state, checked, in the panel VS Code kept. */
+  const restore = (webviewPanel: vscode.WebviewPanel, saved: unknown): DashboardPanel | undefined => {
+    const view = parseViewState(saved, currentPeriod()) ?? fallbackView(services);
+    const duplicate = view ? panels.get(view.environmentId) : undefined;
+    if (!view || duplicate) {
+      // Nothing to restore, or this environment's dashboard is open already.
+      webviewPanel.dispose();
+      duplicate?.reveal();
+      return undefined;
+    }
+    return adopt(webviewPanel, view);
+  };
+
+  context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(WebviewTypes.usageDashboard, {
+      deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, saved: unknown) {
+        restore(webviewPanel, saved);
+        return Promise.resolve();
+      },
+    }),
+    { dispose: () => [...panels.values()].forEach((panel) => panel.dispose()) },
+  );
+
+  const probe = (panel: DashboardPanel): DashboardProbe => ({
+    environmentId: panel.environmentId,
+    get title() {
+      return panel.panel.title;
+    },
+    get visible() {
+      return panel.panel.visible;
+    },
+    get ready() {
+      return panel.ready;
+    },
+    state: () => structuredClone(panel.dashboard.state),
+    lastMessage: () => panel.posted.at(-1),
+    messages: () => [...panel.posted],
+    webviewErrors: () => [...panel.webviewErrors],
+    rejectedMessages: () => panel.rejectedMessages,
+    html: () => panel.panel.webview.html,
+    receive: (message) => panel.receive(message),
+    idle: () => panel.dashboard.idle(),
+    close: () => panel.dispose(),
+  });
+
+  return {
+    commands: { [Commands.openUsageDashboard]: open },
+    exports: {
+      dashboard: (environmentId) => {
+        const panel = panels.get(environmentId ?? store.active()?.id ?? '');
+        return panel ? probe(panel) : undefined;
+      },
+      dashboards: () => [...panels.values()].map(probe),
+      statusBar: () => statusBar.view(),
+      refreshStatusBar: () => statusBar.refresh(),
+      restore: (saved) => {
+        const webviewPanel = vscode.window.createWebviewPanel(WebviewTypes.usageDashboard, vscode.l10n.t('Usage'), vscode.ViewColumn.Active, { enableScripts: true });
+        const panel = restore(webviewPanel, saved);
+        return panel ? probe(panel) : undefined;
+      },
+    },
+  };
+}
+
+/** A restored panel whose saved state is unreadable shows the active environment. */
+function fallbackView(services: Services): ViewState | undefined {
+  const env = services.store.active();
+  return env ? { environmentId: env.id, period: currentPeriod(), sort: { ...DEFAULT_KEY_SORT }, page: 1, pageSize: DEFAULT_DETAILS_PAGE_SIZE } : undefined;
 }

@@ -1,0 +1,88 @@
+// `node scripts/run-e2e.mjs [--grep pattern] [--timeout seconds]`
+// End-to-end tests: mocha in plain Node runs test/e2e/*.test.ts (bundled into out/), whose
+// helpers (test/e2e/workbench.ts) start a fresh code-server with the extension INSTALLED from
+// the packaged .vsix (`npm run package`), the reference service on loopback, and headless
+// Chromium driven by Playwright. Screenshots go to test-results/e2e/ (emptied at the start).
+// Exits non-zero on any failure or on the overall timeout; code-server and Chromium are
+// stopped on every exit path.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import Mocha from 'mocha';
+import { ROOT, ensureCodeServerPrereqs } from './vscode/prereqs.mjs';
+
+const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '600' } } });
+const started = Date.now();
+const VSIX = path.join(ROOT, 'dist-vsix', 'engagement-usage.vsix');
+const SCREENSHOTS = path.join(ROOT, 'test-results', 'e2e');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function step(what, cmd, args) {
+  console.log(`[e2e] ${what}`);
+  const result = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${what} failed:\n${result.stdout}${result.stderr}`);
+}
+
+function testFiles() {
+  const dir = path.join(ROOT, 'out', 'test', 'e2e');
+  const sources = path.join(ROOT, 'test', 'e2e');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.test.js') && fs.existsSync(path.join(sources, f.replace(/\.js$/, '.ts'))))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+// Stopping: the helpers register process 'exit' handlers that kill code-server's process
+// group, and Playwright kills its browsers on exit, so exiting is enough.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    console.log(`\n[e2e] ${signal}: stopping`);
+    process.exit(130);
+  });
+}
+const overall = setTimeout(() => {
+  console.log(`\n[e2e] timed out after ${values.timeout} s`);
+  process.exit(1);
+}, Number(values.timeout) * 1000);
+overall.unref();
+
+async function main() {
+  const { chromium, codeServer } = ensureCodeServerPrereqs();
+  step('building the test bundles', process.execPath, ['esbuild.mjs', '--tests']);
+  step('packaging the extension (npm run package)', npm, ['run', 'package']);
+  if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} was not made`);
+  fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  Object.assign(process.env, { EUS_E2E_CODE_SERVER: codeServer, EUS_E2E_CHROMIUM: chromium, EUS_E2E_VSIX: VSIX, EUS_E2E_SCREENSHOTS: SCREENSHOTS });
+
+  const files = testFiles();
+  if (!files.length) throw new Error('no end-to-end test files were built (test/e2e/*.test.ts)');
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 120_000, color: false });
+  if (values.grep) mocha.grep(values.grep);
+  for (const file of files) mocha.addFile(file);
+  await mocha.loadFilesAsync();
+  const stats = await new Promise((resolve) => {
+    const runner = mocha.run(() => resolve(runner.stats));
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const shots = fs.readdirSync(SCREENSHOTS).filter((f) => f.endsWith('.png'));
+  console.log(`[e2e] ${shots.length} screenshot(s) in ${path.relative(ROOT, SCREENSHOTS)}/`);
+  console.log(`[e2e] ${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} pending` : ''} (${seconds} s)`);
+  if (stats.passes === 0 && stats.failures === 0) {
+    console.log(`[e2e] no test ran${values.grep ? ` (nothing matched ${values.grep})` : ''}`);
+    return 1;
+  }
+  return stats.failures > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`[e2e] ${error instanceof Error ? error.stack : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,187 @@
+// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds]`
+// Runs test/integration inside a real VS Code, with this repository as the extension under
+// development: a desktop VS Code through @vscode/test-electron when VSCODE_EXECUTABLE names
+// one, otherwise code-server 4.100.3 (VS Code 1.100.3) opened in headless Chromium. The same
+// suite either way (out/test/integration/index.js). Prints mocha's spec output and summary;
+// exits non-zero on a failure, a crash of the extension host, or the overall timeout, and
+// stops code-server and Chromium on every exit path (SIGINT/SIGTERM included).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT, ensureCodeServerPrereqs } from './vscode/prereqs.mjs';
+import { launchBrowser, startCodeServer, stopAll, workbenchUrl } from './vscode/code-server.mjs';
+
+const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '600' } } });
+const timeoutMs = Number(values.timeout) * 1000;
+const suite = path.join(ROOT, 'out', 'test', 'integration', 'index.js');
+const started = Date.now();
+
+function build() {
+  console.log('[integration] building the extension and the test bundles');
+  const result = spawnSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('the build failed');
+  if (!fs.existsSync(suite)) throw new Error(`${path.relative(ROOT, suite)} was not built`);
+}
+
+/** Files the suite writes (see test/integration/index.ts) and the environment naming them. */
+function reportFiles() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-results-'));
+  const files = { dir, output: path.join(dir, 'output.txt'), results: path.join(dir, 'results.json') };
+  const env = { EUS_TEST_OUTPUT: files.output, EUS_TEST_RESULTS: files.results };
+  if (values.grep) env.EUS_TEST_GREP = values.grep;
+  // Other EUS_* variables of the caller (e.g. benchmark switches) reach the tests too.
+  for (const [k, v] of Object.entries(process.env)) if (k.startsWith('EUS_') && !(k in env)) env[k] = v;
+  return { files, env };
+}
+
+/** Prints what the suite appended to its output file since the last call. */
+function streamer(file) {
+  let offset = 0;
+  return () => {
+    if (!fs.existsSync(file)) return;
+    const text = fs.readFileSync(file, 'utf8');
+    if (text.length > offset) process.stdout.write(text.slice(offset));
+    offset = text.length;
+  };
+}
+
+function readResults(file) {
+  if (!fs.existsSync(file)) return undefined;
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function summarize(results, problem) {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (results) {
+    for (const f of results.failures) console.log(`FAILED: ${f.fullTitle}: ${(f.message ?? '').split('\n')[0]}`);
+    const { passes, failures, pending } = results.stats;
+    console.log(`\n[integration] ${passes} passed, ${failures} failed${pending ? `, ${pending} pending` : ''} (${seconds} s)`);
+  }
+  if (problem) console.log(`[integration] ${problem}`);
+  return !problem && results && results.stats.failures === 0 && results.stats.passes > 0 ? 0 : 1;
+}
+
+async function runWithTestElectron(executable, env) {
+  console.log(`[integration] desktop VS Code via @vscode/test-electron: ${executable}`);
+  const { runTests } = await import('@vscode/test-electron');
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-workspace-'));
+  const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-user-'));
+  try {
+    await runTests({
+      vscodeExecutablePath: executable,
+      extensionDevelopmentPath: ROOT,
+      extensionTestsPath: suite,
+      extensionTestsEnv: env,
+      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--user-data-dir', userData],
+    });
+    return undefined;
+  } catch (error) {
+    return `VS Code exited with ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.rmSync(userData, { recursive: true, force: true });
+  }
+}
+
+const running = {};
+async function runWithCodeServer(env, output, results) {
+  const { chromium, codeServer } = ensureCodeServerPrereqs();
+  const server = (running.server = await startCodeServer({ codeServer, env }));
+  console.log(`[integration] code-server ${server.url} (VS Code 1.100.3 extension host), Chromium ${chromium}`);
+  const crash = new Promise((resolve) => {
+    server.onLine((line) => {
+      if (/Extension Host Process exited with code: (?!0,)/i.test(line)) resolve(`the extension host crashed: ${line.replace(/^.*\] /, '')}`);
+    });
+    void server.exit.then(({ code, signal }) => resolve(`code-server exited early (code ${code}, signal ${signal})`));
+  });
+  const { browser, context } = await launchBrowser(chromium);
+  running.browser = browser;
+  const page = await context.newPage();
+  // Errors the workbench logs (extension host errors among them), minus the offline noise.
+  const consoleErrors = [];
+  const noise = /Failed to load resource|open-vsx\.org|ERR_NAME_NOT_RESOLVED|vsda/;
+  page.on('console', (m) => m.type() === 'error' && !noise.test(m.text()) && consoleErrors.push(m.text().replace(/%c\s*ERR color: #f33 /, '').split('\n').slice(0, 3).join('\n')));
+  page.on('pageerror', (error) => consoleErrors.push(`page error: ${error.message}`));
+  let resolveExit;
+  const exited = new Promise((resolve) => (resolveExit = resolve));
+  // The workbench calls this with the suite's exit code when run() settles.
+  await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
+  const url = workbenchUrl(server, { folder: server.dirs.workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: suite });
+  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+
+  const stream = streamer(output);
+  const ticker = setInterval(stream, 250);
+  const remaining = Math.max(10_000, timeoutMs - (Date.now() - started));
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(`timed out after ${Math.round(timeoutMs / 1000)} s`), remaining);
+  });
+  try {
+    const outcome = await Promise.race([exited.then((code) => ({ code })), crash.then((problem) => ({ problem })), timeout.then((problem) => ({ problem }))]);
+    stream();
+    if (stopping) return 'interrupted';
+    if (outcome.problem) {
+      console.log(`\n--- code-server log (tail) ---\n${server.logTail(80)}`);
+      if (consoleErrors.length) console.log(`--- workbench console errors (tail) ---\n${consoleErrors.slice(-8).join('\n')}`);
+      return outcome.problem;
+    }
+    // Give a crash report racing the exit call a moment to arrive.
+    const crashed = await Promise.race([crash, new Promise((r) => setTimeout(() => r(undefined), 500))]);
+    if (outcome.code !== 0 || crashed || !fs.existsSync(results)) {
+      console.log(`\n--- code-server log (tail) ---\n${server.logTail(60)}`);
+      const errors = consoleErrors.slice(-8);
+      if (errors.length) console.log(`--- workbench console errors (tail) ---\n${errors.join('\n')}`);
+    }
+    return crashed ?? (fs.existsSync(results) ? undefined : `the extension host ended the tests with exit code ${outcome.code} and wrote no results`);
+  } finally {
+    clearInterval(ticker);
+    clearTimeout(timer);
+  }
+}
+
+async function cleanup() {
+  await stopAll(running);
+}
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n[integration] ${signal}: stopping code-server and Chromium`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function main() {
+  build();
+  const { files, env } = reportFiles();
+  let problem;
+  try {
+    const desktop = process.env.VSCODE_EXECUTABLE;
+    problem = desktop ? await runWithTestElectron(desktop, env) : await runWithCodeServer(env, files.output, files.results);
+    if (desktop) process.stdout.write(fs.existsSync(files.output) ? fs.readFileSync(files.output, 'utf8') : '');
+  } finally {
+    await cleanup();
+  }
+  const results = readResults(files.results);
+  if (!results && !problem) problem = 'the suite wrote no results (did the extension host crash or the suite fail to load?)';
+  const code = summarize(results, problem);
+  fs.rmSync(files.dir, { recursive: true, force: true });
+  return code;
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (error) => {
+    console.error(`[integration] ${error instanceof Error ? error.stack : String(error)}`);
+    await cleanup();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,22 @@
+// Types of code-server.mjs, for the TypeScript end-to-end helpers that import it.
+import type { Browser, BrowserContext } from 'playwright-core';
+import type { ChildProcess } from 'node:child_process';
+
+export const USER_SETTINGS: Record<string, unknown>;
+
+export interface CodeServer {
+  dirs: { root: string; 'user-data': string; extensions: string; workspace: string; config: string };
+  child: ChildProcess;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly exited: { code: number | null; signal: NodeJS.Signals | null } | null;
+  logTail(n?: number): string;
+  onLine(listener: (line: string) => void): () => void;
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export function startCodeServer(options: { codeServer: string; env?: Record<string, string>; vsix?: string; settings?: Record<string, unknown>; startTimeoutMs?: number }): Promise<CodeServer>;
+export function workbenchUrl(server: CodeServer, options: { folder: string; extensionDevelopmentPath?: string; extensionTestsPath?: string }): string;
+export function launchBrowser(executablePath: string, options?: { viewport?: { width: number; height: number } }): Promise<{ browser: Browser; context: BrowserContext }>;
+export function stopAll(running: { browser?: Browser; server?: CodeServer }): Promise<void>;

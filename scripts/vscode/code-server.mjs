@@ -1,0 +1,197 @@
+// Starts a throwaway code-server (a real VS Code 1.100.3 server with its web workbench) and a
+// headless Chromium on it. Used by the integration runner (tests inside the extension host)
+// and by the end-to-end runner (Playwright driving the page). Everything it starts is
+// stopped by `stop()`, which the runners call on every exit path.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const LISTENING = /HTTP server listening on (http:\/\/127\.0\.0\.1:(\d+))/;
+const LOG_LINES = 400;
+
+export const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'git.enabled': false,
+  'window.restoreWindows': 'none',
+};
+
+/** A fresh folder under the OS temp dir; removed by stop(). */
+function tempDir(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `eus-${prefix}-`));
+}
+
+/**
+ * Starts code-server on an ephemeral loopback port with throwaway user data, extensions and
+ * workspace folders. `env` is added to its environment: its extension host inherits it.
+ * `vsix` (optional) is installed into the throwaway extensions folder first.
+ */
+export async function startCodeServer({ codeServer, env = {}, vsix, settings = {}, startTimeoutMs = 60_000 }) {
+  const dirs = { root: tempDir('vscode') };
+  for (const name of ['user-data', 'extensions', 'workspace', 'config']) {
+    dirs[name] = path.join(dirs.root, name);
+    fs.mkdirSync(dirs[name], { recursive: true });
+  }
+  fs.mkdirSync(path.join(dirs['user-data'], 'User'), { recursive: true });
+  fs.writeFileSync(path.join(dirs['user-data'], 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
+  const configFile = path.join(dirs.config, 'config.yaml');
+  fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
+  const childEnv = { ...process.env, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: path.join(dirs.root, 'data'), ...env };
+  const common = ['--config', configFile, '--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.extensions];
+
+  if (vsix) {
+    const install = spawnSync(codeServer, [...common, '--install-extension', vsix], { encoding: 'utf8', env: childEnv, timeout: 120_000 });
+    if (install.status !== 0 || !/successfully installed/i.test(`${install.stdout}${install.stderr}`)) {
+      fs.rmSync(dirs.root, { recursive: true, force: true });
+      throw new Error(`code-server --install-extension ${vsix} failed:\n${install.stdout}${install.stderr}`);
+    }
+  }
+
+  const args = [
+    ...common,
+    '--auth', 'none',
+    '--bind-addr', '127.0.0.1:0',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+    '--log', 'debug',
+  ];
+  const child = spawn(codeServer, args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const lines = [];
+  const listeners = new Set();
+  const onData = (chunk) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line.trim()) continue;
+      lines.push(line);
+      if (lines.length > LOG_LINES) lines.shift();
+      for (const listener of listeners) listener(line);
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  let exited = null;
+  const exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve((exited = { code, signal }))));
+  // Last resort when the runner exits without stop() (an uncaught error, process.exit).
+  const killOnExit = () => {
+    try {
+      if (!exited) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', killOnExit);
+
+  const server = {
+    dirs,
+    child,
+    exit,
+    get exited() {
+      return exited;
+    },
+    /** The last lines code-server printed (its own log and its extension host's). */
+    logTail: (n = 80) => lines.slice(-n).join('\n'),
+    onLine(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    url: '',
+    port: 0,
+    async stop() {
+      await stopProcess(child, exit, () => exited);
+      process.off('exit', killOnExit);
+      fs.rmSync(dirs.root, { recursive: true, force: true });
+    },
+  };
+
+  try {
+    const match = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`code-server did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
+      const found = (line) => {
+        const m = LISTENING.exec(line);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m);
+        }
+      };
+      for (const line of lines) found(line);
+      server.onLine(found);
+      void exit.then(({ code, signal }) => {
+        clearTimeout(timer);
+        reject(new Error(`code-server exited (code ${code}, signal ${signal}) before listening`));
+      });
+    });
+    server.url = match[1];
+    server.port = Number(match[2]);
+  } catch (error) {
+    const tail = server.logTail(40);
+    await server.stop();
+    throw new Error(`${error.message}\n--- code-server log ---\n${tail}`, { cause: error });
+  }
+  return server;
+}
+
+/** SIGTERM the process group, then SIGKILL after a grace period; bounded either way. */
+async function stopProcess(child, exit, exited) {
+  if (exited() || child.pid === undefined) return;
+  const signal = (sig) => {
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      try {
+        child.kill(sig);
+      } catch {
+        // already gone
+      }
+    }
+  };
+  signal('SIGTERM');
+  const graceful = await Promise.race([exit.then(() => true), new Promise((r) => setTimeout(() => r(false), 5_000))]);
+  if (!graceful) {
+    signal('SIGKILL');
+    await Promise.race([exit, new Promise((r) => setTimeout(r, 5_000))]);
+  }
+}
+
+/** The workbench address: a folder, and optionally extension development/test paths. */
+export function workbenchUrl(server, { folder, extensionDevelopmentPath, extensionTestsPath }) {
+  const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
+  const payload = [];
+  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
+  if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
+  const query = [`folder=${encodeURIComponent(folder)}`];
+  if (payload.length) query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  return `${server.url}/?${query.join('&')}`;
+}
+
+/** Headless Chromium (Debian's) for the workbench; no network beyond loopback is tried. */
+export async function launchBrowser(executablePath, { viewport = { width: 1400, height: 900 } } = {}) {
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    timeout: 60_000,
+    // The runners handle signals themselves: they stop code-server too, then exit.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+  const context = await browser.newContext({ viewport });
+  return { browser, context };
+}
+
+/** Closes the browser within a bounded time, then the server. Safe to call twice. */
+export async function stopAll({ browser, server }) {
+  if (browser) await Promise.race([browser.close().catch(() => undefined), new Promise((r) => setTimeout(r, 10_000))]);
+  if (server) await server.stop().catch(() => undefined);
+}

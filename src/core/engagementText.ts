@@ -1,0 +1,100 @@
+// Texts about one engagement: the tree item's description and the Markdown of its tooltip and
+// details document. Pure; the words come in from the caller (vscode.l10n in the extension),
+// English by default so tests can read them.
+import type { Engagement } from '../api/types';
+import { absoluteTime, formatCount, relativeTime } from './format';
+import { statusLook } from './status';
+
+export interface EngagementWords {
+  evaluations(count: number, formatted: string): string;
+  updated(relative: string): string;
+  fields: {
+    id: string;
+    name: string;
+    type: string;
+    status: string;
+    evaluations: string;
+    created: string;
+    updated: string;
+    description: string;
+    noDescription: string;
+    other: string;
+  };
+}
+
+export const ENGLISH: EngagementWords = {
+  evaluations: (count, formatted) => (count === 1 ? '1 evaluation' : `${formatted} evaluations`),
+  updated: (relative) => `updated ${relative}`,
+  fields: {
+    id: 'ID',
+    name: 'Name',
+    type: 'Type',
+    status: 'Status',
+    evaluations: 'Evaluations',
+    created: 'Created',
+    updated: 'Updated',
+    description: 'Description',
+    noDescription: 'No description.',
+    other: 'Other fields',
+  },
+};
+
+/** `quality-review · 12 evaluations · updated 3 d ago` */
+export function describeEngagement(engagement: Engagement, now: number = Date.now(), words: EngagementWords = ENGLISH): string {
+  const count = engagement.evaluationCount;
+  return [engagement.type, words.evaluations(count, formatCount(count)), words.updated(relativeTime(engagement.updatedAt, now))].join(' · ');
+}
+
+/** Escapes text so Markdown shows it literally (no links, emphasis, HTML or headings). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`).replace(/\r?\n/g, '  \n');
+}
+
+/** Inline code that survives backticks inside the value. */
+export function inlineCode(text: string): string {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** One line of escaped text (for headings and table cells, where a line break would end them). */
+export function escapeLine(text: string): string {
+  return escapeMarkdown(text.replace(/\s*\r?\n\s*/g, ' '));
+}
+
+const KNOWN_FIELDS = new Set(['id', 'name', 'description', 'type', 'status', 'evaluationCount', 'createdAt', 'updatedAt']);
+
+function when(iso: string, now: number): string {
+  return `${absoluteTime(iso)} (${relativeTime(iso, now)})`;
+}
+
+/**
+ * Every field of an engagement as Markdown: the name as heading (when `heading`), then a
+ * table of the fields (id as code, times absolute and relative), the description, and any
+ * field the contract does not name. Every value from the service is escaped.
+ */
+export function engagementMarkdown(engagement: Engagement, options: { now?: number; words?: EngagementWords; heading?: boolean } = {}): string {
+  const now = options.now ?? Date.now();
+  const w = (options.words ?? ENGLISH).fields;
+  const lines: string[] = [];
+  if (options.heading !== false) lines.push(`## ${escapeLine(engagement.name)}`, '');
+  else lines.push(`**${escapeLine(engagement.name)}**`, '');
+  lines.push(`| | |`, `|---|---|`);
+  // In a table a pipe ends the cell even inside code, unless escaped (GFM).
+  lines.push(`| ${w.id} | ${inlineCode(engagement.id.replace(/\r?\n/g, ' ')).replace(/\|/g, '\\|')} |`);
+  lines.push(`| ${w.type} | ${escapeLine(engagement.type)} |`);
+  lines.push(`| ${w.status} | ${escapeLine(statusLook(engagement.status).text)} |`);
+  lines.push(`| ${w.evaluations} | ${formatCount(engagement.evaluationCount)} |`);
+  lines.push(`| ${w.created} | ${when(engagement.createdAt, now)} |`);
+  lines.push(`| ${w.updated} | ${when(engagement.updatedAt, now)} |`);
+  lines.push('', `**${w.description}**`, '');
+  const description = engagement.description?.trim();
+  lines.push(description ? escapeMarkdown(description) : `*${w.noDescription}*`);
+  const extras = Object.entries(engagement).filter(([key]) => !KNOWN_FIELDS.has(key));
+  if (extras.length) {
+    lines.push('', `**${w.other}**`, '');
+    for (const [key, value] of extras) lines.push(`- ${escapeLine(key)}: ${inlineCode(typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,156 @@
+// Sorting, grouping and filtering of engagements, done on the client: the contract gives the
+// list endpoint no query parameters for them. Pure, so the tree and the tests share it.
+import type { Engagement } from '../api/types';
+
+export type SortField = 'updated' | 'created' | 'name' | 'evaluations';
+export type SortDirection = 'asc' | 'desc';
+export type GroupBy = 'none' | 'status' | 'type';
+
+export interface EngagementFilter {
+  /** Show only these statuses (compared case-insensitively); empty or absent: all. */
+  statuses?: string[];
+  /** Show only these types; empty or absent: all. */
+  types?: string[];
+  /** Name contains this text (case- and accent-insensitive); empty or absent: all. */
+  nameContains?: string;
+}
+
+export interface EngagementQuery {
+  sort: SortField;
+  direction: SortDirection;
+  group: GroupBy;
+  filter: EngagementFilter;
+}
+
+export const SORT_FIELDS: readonly SortField[] = ['updated', 'created', 'name', 'evaluations'];
+export const GROUPS: readonly GroupBy[] = ['none', 'status', 'type'];
+
+/** The natural direction of each field: newest, A to Z, most evaluations first. */
+export function naturalDirection(field: SortField): SortDirection {
+  return field === 'name' ? 'asc' : 'desc';
+}
+
+export function defaultQuery(): EngagementQuery {
+  return { sort: 'updated', direction: 'desc', group: 'none', filter: {} };
+}
+
+function stringList(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const list = [...new Set(value.filter((v): v is string => typeof v === 'string' && v.trim() !== ''))];
+  return list.length ? list : undefined;
+}
+
+/** Reads a persisted query defensively: anything unknown falls back to the default. */
+export function normaliseQuery(value: unknown): EngagementQuery {
+  const base = defaultQuery();
+  if (typeof value !== 'object' || value === null) return base;
+  const raw = value as Record<string, unknown>;
+  const sort = SORT_FIELDS.includes(raw.sort as SortField) ? (raw.sort as SortField) : base.sort;
+  const direction = raw.direction === 'asc' || raw.direction === 'desc' ? raw.direction : naturalDirection(sort);
+  const group = GROUPS.includes(raw.group as GroupBy) ? (raw.group as GroupBy) : base.group;
+  const rawFilter = typeof raw.filter === 'object' && raw.filter !== null ? (raw.filter as Record<string, unknown>) : {};
+  const filter: EngagementFilter = {};
+  const statuses = stringList(rawFilter.statuses);
+  const types = stringList(rawFilter.types);
+  if (statuses) filter.statuses = statuses;
+  if (types) filter.types = types;
+  if (typeof rawFilter.nameContains === 'string' && rawFilter.nameContains.trim() !== '') filter.nameContains = rawFilter.nameContains.trim();
+  return { sort, direction, group, filter };
+}
+
+export function isFiltered(filter: EngagementFilter): boolean {
+  return Boolean(filter.statuses?.length || filter.types?.length || filter.nameContains?.trim());
+}
+
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+}
+
+export function matchesFilter(engagement: Engagement, filter: EngagementFilter): boolean {
+  if (filter.statuses?.length && !filter.statuses.some((s) => s.toLowerCase() === engagement.status.toLowerCase())) return false;
+  if (filter.types?.length && !filter.types.includes(engagement.type)) return false;
+  const needle = filter.nameContains?.trim();
+  if (needle && !fold(engagement.name).includes(fold(needle))) return false;
+  return true;
+}
+
+function time(iso: string): number {
+  const value = Date.parse(iso);
+  return Number.isNaN(value) ? Number.NEGATIVE_INFINITY : value;
+}
+
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
+function compareBy(field: SortField): (a: Engagement, b: Engagement) => number {
+  switch (field) {
+    case 'updated':
+      return (a, b) => time(a.updatedAt) - time(b.updatedAt);
+    case 'created':
+      return (a, b) => time(a.createdAt) - time(b.createdAt);
+    case 'name':
+      return (a, b) => collator.compare(a.name, b.name);
+    case 'evaluations':
+      return (a, b) => a.evaluationCount - b.evaluationCount;
+  }
+}
+
+/** A sorted copy; ties are broken by name, then id, so the order is stable across refreshes. */
+export function sortEngagements(items: readonly Engagement[], field: SortField, direction: SortDirection): Engagement[] {
+  const primary = compareBy(field);
+  const sign = direction === 'asc' ? 1 : -1;
+  return [...items].sort((a, b) => sign * primary(a, b) || collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+export interface EngagementGroup {
+  /** Stable key: the status (lower case) or the type. */
+  key: string;
+  /** The value as shown (the first spelling seen). */
+  label: string;
+  items: Engagement[];
+}
+
+/**
+ * Filters, sorts and (optionally) groups. Groups are ordered: for status, `active` and
+ * `completed` first, then the others by name; for type, by name. Items keep the sort order.
+ */
+export function applyQuery(items: readonly Engagement[], query: EngagementQuery): { items: Engagement[]; groups?: EngagementGroup[] } {
+  const visible = sortEngagements(items.filter((e) => matchesFilter(e, query.filter)), query.sort, query.direction);
+  if (query.group === 'none') return { items: visible };
+  const groups = new Map<string, EngagementGroup>();
+  for (const engagement of visible) {
+    const value = query.group === 'status' ? engagement.status : engagement.type;
+    const key = query.group === 'status' ? value.toLowerCase() : value;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { key, label: value, items: [] }));
+    group.items.push(engagement);
+  }
+  const rank = (key: string) => (query.group !== 'status' ? 0 : key === 'active' ? 0 : key === 'completed' ? 1 : 2);
+  const ordered = [...groups.values()].sort((a, b) => rank(a.key) - rank(b.key) || collator.compare(a.label, b.label));
+  return { items: visible, groups: ordered };
+}
+
+/** Values seen in the data, in first-seen order, for the filter and status picks. */
+export function distinctValues(items: readonly Engagement[], field: 'status' | 'type'): string[] {
+  const out: string[] = [];
+  for (const engagement of items) {
+    const value = engagement[field];
+    if (value.trim() !== '' && !out.some((v) => (field === 'status' ? v.toLowerCase() === value.toLowerCase() : v === value))) out.push(value);
+  }
+  return out;
+}
+
+export interface FilterWords {
+  status: string;
+  type: string;
+  name: string;
+}
+
+/** `status: active, paused · type: onboarding · name: "audit"`; empty when nothing filters. */
+export function describeFilter(filter: EngagementFilter, words: FilterWords = { status: 'status', type: 'type', name: 'name' }): string {
+  const parts: string[] = [];
+  if (filter.statuses?.length) parts.push(`${words.status}: ${filter.statuses.join(', ')}`);
+  if (filter.types?.length) parts.push(`${words.type}: ${filter.types.join(', ')}`);
+  const needle = filter.nameContains?.trim();
+  if (needle) parts.push(`${words.name}: "${needle}"`);
+  return parts.join(' · ');
+}

@@ -1,0 +1,160 @@
+// Usage detail records: the contract leaves their fields open, so the table's columns come
+// from the records themselves, and values of any shape are shown compactly. Pure.
+
+export type OpenRecord = Record<string, unknown>;
+
+/** Every field the records carry, in order of first appearance (`id` first when present). */
+export function deriveColumns(records: readonly OpenRecord[], limit = 40): string[] {
+  const seen = new Set<string>();
+  const columns: string[] = [];
+  for (const record of records) {
+    for (const field of Object.keys(record)) {
+      if (seen.has(field)) continue;
+      seen.add(field);
+      columns.push(field);
+    }
+  }
+  const id = columns.indexOf('id');
+  if (id > 0) columns.unshift(...columns.splice(id, 1));
+  return columns.slice(0, limit);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function scalar(value: unknown): string | undefined {
+  if (value === undefined) return '';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return undefined;
+}
+
+function inline(value: unknown, depth: number): string {
+  const simple = scalar(value);
+  if (simple !== undefined) return simple;
+  if (depth >= 2) return JSON.stringify(value) ?? '';
+  if (Array.isArray(value)) return `[${value.map((item) => inline(item, depth + 1)).join(', ')}]`;
+  if (isPlainObject(value)) {
+    const inner = Object.entries(value).map(([key, item]) => `${key}: ${inline(item, depth + 1)}`).join(', ');
+    return depth === 0 ? inner : `{${inner}}`;
+  }
+  return String(value);
+}
+
+/**
+ * One line for a table cell: scalars as they are, `{region: eu, sdk: node}` as
+ * `region: eu, sdk: node`, arrays as `[a, b]`; cut with an ellipsis past `max` characters.
+ */
+export function compactValue(value: unknown, max = 80): string {
+  const text = inline(value, 0).replace(/\s+/g, ' ');
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
+}
+
+/** The whole value for a tooltip: strings as they are, anything else as indented JSON. */
+export function fullValue(value: unknown): string {
+  const simple = scalar(value);
+  if (simple !== undefined) return simple;
+  return JSON.stringify(value, null, 2) ?? String(value);
+}
+
+// ---- usage by key ----
+
+export interface KeyUsageInput {
+  keyId: string;
+  name: string;
+  calls: number;
+  lastUsedAt: string;
+}
+
+export interface KeyRow {
+  name: string;
+  /** The key id with its middle hidden: `key_…dmin`. */
+  maskedKeyId: string;
+  calls: number;
+  /** Share of the period's calls over all keys, 0–1. */
+  share: number;
+  lastUsedAt: string;
+  /** The key of the environment this dashboard shows. */
+  current: boolean;
+}
+
+export type KeyColumn = 'name' | 'keyId' | 'calls' | 'share' | 'lastUsedAt';
+export const KEY_COLUMNS: readonly KeyColumn[] = ['name', 'keyId', 'calls', 'share', 'lastUsedAt'];
+export type SortDirection = 'asc' | 'desc';
+
+export interface KeySort {
+  column: KeyColumn;
+  direction: SortDirection;
+}
+
+export const DEFAULT_KEY_SORT: KeySort = { column: 'calls', direction: 'desc' };
+
+/** Shows the start and end of an id, never all of it: `key_admin` → `ke…in`. */
+export function maskKeyId(keyId: string): string {
+  const chars = Array.from(keyId);
+  if (chars.length <= 3) return '…';
+  const visible = chars.length >= 12 ? 4 : chars.length >= 6 ? 2 : 1;
+  return `${chars.slice(0, visible).join('')}…${chars.slice(-visible).join('')}`;
+}
+
+/**
+ * The key id a key carries, when keys have the form `<keyId>.<secret>` (the service's keys
+ * do). Undefined when the key does not have that form: then no row can be marked.
+ */
+export function keyIdOfApiKey(key: string | undefined): string | undefined {
+  if (!key) return undefined;
+  const dot = key.indexOf('.');
+  if (dot <= 0 || dot === key.length - 1) return undefined;
+  const id = key.slice(0, dot);
+  return /^[\w-]{1,128}$/.test(id) ? id : undefined;
+}
+
+/** Rows for the per-key table: the share of all calls, the masked id, the current key marked. */
+export function keyRows(keys: readonly KeyUsageInput[], currentKeyId?: string): KeyRow[] {
+  const total = keys.reduce((sum, key) => sum + Math.max(0, key.calls), 0);
+  return keys.map((key) => ({
+    name: key.name,
+    maskedKeyId: maskKeyId(key.keyId),
+    calls: key.calls,
+    share: total > 0 ? Math.max(0, key.calls) / total : 0,
+    lastUsedAt: key.lastUsedAt,
+    current: currentKeyId !== undefined && key.keyId === currentKeyId,
+  }));
+}
+
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
+function time(iso: string): number | undefined {
+  const value = Date.parse(iso);
+  return Number.isNaN(value) ? undefined : value;
+}
+
+/**
+ * A sorted copy. Ties keep a stable order by name, then id; rows with no usable
+ * `lastUsedAt` go last in both directions.
+ */
+export function sortKeyRows(rows: readonly KeyRow[], sort: KeySort): KeyRow[] {
+  const sign = sort.direction === 'asc' ? 1 : -1;
+  const byName = (a: KeyRow, b: KeyRow) => collator.compare(a.name, b.name) || collator.compare(a.maskedKeyId, b.maskedKeyId);
+  const compare = (a: KeyRow, b: KeyRow): number => {
+    switch (sort.column) {
+      case 'name':
+        return sign * byName(a, b);
+      case 'keyId':
+        return sign * collator.compare(a.maskedKeyId, b.maskedKeyId) || byName(a, b);
+      case 'calls':
+      case 'share':
+        return sign * (a.calls - b.calls) || byName(a, b);
+      case 'lastUsedAt': {
+        const ta = time(a.lastUsedAt);
+        const tb = time(b.lastUsedAt);
+        if (ta === undefined || tb === undefined) return ta === tb ? byName(a, b) : ta === undefined ? 1 : -1;
+        return sign * (ta - tb) || byName(a, b);
+      }
+    }
+  };
+  return [...rows].sort(compare);
+}

@@ -1,0 +1,101 @@
+// What the engagement commands share: their dependencies, the client of the active
+// environment, progress, short notices, and finding the engagement(s) a command is about.
+import * as vscode from 'vscode';
+import type { ServiceApi } from '../api/service';
+import type { Engagement } from '../api/types';
+import { Commands } from '../constants';
+import { statusLook } from '../core/status';
+import type { Services } from '../services';
+import type { Ui } from '../ui/ui';
+import type { QueryState } from './queryState';
+import type { EngagementStore } from './store';
+import { isEngagementNode } from './tree';
+import type { EngagementsView } from './view';
+
+export interface EngagementDeps {
+  services: Services;
+  store: EngagementStore;
+  query: QueryState;
+  view: EngagementsView;
+  /** The last short notices shown (newest last), for tests. */
+  notices: string[];
+}
+
+export function ui(deps: EngagementDeps): Ui {
+  return deps.services.ui.current;
+}
+
+export function environmentLabel(deps: EngagementDeps): string | undefined {
+  return deps.services.connection.environment?.label;
+}
+
+/** The client of the active environment; without one, says so and offers to add one. */
+export async function requireApi(deps: EngagementDeps): Promise<ServiceApi | undefined> {
+  const api = deps.services.connection.api;
+  if (api) return api;
+  const add = vscode.l10n.t('Add Environment');
+  const choice = await ui(deps).message('info', vscode.l10n.t('No environment is set up yet. Add one to work with engagements.'), {}, add);
+  if (choice === add) await vscode.commands.executeCommand(Commands.addEnvironment);
+  return undefined;
+}
+
+/** Runs a request with a progress notification. Writes are not cancellable: they may land anyway. */
+export function withProgress<T>(title: string, task: () => Promise<T>): Promise<T> {
+  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, task));
+}
+
+/** A short confirmation in the status bar, plus the log. */
+export function notice(deps: EngagementDeps, text: string): void {
+  deps.services.log.info(text);
+  deps.notices.push(text);
+  if (deps.notices.length > 20) deps.notices.shift();
+  // Hides itself after five seconds.
+  vscode.window.setStatusBarMessage(`$(check) ${text}`, 5000);
+}
+
+/**
+ * The engagements a command was invoked on: the tree passes the clicked node and, with
+ * multi-select, every selected node; other callers may pass an engagement id. Undefined when
+ * the command came from the palette (the caller then asks).
+ */
+export function targetsFromArgs(deps: EngagementDeps, args: unknown[]): Engagement[] | string | undefined {
+  const [first, second] = args;
+  if (Array.isArray(second) && second.length > 1 && second.every(isEngagementNode) && (!isEngagementNode(first) || second.includes(first))) {
+    return second.map((node) => node.engagement);
+  }
+  if (isEngagementNode(first)) return [first.engagement];
+  if (typeof first === 'string' && first.trim() !== '') return deps.store.get(first) ? [deps.store.get(first) as Engagement] : first;
+  if (Array.isArray(first) && first.length && first.every((id) => typeof id === 'string')) {
+    const found = first.map((id: string) => deps.store.get(id)).filter((e): e is Engagement => e !== undefined);
+    return found.length ? found : undefined;
+  }
+  return undefined;
+}
+
+/** Asks which loaded engagement a palette command is about. */
+export async function pickEngagement(deps: EngagementDeps, title: string): Promise<Engagement | undefined> {
+  if (!(await requireApi(deps))) return undefined;
+  await deps.store.ensureLoaded();
+  const items = deps.store.snapshot().items;
+  if (items.length === 0) {
+    await ui(deps).message('info', vscode.l10n.t('There are no engagements to choose from in {0}.', environmentLabel(deps) ?? ''), {});
+    return undefined;
+  }
+  const id = await ui(deps).pick<string>({
+    title,
+    placeholder: vscode.l10n.t('Type to search the loaded engagements by name'),
+    items: items.map((e) => ({ label: e.name, description: `${statusLook(e.status).text} · ${e.type}`, detail: e.id, value: e.id, iconId: statusLook(e.status).icon })),
+  });
+  return typeof id === 'string' ? deps.store.get(id) : undefined;
+}
+
+/** The single engagement a command is about: from the tree, an id (read from the service), or a pick. */
+export async function singleTarget(deps: EngagementDeps, args: unknown[], title: string): Promise<Engagement | undefined> {
+  const targets = targetsFromArgs(deps, args);
+  if (Array.isArray(targets)) return targets[0];
+  if (typeof targets === 'string') {
+    const api = await requireApi(deps);
+    return api ? withProgress(vscode.l10n.t('Reading engagement {0}…', targets), () => api.engagements.get(targets)) : undefined;
+  }
+  return pickEngagement(deps, title);
+}

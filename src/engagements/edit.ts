@@ -1,0 +1,153 @@
+// Update one engagement: rename, edit the description or change the status, the current value
+// prefilled. Only changed fields are sent; nothing when nothing changed. Before sending, the
+// engagement is read again: if it changed on the server since it was shown, the user chooses
+// Overwrite, Reload or Cancel. A failed PATCH offers Retry (same values) and Edit.
+import * as vscode from 'vscode';
+import type { Engagement, EngagementChanges } from '../api/types';
+import { changedFields, differingFields, hasChanges } from '../core/changes';
+import { relativeTime } from '../core/format';
+import { statusChoices, statusLook } from '../core/status';
+import { validateDescription, validateName, validateStatus } from '../core/validation';
+import { showError } from '../ui/errors';
+import { type Back, isBack, runSteps } from '../ui/ui';
+import { type EngagementDeps, environmentLabel, notice, requireApi, ui, withProgress } from './common';
+
+export type EditField = 'name' | 'description' | 'status';
+
+function fieldTitle(field: EditField, name: string): string {
+  if (field === 'name') return vscode.l10n.t('Rename “{0}”', name);
+  if (field === 'description') return vscode.l10n.t('Description of “{0}”', name);
+  return vscode.l10n.t('Status of “{0}”', name);
+}
+
+/** Asks for one field's new value; the current value (or the user's earlier answer) is prefilled. */
+export async function askField(deps: EngagementDeps, field: EditField, engagement: Engagement, value: string, step?: { step: number; totalSteps: number }, note?: string): Promise<string | Back | undefined> {
+  const title = fieldTitle(field, engagement.name);
+  if (field === 'status') return askStatus(deps, title, engagement.status, value, step, note);
+  return ui(deps).input({
+    title,
+    ...step,
+    value,
+    prompt: note ?? (field === 'name' ? vscode.l10n.t('New name (required)') : vscode.l10n.t('New description (empty to clear it)')),
+    validate: field === 'name' ? (v) => (validateName(v) ? vscode.l10n.t('Enter a name (at most 200 characters).') : undefined) : (v) => (validateDescription(v) ? vscode.l10n.t('Keep the description under 2,000 characters.') : undefined),
+  });
+}
+
+export function askStatus(deps: EngagementDeps, title: string, current: string | undefined, value: string | undefined, step?: { step: number; totalSteps: number }, note?: string): Promise<string | Back | undefined> {
+  const choices = statusChoices(deps.store.seenStatuses());
+  if (value && !choices.some((c) => c === value)) choices.unshift(value);
+  return ui(deps).pick<string>({
+    title,
+    ...step,
+    placeholder: note ?? vscode.l10n.t('Choose a status, or type another one'),
+    items: choices.map((s) => {
+      const look = statusLook(s);
+      return { label: look.text, value: s, iconId: look.icon, description: s === current ? vscode.l10n.t('current') : undefined };
+    }),
+    activeValue: value,
+    freeEntry: {
+      label: (text) => vscode.l10n.t('Set the status “{0}”', text),
+      value: (text) => text.trim(),
+      validate: (text) => (validateStatus(text) ? vscode.l10n.t('Enter a status (at most 100 characters).') : undefined),
+    },
+  });
+}
+
+/**
+ * The edit flow. Without `field`, it first asks what to change (step 1 of 2, Back returns to
+ * it). `wanted` prefills the answer (Edit after a failure, Reload after a conflict).
+ */
+export async function editEngagement(deps: EngagementDeps, engagement: Engagement, field?: EditField, wanted: EngagementChanges = {}): Promise<void> {
+  if (!(await requireApi(deps))) return;
+  let chosen: EditField | undefined = field;
+  let value = '';
+  const steps: Array<() => Promise<'next' | Back | undefined>> = [];
+  if (!field) {
+    steps.push(async () => {
+      const picked = await ui(deps).pick<EditField>({
+        title: vscode.l10n.t('Edit “{0}”', engagement.name),
+        step: 1,
+        totalSteps: 2,
+        placeholder: vscode.l10n.t('What do you want to change? (The type cannot be changed.)'),
+        items: [
+          { label: vscode.l10n.t('Rename…'), description: engagement.name, value: 'name', iconId: 'edit' },
+          { label: vscode.l10n.t('Edit Description…'), description: engagement.description || vscode.l10n.t('(none)'), value: 'description', iconId: 'note' },
+          { label: vscode.l10n.t('Change Status…'), description: statusLook(engagement.status).text, value: 'status', iconId: statusLook(engagement.status).icon },
+        ],
+        activeValue: chosen,
+      });
+      if (picked === undefined || isBack(picked)) return picked;
+      chosen = picked;
+      return 'next';
+    });
+  }
+  steps.push(async () => {
+    const f = chosen as EditField;
+    const prefill = wanted[f] ?? (f === 'description' ? (engagement.description ?? '') : engagement[f]);
+    const answer = await askField(deps, f, engagement, prefill, field ? undefined : { step: 2, totalSteps: 2 });
+    if (answer === undefined || isBack(answer)) return answer;
+    value = answer;
+    return 'next';
+  });
+  if (!(await runSteps(steps)) || !chosen) return;
+  await applyChanges(deps, engagement, changedFields(engagement, { [chosen]: value }), (again) => editEngagement(deps, again, chosen, { [chosen as EditField]: value }));
+}
+
+export type ConflictChoice = 'overwrite' | 'reload' | 'cancel';
+
+/** Says that an engagement changed on the server since it was shown, and asks what to do. */
+export async function askOnConflict(deps: EngagementDeps, shown: Engagement, fresh: Engagement): Promise<ConflictChoice> {
+  const overwrite = vscode.l10n.t('Overwrite');
+  const reload = vscode.l10n.t('Reload');
+  const fields = differingFields(shown, fresh);
+  const detail = fields.length
+    ? vscode.l10n.t('Changed meanwhile: {0}. Overwrite sends your change anyway; Reload shows the current version first.', fields.join(', '))
+    : vscode.l10n.t('Overwrite sends your change anyway; Reload shows the current version first.');
+  const choice = await ui(deps).message('warning', vscode.l10n.t('“{0}” was changed on the server (updated {1}) since it was shown.', fresh.name, relativeTime(fresh.updatedAt)), { modal: true, detail }, overwrite, reload);
+  return choice === overwrite ? 'overwrite' : choice === reload ? 'reload' : 'cancel';
+}
+
+/**
+ * Sends `changes` for `shown` after checking it did not change meanwhile. `edit` reopens the
+ * flow (prefilled) on a given version: after Reload, and for the Edit action of a failure.
+ */
+export async function applyChanges(deps: EngagementDeps, shown: Engagement, changes: EngagementChanges, edit: (engagement: Engagement) => Promise<void>): Promise<void> {
+  if (!hasChanges(changes)) {
+    notice(deps, vscode.l10n.t('Nothing changed in “{0}”; nothing was sent.', shown.name));
+    return;
+  }
+  const api = deps.services.connection.api;
+  if (!api) return;
+  const action = vscode.l10n.t('update “{0}”', shown.name);
+  const errorOptions = { action, environmentLabel: environmentLabel(deps), edit: () => edit(deps.store.get(shown.id) ?? shown) };
+  let fresh: Engagement;
+  try {
+    fresh = await withProgress(vscode.l10n.t('Checking “{0}”…', shown.name), () => api.engagements.get(shown.id));
+  } catch (error) {
+    deps.services.log.error(`Re-reading engagement ${shown.id} before an update failed`, error);
+    await showError(ui(deps), error, { ...errorOptions, retry: () => applyChanges(deps, shown, changes, edit) });
+    return;
+  }
+  if (fresh.updatedAt !== shown.updatedAt) {
+    const choice = await askOnConflict(deps, shown, fresh);
+    if (choice === 'cancel') return;
+    if (choice === 'reload') {
+      deps.store.upsert(fresh);
+      await deps.view.reveal(fresh.id);
+      await edit(fresh);
+      return;
+    }
+  }
+  const send = async () => {
+    const updated = await withProgress(vscode.l10n.t('Updating “{0}”…', shown.name), () => api.engagements.update(shown.id, changes));
+    deps.store.upsert(updated);
+    notice(deps, vscode.l10n.t('Updated “{0}”.', updated.name));
+    await deps.view.reveal(updated.id);
+  };
+  try {
+    await send();
+  } catch (error) {
+    deps.services.log.error(`Updating engagement ${shown.id} failed`, error);
+    await showError(ui(deps), error, { ...errorOptions, retry: send });
+  }
+}

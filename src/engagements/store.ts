@@ -1,0 +1,272 @@
+// The engagements of the active environment, as last read: pages loaded so far, when, and
+// the last failure. Views render snapshots of it; commands ask it to load and tell it what
+// they changed. It does not import `vscode`, so unit tests drive it against the reference
+// service directly.
+import { isApiError } from '../api/errors';
+import type { ServiceApi } from '../api/service';
+import type { Engagement } from '../api/types';
+
+export type StorePhase = 'noEnvironment' | 'keyMissing' | 'idle' | 'loading' | 'loaded' | 'failed';
+
+export interface StoreSnapshot {
+  environmentId?: string;
+  phase: StorePhase;
+  /** Loaded engagements in the service's order, each id once. */
+  items: readonly Engagement[];
+  /** The service's `totalCount` as last seen. */
+  totalCount: number;
+  /** True while more pages can be loaded. */
+  hasMore: boolean;
+  /** When the items were last read successfully (ms since epoch). */
+  fetchedAt?: number;
+  /** The last failure of a load, refresh or Load more; cleared by the next success. */
+  error?: unknown;
+  refreshing: boolean;
+  loadingMore: boolean;
+}
+
+/** Where the store gets its client: the active environment's connection and settings. */
+export interface StoreSource {
+  environmentId(): string | undefined;
+  api(): ServiceApi | undefined;
+  hasKey(): Promise<boolean>;
+  pageSize(): number;
+}
+
+type Listener = () => void;
+
+/** Requests in flight at once when a refresh re-reads several pages. */
+const REFRESH_CONCURRENCY = 4;
+
+export class EngagementStore {
+  private readonly listeners = new Set<Listener>();
+  private phase: StorePhase = 'idle';
+  private items: Engagement[] = [];
+  private totalCount = 0;
+  private pages = 0;
+  private pageSize = 0;
+  private fetchedAt?: number;
+  private error?: unknown;
+  private refreshing?: Promise<void>;
+  private loadingMore?: Promise<void>;
+  private abort = new AbortController();
+  /** Bumped by reset(): answers of an older generation are dropped. */
+  private generation = 0;
+  /** Local writes made while a load was in flight; merged into its result. */
+  private readonly localWrites = new Map<string, { engagement: Engagement; created: boolean }>();
+  private readonly statuses = new Map<string, string>();
+  private readonly types = new Set<string>();
+
+  constructor(private readonly source: StoreSource) {}
+
+  onDidChange(listener: Listener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private emit(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  snapshot(): StoreSnapshot {
+    return {
+      environmentId: this.source.environmentId(),
+      phase: this.source.environmentId() === undefined ? 'noEnvironment' : this.phase,
+      items: this.items,
+      totalCount: this.totalCount,
+      hasMore: this.pages > 0 && this.pages * this.pageSize < this.totalCount,
+      fetchedAt: this.fetchedAt,
+      error: this.error,
+      refreshing: this.refreshing !== undefined,
+      loadingMore: this.loadingMore !== undefined,
+    };
+  }
+
+  get(id: string): Engagement | undefined {
+    return this.items.find((e) => e.id === id);
+  }
+
+  /** Statuses seen in this environment's data (first spelling kept), for the status pick. */
+  seenStatuses(): string[] {
+    return [...this.statuses.values()];
+  }
+
+  seenTypes(): string[] {
+    return [...this.types];
+  }
+
+  /** Age of the data in ms, or Infinity when nothing was read yet. */
+  age(now = Date.now()): number {
+    return this.fetchedAt === undefined ? Number.POSITIVE_INFINITY : now - this.fetchedAt;
+  }
+
+  /** Starts the first load unless one happened or is running; resolves when it settles. */
+  ensureLoaded(): Promise<void> {
+    if (this.phase === 'idle' && !this.refreshing) return this.refresh();
+    return this.settled();
+  }
+
+  /** Resolves once no load, refresh or Load more is in flight. */
+  async settled(): Promise<void> {
+    for (let i = 0; i < 100 && (this.refreshing || this.loadingMore); i++) await Promise.allSettled([this.refreshing, this.loadingMore]);
+  }
+
+  /** Forgets everything (the environment, its URL or key changed) and aborts what is in flight. */
+  reset(): void {
+    this.generation++;
+    this.abort.abort();
+    this.abort = new AbortController();
+    this.phase = 'idle';
+    this.items = [];
+    this.totalCount = 0;
+    this.pages = 0;
+    this.fetchedAt = undefined;
+    this.error = undefined;
+    this.refreshing = undefined;
+    this.loadingMore = undefined;
+    this.localWrites.clear();
+    this.statuses.clear();
+    this.types.clear();
+    this.emit();
+  }
+
+  /**
+   * Re-reads the pages shown so far (at least the first). On failure the items stay and the
+   * error is kept for the view to say why. Calls while one runs share it.
+   */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.runRefresh().finally(() => {
+      this.refreshing = undefined;
+      this.emit();
+    });
+    return this.refreshing;
+  }
+
+  private async runRefresh(): Promise<void> {
+    const generation = this.generation;
+    const api = this.source.api();
+    if (!api) {
+      this.phase = 'noEnvironment';
+      return;
+    }
+    if (!(await this.source.hasKey())) {
+      if (generation !== this.generation) return;
+      this.phase = 'keyMissing';
+      this.error = undefined;
+      return;
+    }
+    if (generation !== this.generation) return;
+    if (this.phase !== 'loaded') this.phase = 'loading';
+    this.emit();
+    const pageSize = this.source.pageSize();
+    // Keep as many engagements in view as before, in pages of the current size.
+    const pageCount = Math.max(1, Math.ceil((this.pages * this.pageSize) / pageSize));
+    const signal = this.abort.signal;
+    try {
+      const pages = await readPages(api, pageCount, pageSize, signal);
+      if (generation !== this.generation) return;
+      this.pageSize = pageSize;
+      this.pages = pageCount;
+      this.totalCount = Math.max(...pages.map((p) => p.totalCount));
+      this.items = this.mergeLocal(dedupe(pages.flatMap((p) => p.data)));
+      this.fetchedAt = Date.now();
+      this.error = undefined;
+      this.phase = 'loaded';
+      this.learn(this.items);
+    } catch (error) {
+      if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted)) return;
+      this.error = error;
+      if (this.phase !== 'loaded') this.phase = 'failed';
+    }
+  }
+
+  /** Reads the next page and appends what it holds that is not shown yet. */
+  loadMore(): Promise<void> {
+    if (this.refreshing) return this.refreshing;
+    if (!this.loadingMore) {
+      this.loadingMore = this.runLoadMore().finally(() => {
+        this.loadingMore = undefined;
+        this.emit();
+      });
+      this.emit();
+    }
+    return this.loadingMore;
+  }
+
+  private async runLoadMore(): Promise<void> {
+    const generation = this.generation;
+    const api = this.source.api();
+    if (!api || this.phase !== 'loaded' || !this.snapshot().hasMore) return;
+    const signal = this.abort.signal;
+    try {
+      const page = await api.engagements.list({ page: this.pages + 1, pageSize: this.pageSize }, { signal });
+      if (generation !== this.generation) return;
+      this.pages += 1;
+      this.totalCount = page.totalCount;
+      // Items may move between pages when others are created meanwhile: each id shows once.
+      this.items = dedupe([...this.items, ...page.data]);
+      this.error = undefined;
+      this.learn(page.data);
+    } catch (error) {
+      if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted)) return;
+      this.error = error;
+    }
+  }
+
+  /**
+   * Puts what a create or update returned into the list: replaced in place, or (created)
+   * added in front. Kept even if a load that started earlier answers later.
+   */
+  upsert(engagement: Engagement, created = false): void {
+    if (this.refreshing) this.localWrites.set(engagement.id, { engagement, created });
+    const index = this.items.findIndex((e) => e.id === engagement.id);
+    if (index >= 0) this.items = this.items.map((e, i) => (i === index ? engagement : e));
+    else {
+      this.items = [engagement, ...this.items];
+      if (created) this.totalCount += 1;
+    }
+    this.learn([engagement]);
+    this.emit();
+  }
+
+  private mergeLocal(fetched: Engagement[]): Engagement[] {
+    if (this.localWrites.size === 0) return fetched;
+    let out = fetched;
+    for (const { engagement, created } of this.localWrites.values()) {
+      const index = out.findIndex((e) => e.id === engagement.id);
+      if (index < 0) {
+        if (created) out = [engagement, ...out];
+      } else if (Date.parse(engagement.updatedAt) > Date.parse(out[index].updatedAt)) {
+        out = out.map((e, i) => (i === index ? engagement : e));
+      }
+    }
+    this.localWrites.clear();
+    return out;
+  }
+
+  private learn(items: readonly Engagement[]): void {
+    for (const e of items) {
+      const key = e.status.toLowerCase();
+      if (e.status.trim() !== '' && !this.statuses.has(key)) this.statuses.set(key, e.status);
+      if (e.type.trim() !== '') this.types.add(e.type);
+    }
+  }
+}
+
+function dedupe(items: readonly Engagement[]): Engagement[] {
+  const seen = new Set<string>();
+  return items.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
+}
+
+async function readPages(api: ServiceApi, count: number, pageSize: number, signal: AbortSignal) {
+  const results = new Array<Awaited<ReturnType<ServiceApi['engagements']['list']>>>(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await api.engagements.list({ page: index + 1, pageSize }, { signal });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, count) }, worker));
+  return results;
+}

@@ -1,0 +1,178 @@
+// The tree of the Engagements view. It renders the store's snapshot through the query (sort,
+// group, filter); it never talks HTTP. Node objects are kept per id, so `reveal`, selection
+// and expansion find the same element after a refresh.
+import * as vscode from 'vscode';
+import type { Engagement } from '../api/types';
+import { Commands } from '../constants';
+import { describeEngagement, engagementMarkdown, type EngagementWords } from '../core/engagementText';
+import { formatCount } from '../core/format';
+import { applyQuery, type EngagementGroup } from '../core/query';
+import { statusLook } from '../core/status';
+import type { QueryState } from './queryState';
+import type { EngagementStore } from './store';
+
+export interface EngagementNode {
+  readonly kind: 'engagement';
+  readonly id: string;
+  engagement: Engagement;
+  parent?: GroupNode;
+}
+
+export interface GroupNode {
+  readonly kind: 'group';
+  readonly id: string;
+  group: EngagementGroup;
+  by: 'status' | 'type';
+}
+
+export interface LoadMoreNode {
+  readonly kind: 'loadMore';
+  readonly id: string;
+}
+
+export type Node = EngagementNode | GroupNode | LoadMoreNode;
+
+export function isEngagementNode(value: unknown): value is EngagementNode {
+  return typeof value === 'object' && value !== null && (value as Node).kind === 'engagement' && typeof (value as EngagementNode).engagement === 'object';
+}
+
+export function words(): EngagementWords {
+  return {
+    evaluations: (count, formatted) => (count === 1 ? vscode.l10n.t('1 evaluation') : vscode.l10n.t('{0} evaluations', formatted)),
+    updated: (relative) => vscode.l10n.t('updated {0}', relative),
+    fields: {
+      id: vscode.l10n.t('ID'),
+      name: vscode.l10n.t('Name'),
+      type: vscode.l10n.t('Type'),
+      status: vscode.l10n.t('Status'),
+      evaluations: vscode.l10n.t('Evaluations'),
+      created: vscode.l10n.t('Created'),
+      updated: vscode.l10n.t('Updated'),
+      description: vscode.l10n.t('Description'),
+      noDescription: vscode.l10n.t('No description.'),
+      other: vscode.l10n.t('Other fields'),
+    },
+  };
+}
+
+export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly engagementNodes = new Map<string, EngagementNode>();
+  private readonly groupNodes = new Map<string, GroupNode>();
+  private readonly loadMoreNode: LoadMoreNode = { kind: 'loadMore', id: 'loadMore' };
+
+  constructor(
+    private readonly store: EngagementStore,
+    private readonly query: QueryState,
+  ) {}
+
+  /** Tells VS Code to ask again (the store or the query changed, or time passed). */
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  /** The root elements as the tree shows them now. */
+  roots(): Node[] {
+    const snapshot = this.store.snapshot();
+    if (snapshot.items.length === 0) return [];
+    const result = applyQuery(snapshot.items, this.query.current);
+    const live = new Set(snapshot.items.map((e) => e.id));
+    for (const id of this.engagementNodes.keys()) if (!live.has(id)) this.engagementNodes.delete(id);
+    let roots: Node[];
+    if (result.groups) {
+      const by = this.query.current.group as 'status' | 'type';
+      roots = result.groups.map((group) => {
+        const id = `group:${by}:${group.key}`;
+        let node = this.groupNodes.get(id);
+        if (!node) this.groupNodes.set(id, (node = { kind: 'group', id, group, by }));
+        node.group = group;
+        for (const e of group.items) this.nodeFor(e, node);
+        return node;
+      });
+    } else {
+      roots = result.items.map((e) => this.nodeFor(e, undefined));
+    }
+    if (snapshot.hasMore) roots.push(this.loadMoreNode);
+    return roots;
+  }
+
+  /** The node showing an engagement, if it is in the tree (after `roots()`). */
+  find(id: string): EngagementNode | undefined {
+    return this.engagementNodes.get(id);
+  }
+
+  private nodeFor(engagement: Engagement, parent: GroupNode | undefined): EngagementNode {
+    let node = this.engagementNodes.get(engagement.id);
+    if (!node) this.engagementNodes.set(engagement.id, (node = { kind: 'engagement', id: engagement.id, engagement }));
+    node.engagement = engagement;
+    node.parent = parent;
+    return node;
+  }
+
+  getChildren(element?: Node): Node[] {
+    if (!element) {
+      // Asking for the roots is what a visible view does: the first load starts here.
+      void this.store.ensureLoaded();
+      return this.roots();
+    }
+    if (element.kind === 'group') return element.group.items.map((e) => this.nodeFor(e, element));
+    return [];
+  }
+
+  getParent(element: Node): Node | undefined {
+    return element.kind === 'engagement' ? element.parent : undefined;
+  }
+
+  getTreeItem(element: Node): vscode.TreeItem {
+    if (element.kind === 'engagement') return engagementItem(element.engagement, this.store.snapshot().environmentId ?? '');
+    if (element.kind === 'group') return groupItem(element);
+    return this.loadMoreItem();
+  }
+
+  private loadMoreItem(): vscode.TreeItem {
+    const snapshot = this.store.snapshot();
+    const shown = formatCount(snapshot.items.length);
+    const total = formatCount(snapshot.totalCount);
+    const item = new vscode.TreeItem(snapshot.loadingMore ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total) : vscode.l10n.t('Load more… ({0} of {1})', shown, total));
+    item.id = 'loadMore';
+    item.iconPath = new vscode.ThemeIcon(snapshot.loadingMore ? 'loading~spin' : 'fold-down');
+    item.contextValue = 'loadMore';
+    item.tooltip = vscode.l10n.t('Load the next page. Sorting, grouping and filtering apply to the engagements loaded so far.');
+    item.command = { command: Commands.loadMoreEngagements, title: vscode.l10n.t('Load More Engagements') };
+    return item;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+export function engagementItem(engagement: Engagement, environmentId: string): vscode.TreeItem {
+  const look = statusLook(engagement.status);
+  const item = new vscode.TreeItem(engagement.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `engagement:${environmentId}:${engagement.id}`;
+  const description = describeEngagement(engagement, Date.now(), words());
+  // Colour alone never carries the status: statuses the contract does not name are written out.
+  item.description = look.kind === 'other' ? `${look.text} · ${description}` : description;
+  item.iconPath = new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined);
+  const tooltip = new vscode.MarkdownString(engagementMarkdown(engagement, { heading: false, words: words() }));
+  tooltip.isTrusted = false;
+  tooltip.supportHtml = false;
+  item.tooltip = tooltip;
+  item.contextValue = `engagement status-${look.kind}`;
+  item.accessibilityInformation = { label: `${engagement.name}, ${vscode.l10n.t('status {0}', look.text)}, ${description}` };
+  return item;
+}
+
+function groupItem(node: GroupNode): vscode.TreeItem {
+  const { group, by } = node;
+  const look = by === 'status' ? statusLook(group.label) : undefined;
+  const item = new vscode.TreeItem(look ? look.text : group.label, vscode.TreeItemCollapsibleState.Expanded);
+  item.id = node.id;
+  item.description = formatCount(group.items.length);
+  item.iconPath = look ? new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined) : new vscode.ThemeIcon('tag');
+  item.contextValue = `group group-${by}`;
+  item.tooltip = by === 'status' ? vscode.l10n.t('Status {0}: {1} loaded', group.label, group.items.length) : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length);
+  return item;
+}

@@ -1,0 +1,156 @@
+// The Engagements tree view: wires the store and the query to the TreeView, keeps the
+// welcome state, the description (active filter) and the message (why a load failed) up to
+// date, and refreshes when the view becomes visible with stale data or on an interval.
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import { ContextKeys, Settings, Views } from '../constants';
+import { relativeTime } from '../core/format';
+import { applyQuery, describeFilter } from '../core/query';
+import { describeError } from '../ui/errors';
+import type { QueryState } from './queryState';
+import type { StoreSnapshot, EngagementStore } from './store';
+import { EngagementTreeProvider, type Node } from './tree';
+
+export type ViewState = 'noEnvironment' | 'keyMissing' | 'unauthorized' | 'forbidden' | 'unreachable' | 'empty' | 'noMatch' | 'loading' | 'ready';
+
+/** The welcome state of the view, from what the store holds and the active filter. */
+export function viewState(snapshot: StoreSnapshot, query: QueryState): ViewState {
+  if (snapshot.phase === 'noEnvironment') return 'noEnvironment';
+  if (snapshot.phase === 'keyMissing') return 'keyMissing';
+  if (snapshot.items.length === 0) {
+    // With nothing to show, a failure explains the empty view (also after an empty list).
+    if (snapshot.phase === 'failed' || (snapshot.phase === 'loaded' && snapshot.error !== undefined)) {
+      const error = snapshot.error;
+      if (isApiError(error) && error.kind === 'unauthorized') return error.status === undefined ? 'keyMissing' : 'unauthorized';
+      if (isApiError(error) && error.kind === 'forbidden') return 'forbidden';
+      return 'unreachable';
+    }
+    if (snapshot.phase === 'loaded') return 'empty';
+    return 'loading';
+  }
+  if (!snapshot.hasMore && query.filtered && applyQuery(snapshot.items, query.current).items.length === 0) return 'noMatch';
+  return 'ready';
+}
+
+/** Minimum time between two tree repaints that only update "updated N min ago". */
+const CLOCK_TICK_MS = 60_000;
+
+export class EngagementsView implements vscode.Disposable {
+  readonly provider: EngagementTreeProvider;
+  readonly treeView: vscode.TreeView<Node>;
+  private readonly disposables: vscode.Disposable[] = [];
+  private context: Record<string, unknown> = {};
+  private autoRefresh?: ReturnType<typeof setInterval>;
+  private clock?: ReturnType<typeof setInterval>;
+  private progress?: { done: () => void };
+
+  constructor(
+    private readonly store: EngagementStore,
+    private readonly query: QueryState,
+    private readonly environmentLabel: () => string | undefined,
+  ) {
+    this.provider = new EngagementTreeProvider(store, query);
+    this.treeView = vscode.window.createTreeView(Views.engagements, { treeDataProvider: this.provider, canSelectMany: true, showCollapseAll: false });
+    const subscription = store.onDidChange(() => this.update());
+    this.disposables.push(
+      this.provider,
+      this.treeView,
+      { dispose: () => subscription.dispose() },
+      query.onDidChange(() => this.update()),
+      this.treeView.onDidChangeVisibility(() => this.onVisibility()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${Settings.section}.${Settings.autoRefreshSeconds}`)) this.onVisibility();
+        if (event.affectsConfiguration(`${Settings.section}.${Settings.pageSize}`)) void this.store.refresh();
+      }),
+    );
+    this.update();
+    this.onVisibility();
+  }
+
+  /** Pushes the store's state to the tree, the context keys, the description and the message. */
+  update(): void {
+    const snapshot = this.store.snapshot();
+    const state = viewState(snapshot, this.query);
+    this.setContext(ContextKeys.state, state);
+    this.setContext(ContextKeys.filtered, this.query.filtered);
+    const filter = describeFilter(this.query.current.filter, { status: vscode.l10n.t('status'), type: vscode.l10n.t('type'), name: vscode.l10n.t('name') });
+    this.treeView.description = filter || undefined;
+    this.treeView.message = this.message(snapshot, state);
+    this.showProgress(snapshot.refreshing && snapshot.items.length === 0);
+    this.provider.refresh();
+  }
+
+  private message(snapshot: StoreSnapshot, state: ViewState): string | undefined {
+    const env = this.environmentLabel();
+    if (state === 'unreachable') return describeError(snapshot.error, env);
+    if (snapshot.error === undefined || snapshot.items.length === 0) return undefined;
+    // A failed refresh or Load more keeps what was shown; say why, and how old it is.
+    const age = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
+    return vscode.l10n.t('Could not refresh: {0} Showing engagements read {1}.', describeError(snapshot.error, env), age);
+  }
+
+  private setContext(key: string, value: unknown): void {
+    if (this.context[key] === value) return;
+    this.context[key] = value;
+    void vscode.commands.executeCommand('setContext', key, value);
+  }
+
+  /** The context keys this view set, for tests. */
+  contextValues(): Record<string, unknown> {
+    return { ...this.context };
+  }
+
+  private showProgress(on: boolean): void {
+    if (on && !this.progress) {
+      let done!: () => void;
+      const finished = new Promise<void>((resolve) => (done = resolve));
+      this.progress = { done };
+      void vscode.window.withProgress({ location: { viewId: Views.engagements } }, () => finished);
+    } else if (!on && this.progress) {
+      this.progress.done();
+      this.progress = undefined;
+    }
+  }
+
+  private onVisibility(): void {
+    clearInterval(this.autoRefresh);
+    clearInterval(this.clock);
+    this.autoRefresh = undefined;
+    this.clock = undefined;
+    if (!this.treeView.visible) return;
+    const config = vscode.workspace.getConfiguration(Settings.section);
+    const staleAfter = Math.max(0, config.get<number>(Settings.staleAfterSeconds, 300)) * 1000;
+    const snapshot = this.store.snapshot();
+    if (snapshot.phase === 'idle') void this.store.ensureLoaded();
+    else if (snapshot.phase !== 'noEnvironment' && !snapshot.refreshing && this.store.age() >= staleAfter) void this.store.refresh();
+    const every = Math.max(0, config.get<number>(Settings.autoRefreshSeconds, 0));
+    // The interval runs only while the view is visible; hiding the view stops it.
+    if (every > 0) this.autoRefresh = setInterval(() => void this.store.refresh(), every * 1000);
+    this.clock = setInterval(() => this.provider.refresh(), CLOCK_TICK_MS);
+  }
+
+  /** Shows and selects an engagement; false when the filter or paging hides it. */
+  async reveal(id: string): Promise<boolean> {
+    this.provider.roots();
+    const node = this.provider.find(id);
+    if (!node || !applyQuery([node.engagement], this.query.current).items.length) return false;
+    try {
+      await this.treeView.reveal(node, { select: true, focus: false, expand: true });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether the auto-refresh interval is running (tests). */
+  get autoRefreshRunning(): boolean {
+    return this.autoRefresh !== undefined;
+  }
+
+  dispose(): void {
+    clearInterval(this.autoRefresh);
+    clearInterval(this.clock);
+    this.progress?.done();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,241 @@
+// The state of one environment's dashboard and the requests that fill it. The panel posts
+// this state to the webview; tests read it through the exports. Every HTTP request goes
+// through the environment's ServiceApi.
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import type { ServiceApi } from '../api/service';
+import type { UsageSummary } from '../api/types';
+import { meterFigures, USAGE_METERS } from '../core/meters';
+import { choosePeriod, currentPeriod, periodLabel } from '../core/period';
+import { deriveColumns, keyIdOfApiKey, keyRows, sortKeyRows, type KeySort } from '../core/records';
+import type { Environment } from '../environments/model';
+import type { Services } from '../services';
+import { describeError } from '../ui/errors';
+import type { Blocked, DashboardState, DetailsData, ErrorView, ExportView, KeysData, Section, SummaryData, ViewState } from '../webview/protocol';
+
+interface SectionData {
+  summary: SummaryData;
+  keys: KeysData;
+  details: DetailsData;
+}
+type SectionName = keyof SectionData;
+const SECTIONS: readonly SectionName[] = ['summary', 'keys', 'details'];
+
+export interface DashboardHooks {
+  /** The state changed (post it). */
+  changed(): void;
+  /** A summary was read (the status bar reuses the current period's). */
+  summaryLoaded?(environmentId: string, summary: UsageSummary): void;
+}
+
+export class Dashboard {
+  readonly state: DashboardState;
+  private readonly controllers: Partial<Record<SectionName, AbortController>> = {};
+  private readonly running = new Set<Promise<unknown>>();
+  private disposed = false;
+
+  constructor(
+    private readonly services: Services,
+    view: ViewState,
+    private readonly hooks: DashboardHooks,
+  ) {
+    const env = services.store.get(view.environmentId);
+    this.state = {
+      environment: { id: view.environmentId, label: env?.label ?? view.environmentId, production: env?.production === true },
+      view: { ...view },
+      currentPeriod: currentPeriod(),
+      summary: { status: 'loading' },
+      keys: { status: 'loading' },
+      details: { status: 'loading' },
+    };
+  }
+
+  get environmentId(): string {
+    return this.state.view.environmentId;
+  }
+
+  environment(): Environment | undefined {
+    return this.services.store.get(this.environmentId);
+  }
+
+  /** The client of this dashboard's environment (the shared one when it is the active environment). */
+  api(): ServiceApi | undefined {
+    const env = this.environment();
+    if (!env) return undefined;
+    return this.services.connection.environment?.id === env.id ? this.services.connection.api : this.services.connection.createApi(env);
+  }
+
+  /** Resolves once nothing this dashboard started is still running. */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  /** Reads everything again (keeping the data on screen while it loads). */
+  load(sections: readonly SectionName[] = SECTIONS): Promise<void> {
+    return this.track(this.loadNow(sections));
+  }
+
+  private async loadNow(sections: readonly SectionName[]): Promise<void> {
+    const env = this.environment();
+    this.state.currentPeriod = currentPeriod();
+    if (!env) return this.block({ reason: 'removed', message: vscode.l10n.t('The environment of this dashboard was removed.'), actions: ['addEnvironment'] });
+    this.state.environment = { id: env.id, label: env.label, production: env.production === true };
+    if (!(await this.services.vault.has(env.id))) {
+      return this.block({ reason: 'noKey', message: vscode.l10n.t('The API key of {0} is not on this machine. Enter it to see usage.', env.label), actions: ['replaceKey', 'switchEnvironment'] });
+    }
+    this.state.blocked = undefined;
+    const succeeded = await Promise.all(sections.map((name) => this.loadSection(name)));
+    if (succeeded.some(Boolean)) this.state.updatedAt = Date.now();
+    this.hooks.changed();
+  }
+
+  private block(blocked: Blocked): void {
+    for (const name of SECTIONS) this.controllers[name]?.abort();
+    this.state.blocked = blocked;
+    this.hooks.changed();
+  }
+
+  private fetch<K extends SectionName>(name: K, api: ServiceApi, signal: AbortSignal): Promise<SectionData[K]>;
+  private async fetch(name: SectionName, api: ServiceApi, signal: AbortSignal): Promise<SectionData[SectionName]> {
+    const { period, page, pageSize, sort } = this.state.view;
+    switch (name) {
+      case 'summary': {
+        const summary = await api.usage.summary(period, { signal });
+        if (!signal.aborted) this.hooks.summaryLoaded?.(this.environmentId, summary);
+        return { period, tier: summary.tier, meters: USAGE_METERS.map((meter) => meterFigures(meter, summary.usage[meter])) };
+      }
+      case 'keys': {
+        const [byKey, key] = await Promise.all([api.usage.byKey(period, { signal }), this.services.vault.get(this.environmentId)]);
+        // Only a boolean per row leaves this function: the key never reaches the webview.
+        const rows = keyRows(byKey.keys, keyIdOfApiKey(key));
+        return { period, rows: sortKeyRows(rows, sort), totalCalls: rows.reduce((sum, row) => sum + row.calls, 0) };
+      }
+      case 'details': {
+        let result = await api.usage.details({ billingPeriod: period, page, pageSize }, { signal });
+        const lastPage = Math.max(1, Math.ceil(result.totalCount / pageSize));
+        if (page > lastPage && result.totalCount > 0) {
+          // A restored page past the end (fewer records now): show the last one.
+          this.state.view.page = lastPage;
+          result = await api.usage.details({ billingPeriod: period, page: lastPage, pageSize }, { signal });
+        }
+        return { period, page: this.state.view.page, pageSize, totalCount: result.totalCount, columns: deriveColumns(result.data), records: result.data };
+      }
+    }
+  }
+
+  /** Resolves to true when the section loaded. */
+  private async loadSection(name: SectionName): Promise<boolean> {
+    this.controllers[name]?.abort();
+    const controller = new AbortController();
+    this.controllers[name] = controller;
+    const previous = this.state[name].data;
+    const kept = previous && previous.period === this.state.view.period ? previous : undefined;
+    this.setSection(name, { status: 'loading', data: kept });
+    this.hooks.changed();
+    const api = this.api();
+    if (!api) return false;
+    try {
+      const data = await this.fetch(name, api, controller.signal);
+      if (controller.signal.aborted || this.disposed) return false;
+      this.setSection(name, { status: 'ready', data });
+      return true;
+    } catch (error) {
+      if (controller.signal.aborted || this.disposed) return false;
+      this.fail(name, error, kept);
+      return false;
+    } finally {
+      if (this.controllers[name] === controller) delete this.controllers[name];
+      this.hooks.changed();
+    }
+  }
+
+  private setSection<K extends SectionName>(name: K, section: Section<SectionData[K]>): void {
+    (this.state as unknown as Record<SectionName, Section<unknown>>)[name] = section;
+  }
+
+  private fail(name: SectionName, error: unknown, kept: SectionData[SectionName] | undefined): void {
+    const label = this.state.environment.label;
+    if (isApiError(error) && error.kind === 'forbidden') {
+      this.block({
+        reason: 'forbidden',
+        message: vscode.l10n.t('The API key of {0} lacks the {1} scope, so its usage cannot be shown. Use a key that has this scope, or open the dashboard of another environment.', label, error.scope ?? 'usage:read'),
+        actions: ['replaceKey', 'switchEnvironment'],
+      });
+      return;
+    }
+    if (isApiError(error) && error.kind === 'unauthorized') {
+      const noKey = error.status === undefined;
+      this.block({
+        reason: noKey ? 'noKey' : 'unauthorized',
+        message: noKey ? vscode.l10n.t('The API key of {0} is not on this machine. Enter it to see usage.', label) : vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key to see usage.', label),
+        actions: ['replaceKey', 'showLogs'],
+      });
+      return;
+    }
+    this.services.log.warn(`Usage dashboard of "${label}": could not load ${name} — ${error instanceof Error ? error.message : String(error)}`);
+    const view: ErrorView = { kind: isApiError(error) ? error.kind : 'unknown', message: describeError(error, label), retryable: true };
+    this.setSection(name, { status: 'error', error: view, data: kept });
+  }
+
+  // ---- what the webview asks for ----
+
+  setPeriod(input: string): Promise<void> {
+    const choice = choosePeriod(input);
+    if (!choice.ok) {
+      const latest = periodLabel(currentPeriod(), vscode.env.language);
+      this.state.notice = {
+        level: 'warning',
+        text: choice.reason === 'future' ? vscode.l10n.t('{0} has not started yet: usage is known up to {1}.', periodLabel(input, vscode.env.language), latest) : vscode.l10n.t('"{0}" is not a billing period (YYYY-MM).', input),
+      };
+      this.hooks.changed();
+      return Promise.resolve();
+    }
+    this.state.notice = undefined;
+    if (choice.period === this.state.view.period) return this.load();
+    this.state.view.period = choice.period;
+    this.state.view.page = 1;
+    this.state.updatedAt = undefined;
+    return this.load();
+  }
+
+  setPage(page: number): Promise<void> {
+    this.state.view.page = page;
+    return this.load(['details']);
+  }
+
+  setPageSize(pageSize: number): Promise<void> {
+    // Keep the first record on screen in view.
+    const first = (this.state.view.page - 1) * this.state.view.pageSize;
+    this.state.view.pageSize = pageSize;
+    this.state.view.page = Math.floor(first / pageSize) + 1;
+    return this.load(['details']);
+  }
+
+  sort(sort: KeySort): void {
+    this.state.view.sort = { ...sort };
+    const keys = this.state.keys;
+    if (keys.data) keys.data = { ...keys.data, rows: sortKeyRows(keys.data.rows, sort) };
+    this.hooks.changed();
+  }
+
+  dismissNotice(): void {
+    this.state.notice = undefined;
+    this.hooks.changed();
+  }
+
+  setExport(view: ExportView | undefined): void {
+    this.state.export = view;
+    this.hooks.changed();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const name of SECTIONS) this.controllers[name]?.abort();
+  }
+}

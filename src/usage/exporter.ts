@@ -1,0 +1,102 @@
+// Export of every usage record of the dashboard's period (all pages, read concurrently by
+// the client) to a CSV or JSON file the user picks, with progress and cancel both in a
+// notification and in the panel.
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { isApiError, ApiError } from '../api/errors';
+import { toCsv, toJsonExport } from '../core/csv';
+import type { Services } from '../services';
+import { describeError, showError } from '../ui/errors';
+import type { Dashboard } from './dashboard';
+
+export class Exporter {
+  private controller?: AbortController;
+
+  constructor(
+    private readonly services: Services,
+    private readonly dashboard: Dashboard,
+  ) {}
+
+  get running(): boolean {
+    return this.controller !== undefined;
+  }
+
+  cancel(): void {
+    this.controller?.abort();
+  }
+
+  /** Asks where to save, then exports. Resolves when the file is written, cancelled or failed. */
+  async run(format: 'csv' | 'json'): Promise<void> {
+    if (this.running) return;
+    const period = this.dashboard.state.view.period;
+    const label = this.dashboard.state.environment.label;
+    const uri = await this.services.ui.current.saveFile({
+      title: vscode.l10n.t('Export the usage records of {0} ({1})', period, label),
+      defaultUri: defaultTarget(label, period, format),
+      filters: format === 'csv' ? { [vscode.l10n.t('CSV files')]: ['csv'] } : { [vscode.l10n.t('JSON files')]: ['json'] },
+    });
+    if (!uri) return;
+    await this.exportTo(uri, format, period);
+  }
+
+  private async exportTo(uri: vscode.Uri, format: 'csv' | 'json', period: string): Promise<void> {
+    const api = this.dashboard.api();
+    if (!api || this.running) return;
+    const controller = new AbortController();
+    this.controller = controller;
+    const name = uri.path.split('/').pop() ?? uri.toString();
+    this.dashboard.setExport({ format, phase: 'running', loaded: 0, total: 0 });
+    try {
+      const count = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting the usage records of {0}', period), cancellable: true },
+        async (progress, token) => {
+          const subscription = token.onCancellationRequested(() => controller.abort());
+          try {
+            let reported = 0;
+            const result = await api.usage.detailsAll(period, {
+              signal: controller.signal,
+              onProgress: (loaded, total) => {
+                this.dashboard.setExport({ format, phase: 'running', loaded, total });
+                const percent = total > 0 ? (loaded / total) * 100 : 0;
+                progress.report({ message: vscode.l10n.t('{0} of {1} records', loaded, total), increment: percent - reported });
+                reported = percent;
+              },
+            });
+            if (controller.signal.aborted) throw new ApiError('cancelled', 'The export was cancelled.');
+            const text = format === 'csv' ? toCsv(result.items) : toJsonExport(result.items, { billingPeriod: period, exportedAt: new Date().toISOString() });
+            await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+            return result.items.length;
+          } finally {
+            subscription.dispose();
+          }
+        },
+      );
+      this.services.log.info(`Exported ${count} usage records of ${period} to ${uri.fsPath || uri.toString()}.`);
+      this.dashboard.setExport({ format, phase: 'done', loaded: count, total: count, detail: name });
+      const open = vscode.l10n.t('Open File');
+      void this.services.ui.current.message('info', vscode.l10n.t('Exported {0} usage records of {1} to {2}.', count, period, name), {}, open).then(async (choice) => {
+        if (choice === open) await vscode.window.showTextDocument(uri);
+      });
+    } catch (error) {
+      if (isApiError(error) && error.kind === 'cancelled') {
+        this.dashboard.setExport({ format, phase: 'cancelled', loaded: 0, total: 0 });
+        return;
+      }
+      this.services.log.error(`Export of the usage records of ${period} failed`, error);
+      this.dashboard.setExport({ format, phase: 'failed', loaded: 0, total: 0, detail: describeError(error, this.dashboard.state.environment.label) });
+      void showError(this.services.ui.current, error, {
+        action: vscode.l10n.t('export the usage records'),
+        environmentLabel: this.dashboard.state.environment.label,
+        retry: () => this.exportTo(uri, format, period),
+      });
+    } finally {
+      if (this.controller === controller) this.controller = undefined;
+    }
+  }
+}
+
+function defaultTarget(label: string, period: string, format: 'csv' | 'json'): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'environment';
+  return vscode.Uri.joinPath(folder, `usage-${slug}-${period}.${format}`);
+}

@@ -1,0 +1,165 @@
+// One environment's dashboard in a webview panel: the HTML shell, the `ready` handshake, and
+// every message from the webview checked before anything is done with it.
+import * as vscode from 'vscode';
+import type { UsageSummary } from '../api/types';
+import { Commands } from '../constants';
+import type { Services } from '../services';
+import { type HostMessage, parseWebviewMessage, type ViewState } from '../webview/protocol';
+import { Dashboard } from './dashboard';
+import { Exporter } from './exporter';
+import { createNonce, dashboardHtml } from './html';
+import { uiStrings } from './strings';
+
+const KEPT_MESSAGES = 20;
+
+export interface PanelHooks {
+  summaryLoaded?(environmentId: string, summary: UsageSummary): void;
+  disposed(panel: DashboardPanel): void;
+}
+
+export class DashboardPanel implements vscode.Disposable {
+  readonly dashboard: Dashboard;
+  readonly exporter: Exporter;
+  /** The webview said `ready` (its script runs) since it was last (re)loaded. */
+  ready = false;
+  /** The last messages posted to the webview, newest last. */
+  readonly posted: HostMessage[] = [];
+  /** Errors the webview's script reported. */
+  readonly webviewErrors: string[] = [];
+  /** Messages received that were not part of the protocol (dropped). */
+  rejectedMessages = 0;
+  private postScheduled = false;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly services: Services,
+    readonly panel: vscode.WebviewPanel,
+    view: ViewState,
+    private readonly hooks: PanelHooks,
+  ) {
+    const extensionUri = services.context.extensionUri;
+    const webview = panel.webview;
+    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
+    this.dashboard = new Dashboard(services, view, {
+      changed: () => this.schedulePost(),
+      summaryLoaded: (id, summary) => hooks.summaryLoaded?.(id, summary),
+    });
+    this.exporter = new Exporter(services, this.dashboard);
+    this.updateTitle();
+    this.subscriptions.push(
+      webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
+      panel.onDidDispose(() => this.dispose()),
+      services.vault.onDidChange((id) => {
+        if (id === this.environmentId) void this.dashboard.load();
+      }),
+      services.store.onDidChange(() => this.environmentChanged()),
+    );
+    // Fetching starts now, in parallel with the webview's start; data is posted after `ready`.
+    void this.dashboard.load();
+    webview.html = dashboardHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'dashboard.css')).toString(),
+      nonce: createNonce(),
+      title: panel.title,
+      lang: vscode.env.language,
+    });
+  }
+
+  get environmentId(): string {
+    return this.dashboard.environmentId;
+  }
+
+  private environmentChanged(): void {
+    const env = this.dashboard.environment();
+    const shown = this.dashboard.state.environment;
+    if (!env && this.dashboard.state.blocked?.reason !== 'removed') void this.dashboard.load();
+    else if (env && (env.label !== shown.label || env.production !== shown.production)) {
+      shown.label = env.label;
+      shown.production = env.production === true;
+      this.updateTitle();
+      this.schedulePost();
+    }
+  }
+
+  private updateTitle(): void {
+    this.panel.title = vscode.l10n.t('Usage: {0}', this.dashboard.state.environment.label);
+  }
+
+  /** Handles one message exactly as it came from the webview. Tests call this too. */
+  async receive(raw: unknown): Promise<void> {
+    const message = parseWebviewMessage(raw);
+    if (!message) {
+      this.rejectedMessages++;
+      const type = typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
+      this.services.log.warn(`Usage dashboard: ignored a message that is not part of the protocol (${type}).`);
+      return;
+    }
+    const dashboard = this.dashboard;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.post({ type: 'init', locale: vscode.env.language, strings: uiStrings() });
+        this.post({ type: 'update', state: dashboard.state });
+        return;
+      case 'refresh':
+        return dashboard.load();
+      case 'setPeriod':
+        return dashboard.setPeriod(message.period);
+      case 'setPage':
+        return dashboard.setPage(message.page);
+      case 'setPageSize':
+        return dashboard.setPageSize(message.pageSize);
+      case 'sort':
+        return dashboard.sort({ column: message.column, direction: message.direction });
+      case 'dismissNotice':
+        return dashboard.dismissNotice();
+      case 'export':
+        return dashboard.track(this.exporter.run(message.format));
+      case 'cancelExport':
+        return this.exporter.cancel();
+      case 'command':
+        await vscode.commands.executeCommand(Commands[message.command], ...(message.command === 'replaceKey' ? [this.environmentId] : []));
+        return;
+      case 'webviewError':
+        this.webviewErrors.push(message.message);
+        this.services.log.error(`Usage dashboard webview: ${message.message}`);
+        return;
+    }
+  }
+
+  /** Several changes in one turn become one message. */
+  private schedulePost(): void {
+    if (this.postScheduled) return;
+    this.postScheduled = true;
+    queueMicrotask(() => {
+      this.postScheduled = false;
+      if (this.ready) this.post({ type: 'update', state: this.dashboard.state });
+    });
+  }
+
+  private post(message: HostMessage): void {
+    // A snapshot: later changes to the state must not alter what was posted.
+    const snapshot = structuredClone(message);
+    this.posted.push(snapshot);
+    if (this.posted.length > KEPT_MESSAGES) this.posted.splice(0, this.posted.length - KEPT_MESSAGES);
+    void this.panel.webview.postMessage(snapshot);
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  private disposed = false;
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.dashboard.dispose();
+    this.exporter.cancel();
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+    this.hooks.disposed(this);
+    this.panel.dispose();
+  }
+}

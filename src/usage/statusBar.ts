@@ -1,0 +1,145 @@
+// `calls 82 %` in the status bar: the calls meter of the active environment's current
+// billing period, coloured at the thresholds, refreshed on a bounded interval. Hidden when
+// turned off, when there is no environment or key, and when the key lacks usage:read.
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import type { UsageSummary } from '../api/types';
+import { Commands, Settings } from '../constants';
+import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
+import { currentPeriod } from '../core/period';
+import type { Services } from '../services';
+
+const MIN_MINUTES = 1;
+const MAX_MINUTES = 1440;
+
+export interface UsageStatusBarView {
+  visible: boolean;
+  text: string;
+  level?: MeterLevel;
+  tooltip: string;
+}
+
+export class UsageStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('engagementUsage.usageCalls', vscode.StatusBarAlignment.Left, 49);
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private timer?: ReturnType<typeof setInterval>;
+  private intervalMs = 0;
+  private inFlight?: Promise<void>;
+  private shownFor?: string;
+  private visible = false;
+  private tooltipText = '';
+
+  constructor(private readonly services: Services) {
+    this.item.name = vscode.l10n.t('Engagements API Calls');
+    this.item.command = Commands.openUsageDashboard;
+    const { connection, store } = services;
+    this.subscriptions.push(
+      connection.onDidChange(() => void this.refresh()),
+      store.onDidChangeCapabilities((id) => {
+        if (id !== store.active()?.id) return;
+        const usage = store.capabilities(id).usage;
+        if (usage === false) this.hide();
+        else if (!this.visible) void this.refresh();
+      }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${Settings.section}.${Settings.usageStatusBar}`) || event.affectsConfiguration(`${Settings.section}.${Settings.usageStatusBarRefreshMinutes}`)) void this.refresh();
+      }),
+    );
+    void this.refresh();
+  }
+
+  private enabled(): boolean {
+    return vscode.workspace.getConfiguration(Settings.section).get<boolean>(Settings.usageStatusBar, true) !== false;
+  }
+
+  /** The refresh interval from the setting, bounded to 1 minute – 1 day. */
+  private schedule(): void {
+    const minutes = vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.usageStatusBarRefreshMinutes, 15);
+    const bounded = Math.min(MAX_MINUTES, Math.max(MIN_MINUTES, Number.isFinite(minutes) ? Math.round(minutes) : 15));
+    const ms = bounded * 60_000;
+    if (this.timer && ms === this.intervalMs) return;
+    this.stopTimer();
+    this.intervalMs = ms;
+    this.timer = setInterval(() => void this.refresh(), ms);
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Reads the current period's summary and shows it (one request at a time). */
+  refresh(): Promise<void> {
+    this.inFlight ??= this.refreshNow().finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  private async refreshNow(): Promise<void> {
+    const { store, vault, connection } = this.services;
+    const env = store.active();
+    if (!this.enabled() || !env || store.capabilities(env.id).usage === false || !(await vault.has(env.id))) {
+      this.stopTimer();
+      this.hide();
+      return;
+    }
+    this.schedule();
+    const api = connection.api;
+    if (!api) return this.hide();
+    try {
+      const summary = await api.usage.summary(currentPeriod());
+      if (store.active()?.id === env.id) this.show(env.id, summary);
+    } catch (error) {
+      if (isApiError(error) && (error.kind === 'forbidden' || error.kind === 'unauthorized')) return this.hide();
+      if (this.shownFor !== env.id) return this.hide();
+      // Keep the last figure, and say it could not be refreshed.
+      this.tooltipText = `${this.tooltipText.split('\n\n⚠')[0]}\n\n⚠ ${vscode.l10n.t('Could not refresh: {0}', error instanceof Error ? error.message : String(error))}`;
+      this.item.tooltip = this.tooltipText;
+    }
+  }
+
+  /** Shows a summary read elsewhere (the dashboard) when it is the active environment's current period. */
+  offer(environmentId: string, summary: UsageSummary): void {
+    if (!this.enabled() || this.services.store.active()?.id !== environmentId || summary.billingPeriod !== currentPeriod()) return;
+    this.show(environmentId, summary);
+  }
+
+  private show(environmentId: string, summary: UsageSummary): void {
+    const locale = vscode.env.language;
+    const calls = meterFigures('calls', summary.usage.calls);
+    const percent = meterTexts(calls, locale).percent;
+    this.item.text = `$(graph) ${vscode.l10n.t('calls {0}', percent)}`;
+    this.item.backgroundColor = calls.level === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : calls.level === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const lines = USAGE_METERS.map((name) => {
+      const texts = meterTexts(meterFigures(name, summary.usage[name]), locale);
+      return `${name}: ${vscode.l10n.t('{0} of {1}', texts.used, texts.included)} (${texts.percent})${texts.overage ? ` ${vscode.l10n.t('overage {0}', texts.overage)}` : ''}`;
+    });
+    this.tooltipText = [`${summary.billingPeriod} · ${summary.tier}`, ...lines, vscode.l10n.t('Click to open the usage dashboard')].join('\n\n');
+    this.item.tooltip = this.tooltipText;
+    this.item.accessibilityInformation = { label: vscode.l10n.t('API calls this billing period: {0} of the included amount', percent) };
+    this.item.show();
+    this.visible = true;
+    this.shownFor = environmentId;
+    this.level = calls.level;
+  }
+
+  private level?: MeterLevel;
+
+  private hide(): void {
+    this.item.hide();
+    this.visible = false;
+    this.shownFor = undefined;
+    this.level = undefined;
+  }
+
+  view(): UsageStatusBarView {
+    return { visible: this.visible, text: this.item.text, level: this.level, tooltip: this.tooltipText };
+  }
+
+  dispose(): void {
+    this.stopTimer();
+    for (const s of this.subscriptions) s.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,182 @@
+// The messages between the dashboard's host (extension) and its webview, both ways, and the
+// checks the host applies to everything the webview sends. No `vscode`, no DOM.
+import type { MeterFigures } from '../core/meters';
+import { isPeriod } from '../core/period';
+import { DEFAULT_KEY_SORT, KEY_COLUMNS, type KeyColumn, type KeyRow, type KeySort, type OpenRecord, type SortDirection } from '../core/records';
+
+export const DETAILS_PAGE_SIZES: readonly number[] = [10, 25, 50, 100];
+export const DEFAULT_DETAILS_PAGE_SIZE = 25;
+export const MAX_DETAILS_PAGE_SIZE = 100;
+
+/** What the webview keeps across reloads (`setState`) and the serializer restores. No key, no data. */
+export interface ViewState {
+  environmentId: string;
+  period: string;
+  sort: KeySort;
+  page: number;
+  pageSize: number;
+}
+
+export interface ErrorView {
+  kind: string;
+  message: string;
+  retryable: boolean;
+}
+
+/** A part of the dashboard: loading (maybe with the last data), ready, or failed (maybe with the last data). */
+export type Section<T> = { status: 'loading'; data?: T } | { status: 'ready'; data: T } | { status: 'error'; error: ErrorView; data?: T };
+
+export interface SummaryData {
+  period: string;
+  tier: string;
+  meters: MeterFigures[];
+}
+
+export interface KeysData {
+  period: string;
+  /** Sorted as `view.sort` says. Key ids are masked; the key itself is never here. */
+  rows: KeyRow[];
+  totalCalls: number;
+}
+
+export interface DetailsData {
+  period: string;
+  page: number;
+  pageSize: number;
+  totalCount: number;
+  columns: string[];
+  records: OpenRecord[];
+}
+
+export const COMMANDS = ['replaceKey', 'switchEnvironment', 'showLogs', 'addEnvironment'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+/** The whole dashboard cannot show usage: say why, offer what helps. */
+export interface Blocked {
+  reason: 'noKey' | 'unauthorized' | 'forbidden' | 'removed';
+  message: string;
+  actions: CommandName[];
+}
+
+export interface ExportView {
+  format: 'csv' | 'json';
+  phase: 'running' | 'done' | 'cancelled' | 'failed';
+  loaded: number;
+  total: number;
+  /** Set when done (the file's name) or failed (why). */
+  detail?: string;
+}
+
+export interface Notice {
+  level: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+export interface DashboardState {
+  environment: { id: string; label: string; production: boolean };
+  view: ViewState;
+  /** The latest period that can be chosen. */
+  currentPeriod: string;
+  /** When the shown data was last loaded (epoch ms). */
+  updatedAt?: number;
+  notice?: Notice;
+  blocked?: Blocked;
+  summary: Section<SummaryData>;
+  keys: Section<KeysData>;
+  details: Section<DetailsData>;
+  export?: ExportView;
+}
+
+/** Every text the webview shows that is not data; the host fills it through `vscode.l10n`. */
+export const UI_STRING_KEYS = [
+  'billingPeriod', 'previousPeriod', 'nextPeriod', 'chooseMonth', 'refresh', 'updated', 'updating', 'tier', 'production',
+  'metersHeading', 'meter.calls', 'meter.webhooks', 'meter.storage_gb', 'meterOf', 'meterOverage', 'meterNoAllowance', 'meterAria',
+  'keysHeading', 'col.name', 'col.keyId', 'col.calls', 'col.share', 'col.lastUsedAt', 'currentKey', 'sortBy', 'keysEmpty', 'never',
+  'detailsHeading', 'detailsEmpty', 'pageOf', 'recordsRange', 'previousPage', 'nextPage', 'pageSize', 'exportCsv', 'exportJson',
+  'exporting', 'cancel', 'exportDone', 'exportCancelled', 'exportFailed', 'retry', 'emptyPeriod', 'loading', 'dismiss',
+  'command.replaceKey', 'command.switchEnvironment', 'command.showLogs', 'command.addEnvironment',
+] as const;
+export type UiStringKey = (typeof UI_STRING_KEYS)[number];
+export type UiStrings = Record<UiStringKey, string>;
+
+export type HostMessage = { type: 'init'; locale: string; strings: UiStrings } | { type: 'update'; state: DashboardState };
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'setPeriod'; period: string }
+  | { type: 'refresh' }
+  | { type: 'setPage'; page: number }
+  | { type: 'setPageSize'; pageSize: number }
+  | { type: 'sort'; column: KeyColumn; direction: SortDirection }
+  | { type: 'export'; format: 'csv' | 'json' }
+  | { type: 'cancelExport' }
+  | { type: 'dismissNotice' }
+  | { type: 'command'; command: CommandName }
+  | { type: 'webviewError'; message: string };
+
+type Obj = Record<string, unknown>;
+
+function isObject(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isWholeIn = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const isColumn = (value: unknown): value is KeyColumn => typeof value === 'string' && (KEY_COLUMNS as readonly string[]).includes(value);
+const isDirection = (value: unknown): value is SortDirection => value === 'asc' || value === 'desc';
+
+export const MAX_PAGE = 100_000;
+
+/**
+ * Reads a message from the webview. Anything that is not exactly one of `WebviewMessage`
+ * gives undefined; the result is a fresh object holding only the known fields.
+ */
+export function parseWebviewMessage(value: unknown): WebviewMessage | undefined {
+  if (!isObject(value) || typeof value.type !== 'string') return undefined;
+  switch (value.type) {
+    case 'ready':
+    case 'refresh':
+    case 'cancelExport':
+    case 'dismissNotice':
+      return { type: value.type };
+    case 'setPeriod':
+      return isPeriod(value.period) ? { type: 'setPeriod', period: value.period } : undefined;
+    case 'setPage':
+      return isWholeIn(value.page, 1, MAX_PAGE) ? { type: 'setPage', page: value.page } : undefined;
+    case 'setPageSize':
+      return isWholeIn(value.pageSize, 1, MAX_DETAILS_PAGE_SIZE) ? { type: 'setPageSize', pageSize: value.pageSize } : undefined;
+    case 'sort':
+      return isColumn(value.column) && isDirection(value.direction) ? { type: 'sort', column: value.column, direction: value.direction } : undefined;
+    case 'export':
+      return value.format === 'csv' || value.format === 'json' ? { type: 'export', format: value.format } : undefined;
+    case 'command':
+      return typeof value.command === 'string' && (COMMANDS as readonly string[]).includes(value.command) ? { type: 'command', command: value.command as CommandName } : undefined;
+    case 'webviewError':
+      return typeof value.message === 'string' ? { type: 'webviewError', message: value.message.slice(0, 500) } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Reads a saved view state (from the serializer after a reload). Fields that are missing or
+ * wrong fall back to defaults; without an environment id the state is unusable.
+ */
+export function parseViewState(value: unknown, fallbackPeriod: string): ViewState | undefined {
+  if (!isObject(value) || typeof value.environmentId !== 'string' || value.environmentId === '' || value.environmentId.length > 200) return undefined;
+  const sort = isObject(value.sort) && isColumn(value.sort.column) && isDirection(value.sort.direction) ? { column: value.sort.column, direction: value.sort.direction } : { ...DEFAULT_KEY_SORT };
+  return {
+    environmentId: value.environmentId,
+    period: isPeriod(value.period) ? value.period : fallbackPeriod,
+    sort,
+    page: isWholeIn(value.page, 1, MAX_PAGE) ? value.page : 1,
+    pageSize: isWholeIn(value.pageSize, 1, MAX_DETAILS_PAGE_SIZE) ? value.pageSize : DEFAULT_DETAILS_PAGE_SIZE,
+  };
+}
+
+/** `{0}`, `{1}` … in a template replaced by the arguments, as text. */
+export function fill(template: string, ...args: Array<string | number>): string {
+  return template.replace(/\{(\d+)\}/g, (match, index: string) => {
+    const value = args[Number(index)];
+    return value === undefined ? match : String(value);
+  });
+}

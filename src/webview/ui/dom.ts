@@ -1,0 +1,49 @@
+// A tiny element builder. Text is always added as text nodes; nothing is ever parsed as HTML.
+
+export type Child = Node | string | null | undefined | false;
+
+export interface Props {
+  class?: string;
+  /** Attributes; `false`/`undefined` leave the attribute out, `true` sets it empty. */
+  attrs?: Record<string, string | number | boolean | undefined>;
+  on?: Partial<Record<keyof HTMLElementEventMap, (event: Event) => void>>;
+  /** Identifies a focusable element across re-renders, so focus stays where it was. */
+  focusKey?: string;
+}
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (props.class) element.className = props.class;
+  for (const [name, value] of Object.entries(props.attrs ?? {})) {
+    if (value === undefined || value === false) continue;
+    element.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const [event, handler] of Object.entries(props.on ?? {})) element.addEventListener(event, handler);
+  if (props.focusKey) element.dataset.focus = props.focusKey;
+  append(element, ...children);
+  return element;
+}
+
+export function append(parent: Node, ...children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+}
+
+/** Replaces a region's content; focus inside it moves to the new element with the same focus key. */
+export function replaceContent(region: HTMLElement, ...children: Child[]): void {
+  const active = document.activeElement;
+  const key = active instanceof HTMLElement && region.contains(active) ? active.dataset.focus : undefined;
+  region.replaceChildren();
+  append(region, ...children);
+  if (key) {
+    const again = region.querySelector<HTMLElement>(`[data-focus="${CSS.escape(key)}"]`);
+    again?.focus();
+  }
+}
+
+/** Text only visible to screen readers. */
+export function srOnly(text: string): HTMLSpanElement {
+  return h('span', { class: 'sr-only' }, text);
+}

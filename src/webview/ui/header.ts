@@ -1,0 +1,67 @@
+// The header: environment, tier, billing period (previous / month picker / next), when the
+// data was read, and Refresh.
+import { absoluteTime, relativeTimeLong } from '../../core/format';
+import { comparePeriods, periodLabel, shiftPeriod } from '../../core/period';
+import type { DashboardState } from '../protocol';
+import { getLocale, send, t } from './context';
+import { h } from './dom';
+
+export function isBusy(state: DashboardState): boolean {
+  return !state.blocked && [state.summary, state.keys, state.details].some((section) => section.status === 'loading');
+}
+
+export function renderHeader(state: DashboardState): HTMLElement {
+  const { view, currentPeriod, environment } = state;
+  const atLatest = comparePeriods(view.period, currentPeriod) >= 0;
+  const tier = state.summary.data?.tier;
+  const monthInput = h('input', {
+    class: 'month',
+    focusKey: 'month',
+    attrs: { type: 'month', value: view.period, max: currentPeriod, 'aria-label': t('chooseMonth'), title: t('chooseMonth') },
+    on: {
+      change: (event) => {
+        const value = (event.target as HTMLInputElement).value;
+        if (value) send({ type: 'setPeriod', period: value });
+      },
+    },
+  });
+  return h(
+    'div',
+    { class: 'header' },
+    h(
+      'div',
+      { class: 'identity' },
+      h('h1', { attrs: { id: 'env-label' } }, environment.label),
+      environment.production ? h('span', { class: 'badge badge-production' }, t('production')) : null,
+      tier ? h('span', { class: 'tier', attrs: { id: 'tier' } }, t('tier', tier)) : null,
+    ),
+    h(
+      'div',
+      { class: 'period', attrs: { role: 'group', 'aria-label': t('billingPeriod') } },
+      h('button', { class: 'icon-button', focusKey: 'prev-period', attrs: { type: 'button', 'aria-label': t('previousPeriod'), title: t('previousPeriod') }, on: { click: () => send({ type: 'setPeriod', period: shiftPeriod(view.period, -1) }) } }, '‹'),
+      h('span', { class: 'period-label sr-only', attrs: { id: 'period-label', 'aria-live': 'polite' } }, periodLabel(view.period, getLocale())),
+      monthInput,
+      h('button', { class: 'icon-button', focusKey: 'next-period', attrs: { type: 'button', 'aria-label': t('nextPeriod'), title: t('nextPeriod'), disabled: atLatest }, on: { click: () => send({ type: 'setPeriod', period: shiftPeriod(view.period, 1) }) } }, '›'),
+    ),
+    h(
+      'div',
+      { class: 'freshness' },
+      h('span', { class: 'updated', attrs: { id: 'updated', 'aria-live': 'polite' } }, updatedText(state)),
+      h('button', { class: 'secondary', focusKey: 'refresh', attrs: { type: 'button', id: 'refresh' }, on: { click: () => send({ type: 'refresh' }) } }, `↻ ${t('refresh')}`),
+    ),
+  );
+}
+
+export function updatedText(state: DashboardState, now = Date.now()): string {
+  if (isBusy(state)) return t('updating');
+  if (state.updatedAt === undefined) return '';
+  return t('updated', relativeTimeLong(new Date(state.updatedAt).toISOString(), now, getLocale()));
+}
+
+/** Re-reads "updated N minutes ago" (called on a timer). */
+export function tickUpdated(state: DashboardState): void {
+  const element = document.getElementById('updated');
+  if (!element) return;
+  element.textContent = updatedText(state);
+  if (state.updatedAt !== undefined) element.title = absoluteTime(new Date(state.updatedAt).toISOString());
+}

@@ -1,0 +1,84 @@
+// The dashboard webview. It renders what the host posts and sends back what the user asks
+// for; it never talks to the network and never sees the API key.
+import { periodLabel } from '../../core/period';
+import type { DashboardState, HostMessage } from '../protocol';
+import { getLocale, saveState, send, setStrings, t } from './context';
+import { renderDetails } from './details';
+import { h, replaceContent } from './dom';
+import { isBusy, renderHeader, tickUpdated } from './header';
+import { renderKeys } from './keys';
+import { renderMeters } from './meters';
+import { renderBlocked, renderNotice } from './states';
+
+const app = document.getElementById('app') ?? document.body;
+const regions = {
+  header: h('header', { class: 'region-header' }),
+  notice: h('div', { class: 'region-notice' }),
+  blocked: h('div', { class: 'region-blocked' }),
+  meters: h('section', { class: 'region-meters', attrs: { id: 'meters' } }),
+  keys: h('section', { class: 'region-keys', attrs: { id: 'keys' } }),
+  details: h('section', { class: 'region-details', attrs: { id: 'details' } }),
+};
+type Region = keyof typeof regions;
+
+let state: DashboardState | undefined;
+const signatures = new Map<Region, string>();
+
+function emptyPeriod(s: DashboardState): string | undefined {
+  const { summary, keys, details } = s;
+  if (summary.status !== 'ready' || keys.status !== 'ready' || details.status !== 'ready') return undefined;
+  const nothing = summary.data.meters.every((m) => m.used === 0) && keys.data.rows.length === 0 && details.data.totalCount === 0;
+  return nothing ? periodLabel(s.view.period, getLocale()) : undefined;
+}
+
+/** Re-renders a region only when what it shows changed (keeps focus and scroll otherwise). */
+function update(region: Region, inputs: unknown, render: () => Array<HTMLElement | null>): void {
+  const signature = JSON.stringify(inputs);
+  if (signatures.get(region) === signature) return;
+  signatures.set(region, signature);
+  replaceContent(regions[region], ...render());
+}
+
+function render(next: DashboardState): void {
+  state = next;
+  const blocked = next.blocked;
+  const busy = isBusy(next);
+  app.setAttribute('aria-busy', String(busy));
+  update('header', [next.environment, next.view.period, next.currentPeriod, next.summary.data?.tier, next.updatedAt, busy], () => [renderHeader(next)]);
+  // A refused month (in the future) goes back to the period shown.
+  const month = regions.header.querySelector<HTMLInputElement>('input.month');
+  if (month && month.value !== next.view.period) month.value = next.view.period;
+  const empty = blocked ? undefined : emptyPeriod(next);
+  update('notice', [next.notice, empty], () => renderNotice(next.notice, empty ? t('emptyPeriod', empty) : undefined));
+  update('blocked', blocked ?? null, () => (blocked ? [renderBlocked(blocked)] : []));
+  for (const name of ['meters', 'keys', 'details'] as const) regions[name].hidden = blocked !== undefined;
+  if (blocked) return;
+  update('meters', next.summary, () => renderMeters(next.summary));
+  update('keys', [next.keys, next.view.sort], () => renderKeys(next.keys, next.view.sort));
+  update('details', [next.details, next.view.page, next.view.pageSize, next.export], () => renderDetails(next));
+  tickUpdated(next);
+}
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const message = event.data;
+  if (typeof message !== 'object' || message === null) return;
+  if (message.type === 'init') {
+    setStrings(message.strings, message.locale);
+    signatures.clear();
+    if (state) render(state);
+  } else if (message.type === 'update') {
+    saveState(message.state.view);
+    render(message.state);
+  }
+});
+
+window.addEventListener('error', (event) => send({ type: 'webviewError', message: String(event.message) }));
+window.addEventListener('unhandledrejection', (event) => send({ type: 'webviewError', message: String((event.reason as Error | undefined)?.message ?? event.reason) }));
+
+// "Updated N minutes ago" moves on while the panel is open; the timer is bounded to one.
+setInterval(() => {
+  if (state) tickUpdated(state);
+}, 30_000);
+
+app.replaceChildren(...Object.values(regions));
+send({ type: 'ready' });

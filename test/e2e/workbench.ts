@@ -1,0 +1,237 @@
+// End-to-end helpers: a fresh VS Code (code-server + headless Chromium) with the extension
+// INSTALLED from the packaged .vsix, the reference service on loopback, and the gestures a
+// person makes: click the activity bar, run a command from the palette, type into input
+// boxes, read tree items, the status bar and webviews, take screenshots.
+// The runner (scripts/run-e2e.mjs) passes the paths through EUS_E2E_* variables.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { type CodeServer, launchBrowser, startCodeServer, stopAll, workbenchUrl } from '../../scripts/vscode/code-server.mjs';
+import { type RunningService, startService } from '../service/server';
+
+export const SCREENSHOT_DIR = path.resolve(process.env.EUS_E2E_SCREENSHOTS ?? 'test-results/e2e');
+const SHORT = 15_000;
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the end-to-end tests with node scripts/run-e2e.mjs`);
+  return value;
+}
+
+export interface TreeItem {
+  label: string;
+  description: string;
+  ariaLabel: string;
+  /** codicon-* classes of the item's icon, e.g. ["codicon-pass"]. */
+  icons: string[];
+  level: number;
+}
+
+export interface StartOptions {
+  /** User settings merged over the harness defaults. */
+  settings?: Record<string, unknown>;
+}
+
+/** One fresh VS Code with the packaged extension, and the reference service. */
+export class Workbench {
+  private static current: Workbench | undefined;
+
+  private constructor(
+    readonly page: Page,
+    readonly service: RunningService,
+    private readonly server: CodeServer,
+    private readonly browser: Awaited<ReturnType<typeof launchBrowser>>['browser'],
+  ) {}
+
+  /** The workbench of the running test, for failure screenshots. */
+  static active(): Workbench | undefined {
+    return Workbench.current;
+  }
+
+  static async start(options: StartOptions = {}): Promise<Workbench> {
+    const service = await startService({ port: 0 });
+    let server: CodeServer | undefined;
+    let browser: Awaited<ReturnType<typeof launchBrowser>>['browser'] | undefined;
+    try {
+      server = await startCodeServer({ codeServer: required('EUS_E2E_CODE_SERVER'), vsix: required('EUS_E2E_VSIX'), settings: options.settings });
+      ({ browser } = await launchBrowser(required('EUS_E2E_CHROMIUM')));
+      const page = await browser.contexts()[0].newPage();
+      await page.goto(workbenchUrl(server, { folder: server.dirs.workspace }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+      await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+      await page.locator('.statusbar').waitFor({ timeout: SHORT });
+      const workbench = new Workbench(page, service, server, browser);
+      Workbench.current = workbench;
+      return workbench;
+    } catch (error) {
+      await stopAll({ browser, server });
+      await service.close();
+      throw error;
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (Workbench.current === this) Workbench.current = undefined;
+    await stopAll({ browser: this.browser, server: this.server });
+    await this.service.close();
+  }
+
+  /** code-server's last log lines (its extension host's among them), for failure messages. */
+  logTail(lines = 60): string {
+    return this.server.logTail(lines);
+  }
+
+  /** Saves test-results/e2e/<name>.png; names starting "docs-" can be copied into docs/. */
+  async screenshot(name: string): Promise<string> {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+    // Pictures for the README: no stray hover tooltip.
+    if (name.startsWith('docs-')) await this.page.mouse.move(900, 700);
+    await this.page.screenshot({ path: file, timeout: SHORT });
+    return file;
+  }
+
+  /** Clicks the view container's icon in the activity bar (by its title). */
+  async openViewContainer(title: string): Promise<void> {
+    const item = this.page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`);
+    await item.click({ timeout: SHORT });
+    await this.page.locator(`.part.sidebar .composite.title h2[title^="${title}" i], .part.sidebar .composite.title [aria-label^="${title}" i]`).first().waitFor({ timeout: SHORT }).catch(() => undefined);
+  }
+
+  /** Runs a command from the palette as a person does: F1, type its title, Enter. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.locator('.monaco-workbench').focus();
+    await this.page.keyboard.press('F1');
+    const input = this.quickInput();
+    await input.waitFor({ state: 'visible', timeout: SHORT });
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ state: 'visible', timeout: SHORT });
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** The input box of the quick input widget (input boxes and quick picks alike). */
+  quickInput() {
+    return this.page.locator('.quick-input-widget .quick-input-box input');
+  }
+
+  /** Waits for an input box whose title or prompt contains `text`, types `value`, presses Enter. */
+  async answerInput(text: string | RegExp, value: string): Promise<void> {
+    await this.waitForQuickInput(text);
+    const input = this.quickInput();
+    await input.fill(value);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Waits until the quick input shows `text` in its title, prompt or message. */
+  async waitForQuickInput(text: string | RegExp): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    await widget.waitFor({ state: 'visible', timeout: SHORT });
+    const deadline = Date.now() + SHORT;
+    let seen = '';
+    while (Date.now() < deadline) {
+      seen = await this.quickInputText();
+      if (typeof text === 'string' ? seen.includes(text) : text.test(seen)) return;
+      await this.page.waitForTimeout(100);
+    }
+    throw new Error(`the input box never showed ${String(text)}; it showed: ${seen}`);
+  }
+
+  /** Title, prompt/message and placeholder of the visible quick input. */
+  async quickInputText(): Promise<string> {
+    return this.page.evaluate(() => {
+      const widget = document.querySelector('.quick-input-widget');
+      if (!widget || (widget as HTMLElement).style.display === 'none') return '';
+      const parts = ['.quick-input-title', '.quick-input-message', '.quick-input-description'].map((s) => widget.querySelector(s)?.textContent ?? '');
+      const input = widget.querySelector<HTMLInputElement>('.quick-input-box input');
+      return [...parts, input?.placeholder ?? '', input?.getAttribute('aria-label') ?? ''].join(' | ');
+    });
+  }
+
+  /** The rows of a tree view, in order (label, description, aria label, codicon classes). */
+  async treeItems(viewTitle: string): Promise<TreeItem[]> {
+    const pane = this.viewPane(viewTitle);
+    await pane.waitFor({ timeout: SHORT });
+    return pane.locator('.monaco-list-row[role="treeitem"]').evaluateAll((rows) =>
+      rows.map((row) => ({
+        label: row.querySelector('.label-name')?.textContent?.trim() ?? row.textContent?.trim() ?? '',
+        description: row.querySelector('.label-description')?.textContent?.trim() ?? '',
+        ariaLabel: row.getAttribute('aria-label') ?? '',
+        icons: [...row.querySelectorAll('.custom-view-tree-node-item-icon, .codicon')].flatMap((el) => [...el.classList].filter((c) => c.startsWith('codicon-'))),
+        level: Number(row.getAttribute('aria-level') ?? '1'),
+      })),
+    );
+  }
+
+  /** The pane of a view in the side bar, by the view's title. */
+  viewPane(viewTitle: string) {
+    return this.page.locator('.part.sidebar .pane', { has: this.page.locator(`.pane-header[aria-label^="${viewTitle}" i], .pane-header h3[title^="${viewTitle}" i]`) }).first();
+  }
+
+  /** Text and aria labels of the status bar items. */
+  async statusBarItems(): Promise<Array<{ text: string; ariaLabel: string }>> {
+    return this.page.locator('.part.statusbar .statusbar-item').evaluateAll((items) =>
+      items.map((item) => ({ text: (item.textContent ?? '').trim(), ariaLabel: item.getAttribute('aria-label') ?? item.querySelector('[aria-label]')?.getAttribute('aria-label') ?? '' })),
+    );
+  }
+
+  /** Polls `check` until it returns a truthy value; bounded. */
+  async waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = SHORT): Promise<NonNullable<T>> {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      try {
+        const value = await check();
+        if (value) return value;
+      } catch (error) {
+        last = error;
+      }
+      await this.page.waitForTimeout(100);
+    }
+    throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? ` (${last.message})` : ''}`);
+  }
+
+  /**
+   * The frame holding a webview's own document. Webviews are nested iframes: the outer one
+   * (the host page, `webviewView`/`webviewPanel`) loads an inner `active-frame` with the content.
+   * `has` picks the webview whose document contains that selector.
+   */
+  async webviewFrame(has: string, timeoutMs = SHORT): Promise<Frame> {
+    return this.waitFor(
+      async () => {
+        for (const frame of this.page.frames()) {
+          if (frame === this.page.mainFrame() || frame.isDetached()) continue;
+          if (await frame.locator(has).count().catch(() => 0)) return frame;
+        }
+        return undefined;
+      },
+      `a webview containing ${has}`,
+      timeoutMs,
+    );
+  }
+}
+
+/**
+ * Mocha hooks for a suite: a fresh VS Code before it, stopped after it, and on every failed
+ * test a screenshot (test-results/e2e/FAILED-<title>.png) and the tail of code-server's log.
+ */
+export function useWorkbench(options: StartOptions = {}): () => Workbench {
+  let workbench: Workbench | undefined;
+  before(async function () {
+    this.timeout(120_000);
+    workbench = await Workbench.start(options);
+  });
+  afterEach(async function () {
+    const test = this.currentTest;
+    if (!workbench || test?.state !== 'failed') return;
+    const file = await workbench.screenshot(`FAILED-${test.fullTitle()}`).catch((error: Error) => `(no screenshot: ${error.message})`);
+    console.log(`    screenshot: ${file}\n    --- code-server log (tail) ---\n${workbench.logTail(30)}`);
+  });
+  after(async function () {
+    this.timeout(30_000);
+    await workbench?.stop();
+  });
+  return () => {
+    if (!workbench) throw new Error('the workbench did not start');
+    return workbench;
+  };
+}

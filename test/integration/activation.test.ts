@@ -1,0 +1,94 @@
+// Runs first (index.ts orders it so): the extension must not be active before anything of
+// it is needed, must activate without error when one of its commands runs, and registers
+// exactly the commands its manifest contributes. Also measures activation, with our own
+// clock and with VS Code's own statistics, and writes the figures to .bench/activation.json.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { EXTENSION_ID } from '../../src/constants';
+import type { ExtensionExports } from '../../src/exports';
+import { waitFor } from './helpers';
+
+interface ActivationFigures {
+  vscodeVersion: string;
+  uiKind: string;
+  firstCommandMs?: number;
+  activateCallMs?: number;
+  /** VS Code's own: load code, call activate, finish activate (ms) and the activation event. */
+  vscodeStats?: { loadCodeMs: number; callActivateMs: number; finishActivateMs: number; event: string };
+}
+
+const figures: ActivationFigures = {
+  vscodeVersion: vscode.version,
+  uiKind: vscode.env.uiKind === vscode.UIKind.Web ? 'web (code-server)' : 'desktop',
+};
+
+function extension(): vscode.Extension<ExtensionExports> {
+  const ext = vscode.extensions.getExtension<ExtensionExports>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is installed in this VS Code`);
+  return ext;
+}
+
+/** Parses the extension's row of "Extension Activation Stats" in VS Code's perf document. */
+function parseStats(text: string): ActivationFigures['vscodeStats'] {
+  const section = text.split(/^## /m).find((s) => s.startsWith('Extension Activation Stats'));
+  assert.ok(section, 'the perf document has an "Extension Activation Stats" section');
+  const row = section.split('\n').find((line) => line.toLowerCase().includes(EXTENSION_ID));
+  assert.ok(row, `the stats have a row for ${EXTENSION_ID}:\n${section}`);
+  const cells = row.split('|').map((c) => c.trim());
+  // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
+  const [, , , load, call, finish, event] = cells;
+  const loadCodeMs = Number(load);
+  const callActivateMs = Number(call);
+  const finishActivateMs = Number(finish);
+  assert.ok([loadCodeMs, callActivateMs, finishActivateMs].every(Number.isFinite), `numbers in the row: ${row}`);
+  return { loadCodeMs, callActivateMs, finishActivateMs, event };
+}
+
+describe('Activation', function () {
+  this.timeout(60_000);
+
+  it('is not active before anything of it is needed', () => {
+    assert.equal(extension().isActive, false, 'the extension must not activate at start-up (narrow activation events)');
+  });
+
+  it('activates without error when one of its commands runs', async () => {
+    const ext = extension();
+    const started = performance.now();
+    await vscode.commands.executeCommand('engagementUsage.showLogs');
+    figures.firstCommandMs = performance.now() - started;
+    assert.equal(ext.isActive, true, 'running a command activated the extension');
+    const again = performance.now();
+    const exports = await ext.activate();
+    figures.activateCallMs = performance.now() - again;
+    assert.equal(typeof exports.useUi, 'function', 'activate() returned the test seam');
+    assert.ok(exports.environments, 'the environments part is exported');
+  });
+
+  it('registers exactly the commands its manifest contributes', async () => {
+    const manifest = extension().packageJSON as { contributes: { commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> } };
+    const declared = manifest.contributes.commands.map((c) => c.command).sort();
+    // VS Code itself adds `<view id>.focus`, `.open`, … for every contributed view: not ours.
+    const viewIds = Object.values(manifest.contributes.views).flat().map((v) => `${v.id}.`);
+    const registered = (await vscode.commands.getCommands(true))
+      .filter((c) => c.startsWith('engagementUsage.') && !viewIds.some((prefix) => c.startsWith(prefix)))
+      .sort();
+    const missing = declared.filter((c) => !registered.includes(c));
+    const extra = registered.filter((c) => !declared.includes(c));
+    assert.deepEqual({ missing, extra }, { missing: [], extra: [] }, 'declared in package.json but not registered (missing), or registered but not declared (extra)');
+  });
+
+  it("reports activation figures (ours and VS Code's own)", async () => {
+    await extension().activate(); // already active unless this test runs alone (--grep)
+    await vscode.commands.executeCommand('perfview.show');
+    const doc = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'perf' && d.getText().includes('Extension Activation Stats')), 'the perf document', 15_000);
+    figures.vscodeStats = parseStats(doc.getText());
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    console.log(`activation figures: ${JSON.stringify(figures)}`);
+    const root = path.resolve(extension().extensionPath);
+    fs.mkdirSync(path.join(root, '.bench'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.bench', 'activation.json'), `${JSON.stringify({ ...figures, measuredAt: new Date().toISOString() }, null, 2)}\n`);
+  });
+});

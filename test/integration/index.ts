@@ -1,0 +1,138 @@
+// The integration suite's entry, loaded by VS Code as `extensionTestsPath` (desktop VS Code
+// through @vscode/test-electron, or code-server's extension host). Runs mocha over the
+// bundled `*.test.js` beside this file, activation first (it checks the extension is not
+// active yet), and reports to the launcher through files named by environment variables:
+//   EUS_TEST_OUTPUT   spec-style output, appended as it happens (the launcher streams it)
+//   EUS_TEST_RESULTS  JSON written at the end: stats, passes, failures
+//   EUS_TEST_GREP     only tests whose full title matches this pattern
+// code-server's extension host inherits code-server's environment; test-electron passes
+// `extensionTestsEnv`. Without the variables, output goes to the console only.
+import fs from 'node:fs';
+import path from 'node:path';
+import Mocha from 'mocha';
+
+export interface TestRecord {
+  title: string;
+  fullTitle: string;
+  file?: string;
+  durationMs?: number;
+  message?: string;
+  stack?: string;
+}
+
+export interface SuiteResults {
+  stats: { tests: number; passes: number; failures: number; pending: number; durationMs: number };
+  passes: TestRecord[];
+  failures: TestRecord[];
+  /** Mocha's spec output and whatever tests printed with console.log (e.g. activation figures). */
+  output: string;
+  grep?: string;
+}
+
+const FIRST = 'activation.test.js';
+
+/** The bundled tests beside this file, activation first; stale bundles of deleted sources are left out. */
+function testFiles(dir: string): string[] {
+  const sources = path.resolve(dir, '..', '..', '..', 'test', 'integration');
+  const hasSource = (f: string) => !fs.existsSync(sources) || fs.existsSync(path.join(sources, f.replace(/\.js$/, '.ts')));
+  const files = fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.test.js') && hasSource(f))
+    .sort((a, b) => (path.basename(a) === FIRST ? -1 : path.basename(b) === FIRST ? 1 : a.localeCompare(b)));
+  return files.map((f) => path.join(dir, f));
+}
+
+function record(test: Mocha.Test, error?: unknown): TestRecord {
+  const err = error as { message?: string; stack?: string } | undefined;
+  return { title: test.title, fullTitle: test.fullTitle(), file: test.file, durationMs: test.duration, message: err?.message, stack: err?.stack };
+}
+
+/** Routes every line mocha's reporter and the tests print to the output file as well. */
+function captureOutput(outputFile: string | undefined): { restore(): void; text(): string } {
+  const chunks: string[] = [];
+  const write = (text: string) => {
+    chunks.push(text);
+    if (outputFile) fs.appendFileSync(outputFile, text);
+  };
+  const base = Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void };
+  const originalReporterLog = base.consoleLog;
+  const format = (args: unknown[]) => `${args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? (a.stack ?? a.message) : JSON.stringify(a))).join(' ')}\n`;
+  const formatReporter = (args: unknown[]) => {
+    // The reporter uses printf-style "%s" / "%d" placeholders.
+    if (typeof args[0] !== 'string') return format(args);
+    let rest = args.slice(1);
+    const text = args[0].replace(/%[sd]/g, () => {
+      const value = rest[0];
+      rest = rest.slice(1);
+      return String(value);
+    });
+    return format([text, ...rest]);
+  };
+  base.consoleLog = (...args: unknown[]) => {
+    write(formatReporter(args));
+    originalReporterLog(...args);
+  };
+  // The extension host defines console.log & co. with a setter that does nothing, so the
+  // console itself is swapped for the run: one that writes to the output file as well.
+  const hostConsole = globalThis.console;
+  const tee = (method: 'log' | 'info' | 'warn' | 'error', prefix: string) => ({
+    value: (...args: unknown[]) => {
+      write(`${prefix}${format(args)}`);
+      hostConsole[method](...args);
+    },
+  });
+  globalThis.console = Object.create(hostConsole, {
+    log: tee('log', ''),
+    info: tee('info', ''),
+    warn: tee('warn', '[warn] '),
+    error: tee('error', '[error] '),
+  }) as Console;
+  return {
+    restore() {
+      base.consoleLog = originalReporterLog;
+      globalThis.console = hostConsole;
+    },
+    text: () => chunks.join(''),
+  };
+}
+
+export async function run(): Promise<void> {
+  const outputFile = process.env.EUS_TEST_OUTPUT || undefined;
+  const resultsFile = process.env.EUS_TEST_RESULTS || undefined;
+  const grep = process.env.EUS_TEST_GREP || undefined;
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
+  if (grep) mocha.grep(grep);
+  for (const file of testFiles(__dirname)) mocha.addFile(file);
+
+  const capture = captureOutput(outputFile);
+  const started = Date.now();
+  const passes: TestRecord[] = [];
+  const failures: TestRecord[] = [];
+  let pending = 0;
+  try {
+    await mocha.loadFilesAsync();
+    await new Promise<void>((resolve) => {
+      const runner = mocha.run(() => resolve());
+      runner.on('pass', (test) => passes.push(record(test)));
+      runner.on('fail', (test, error) => failures.push(record(test, error)));
+      runner.on('pending', () => pending++);
+    });
+  } catch (error) {
+    const err = error as Error;
+    failures.push({ title: 'loading the test files', fullTitle: 'loading the test files', message: err.message, stack: err.stack });
+  } finally {
+    capture.restore();
+  }
+
+  const results: SuiteResults = {
+    stats: { tests: passes.length + failures.length + pending, passes: passes.length, failures: failures.length, pending, durationMs: Date.now() - started },
+    passes,
+    failures,
+    output: capture.text(),
+    grep,
+  };
+  if (resultsFile) fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2));
+  if (failures.length > 0) throw new Error(`${failures.length} integration test(s) failed`);
+  if (passes.length === 0) throw new Error(grep ? `no integration test matched ${grep}` : 'no integration test ran');
+}

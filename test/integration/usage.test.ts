@@ -1,0 +1,298 @@
+// The usage dashboard and the calls status-bar item, in the real extension host against the
+// reference service. The webview's messages are driven through the panel's own handler
+// (the one `onDidReceiveMessage` calls); `ready` comes from the real webview script.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { DashboardState, HostMessage } from '../../src/webview/protocol';
+import type { DashboardProbe, UsageExports } from '../../src/usage/index';
+import { type TestContext, clearEnvironments, setup, teardown, useEnvironment, waitFor } from './helpers';
+
+function utcPeriod(offset = 0): string {
+  const now = new Date();
+  const index = now.getUTCFullYear() * 12 + now.getUTCMonth() + offset;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+describe('Usage dashboard', function () {
+  this.timeout(60_000);
+  let ctx: TestContext;
+  let tmp: string;
+  const usage = (): UsageExports => {
+    assert.ok(ctx.exports.usage, 'the extension exports the usage feature');
+    return ctx.exports.usage;
+  };
+
+  before(async () => {
+    ctx = await setup();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-usage-'));
+  });
+  after(async () => {
+    await teardown(ctx);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    ctx.service.reset();
+    ctx.ui.prompts.length = 0;
+    ctx.ui.messages.length = 0;
+  });
+  afterEach(async () => {
+    for (const dashboard of usage().dashboards()) dashboard.close();
+    await vscode.workspace.getConfiguration('engagementUsage').update('usage.statusBar', undefined, vscode.ConfigurationTarget.Global);
+    await clearEnvironments(ctx.exports, ctx.ui);
+  });
+
+  /** Opens the dashboard from its command and waits until the real webview is up and every section has loaded. */
+  async function openDashboard(): Promise<DashboardProbe> {
+    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
+    await waitFor(() => probe.ready, 'the webview script to start and say ready', 20_000);
+    await probe.idle();
+    return probe;
+  }
+
+  const posted = (probe: DashboardProbe): DashboardState => {
+    const message: HostMessage | undefined = probe.lastMessage();
+    if (message?.type !== 'update') throw new Error(`the last message posted is an update, not ${message?.type}`);
+    return message.state;
+  };
+
+  async function settled(probe: DashboardProbe, what: string, check: (state: DashboardState) => boolean): Promise<DashboardState> {
+    await probe.idle();
+    return waitFor(() => (check(posted(probe)) ? posted(probe) : undefined), what);
+  }
+
+  const allReady = (s: DashboardState) => s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
+
+  it('opens from the command and posts the service\'s summary, per-key and detail data of the current period', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    const probe = await openDashboard();
+    const state = await settled(probe, 'all three sections ready', allReady);
+    const period = utcPeriod();
+    const store = ctx.service.store;
+    assert.equal(probe.title, 'Usage: Demo');
+    assert.equal(state.environment.label, 'Demo');
+    assert.equal(state.view.period, period);
+    assert.ok(state.updatedAt && Date.now() - state.updatedAt < 60_000);
+
+    // Meters: the seeded figures of the current period.
+    assert.ok(state.summary.status === 'ready');
+    const expected = store.summary(period);
+    assert.equal(state.summary.data.tier, expected.tier);
+    const meters = Object.fromEntries(state.summary.data.meters.map((m) => [m.name, m]));
+    assert.equal(meters.calls.used, expected.usage.calls.used);
+    assert.equal(meters.calls.included, expected.usage.calls.included);
+    assert.equal(meters.calls.level, 'warning', '82 % of calls is past the 80 % warning');
+    assert.equal(meters.webhooks.used, expected.usage.webhooks.used);
+    assert.equal(meters.storage_gb.used, expected.usage.storage_gb.used);
+    assert.equal(meters.storage_gb.unit, 'gb');
+
+    // Per-key rows: every key of the period, masked, the admin key marked as this environment's.
+    assert.ok(state.keys.status === 'ready');
+    const byKey = store.byKey(period);
+    assert.deepEqual(new Set(state.keys.data.rows.map((r) => r.name)), new Set(byKey.map((k) => k.name)));
+    assert.deepEqual(state.keys.data.rows.filter((r) => r.current).map((r) => r.name), ['Admin (demo)']);
+    const calls = state.keys.data.rows.map((r) => r.calls);
+    assert.deepEqual(calls, [...calls].sort((a, b) => b - a), 'sorted by calls, most first');
+    const shares = state.keys.data.rows.reduce((sum, r) => sum + r.share, 0);
+    assert.ok(Math.abs(shares - 1) < 1e-9, 'shares add up to 100 %');
+
+    // Details: the first page of the period's records, columns taken from the records.
+    assert.ok(state.details.status === 'ready');
+    const records = store.details(period);
+    assert.equal(state.details.data.totalCount, records.length);
+    assert.deepEqual(state.details.data.records.map((r) => r.id), records.slice(0, 25).map((r) => r.id));
+    for (const column of ['id', 'timestamp', 'keyId', 'endpoint', 'statusCode', 'meta']) assert.ok(state.details.data.columns.includes(column), column);
+
+    // The webview ran under its CSP without errors; neither the key nor a full key id reached it.
+    assert.deepEqual(probe.webviewErrors(), []);
+    assert.match(probe.html(), /default-src 'none'/);
+    const everything = JSON.stringify(probe.messages()) + probe.html();
+    assert.ok(!everything.includes(ctx.service.keys.admin), 'the API key is never posted to the webview');
+    assert.ok(!everything.includes('demo-admin'), 'no part of the secret is posted');
+    assert.ok(state.keys.data.rows.every((r) => !byKey.some((k) => k.keyId === r.maskedKeyId)), 'key ids are masked');
+
+    // Every usage request was made by the host with the environment's key.
+    const usageRequests = ctx.service.requests.filter((r) => r.path.startsWith('/v1/usage/'));
+    assert.ok(usageRequests.length >= 3);
+    assert.ok(usageRequests.every((r) => r.authorization === `Bearer ${ctx.service.keys.admin}`));
+
+    // Opening again reveals the same panel.
+    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    assert.equal(usage().dashboards().length, 1);
+  });
+
+  it('changing the period from the webview fetches that period; a future one is refused with a message', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    const probe = await openDashboard();
+    await settled(probe, 'the first load', allReady);
+    const previous = utcPeriod(-1);
+    ctx.service.clearRequests();
+
+    await probe.receive({ type: 'setPeriod', period: previous });
+    const state = await settled(probe, `the data of ${previous}`, (s) => allReady(s) && s.summary.data?.period === previous);
+    assert.equal(state.view.period, previous);
+    const asked = ctx.service.requests.map((r) => `${r.path}?${r.query.billingPeriod}`);
+    for (const endpoint of ['/v1/usage/summary', '/v1/usage/by-key', '/v1/usage/details']) assert.ok(asked.includes(`${endpoint}?${previous}`), `${endpoint} for ${previous} in ${asked.join(', ')}`);
+    assert.ok(state.summary.status === 'ready' && state.details.status === 'ready' && state.keys.status === 'ready');
+    const calls = state.summary.data.meters.find((m) => m.name === 'calls');
+    const seeded = ctx.service.store.summary(previous).usage.calls;
+    assert.equal(calls?.used, seeded.used);
+    assert.equal(calls?.level, 'error', 'the previous period is over its included calls');
+    assert.equal(calls?.overage, seeded.overage);
+    assert.deepEqual(state.details.data.records.map((r) => r.id), ctx.service.store.details(previous).slice(0, 25).map((r) => r.id));
+
+    // A future period: refused with a message, nothing requested, the period kept.
+    ctx.service.clearRequests();
+    const future = utcPeriod(2);
+    await probe.receive({ type: 'setPeriod', period: future });
+    const refused = await settled(probe, 'the notice', (s) => s.notice !== undefined);
+    assert.match(refused.notice?.text ?? '', /not started yet/);
+    assert.equal(refused.view.period, previous);
+    assert.equal(ctx.service.requests.length, 0, 'no request for a future period');
+
+    // A message outside the protocol is dropped.
+    const before = probe.rejectedMessages();
+    await probe.receive({ type: 'setPeriod', period: '2026-13' });
+    await probe.receive({ type: 'command', command: 'workbench.action.terminal.new' });
+    assert.equal(probe.rejectedMessages(), before + 2);
+    assert.equal(ctx.service.requests.length, 0);
+  });
+
+  it('pages the detail records, changes the page size, and sorts the per-key table', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    const probe = await openDashboard();
+    await settled(probe, 'the first load', allReady);
+    const records = ctx.service.store.details(utcPeriod());
+
+    await probe.receive({ type: 'setPageSize', pageSize: 10 });
+    await probe.receive({ type: 'setPage', page: 3 });
+    const paged = await settled(probe, 'page 3 of 10 records', (s) => s.details.status === 'ready' && s.details.data.page === 3 && s.details.data.pageSize === 10);
+    assert.ok(paged.details.status === 'ready');
+    assert.deepEqual(paged.details.data.records.map((r) => r.id), records.slice(20, 30).map((r) => r.id));
+    assert.ok(ctx.service.requests.some((r) => r.path === '/v1/usage/details' && r.query.page === '3' && r.query.pageSize === '10'));
+
+    await probe.receive({ type: 'setPageSize', pageSize: 100 });
+    const big = await settled(probe, 'a page of 100', (s) => s.details.status === 'ready' && s.details.data.pageSize === 100);
+    assert.ok(big.details.status === 'ready');
+    assert.equal(big.details.data.page, 1, 'the first record shown stays on the page');
+    assert.equal(big.details.data.records.length, Math.min(100, records.length));
+
+    await probe.receive({ type: 'sort', column: 'name', direction: 'asc' });
+    const sorted = await settled(probe, 'rows by name', (s) => s.view.sort.column === 'name');
+    assert.ok(sorted.keys.status === 'ready');
+    const names = sorted.keys.data.rows.map((r) => r.name);
+    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' })));
+  });
+
+  it('exports every record of the period to CSV and to JSON, through concurrent paging', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    const probe = await openDashboard();
+    await settled(probe, 'the first load', allReady);
+    const period = utcPeriod();
+    const records = ctx.service.store.details(period);
+    assert.ok(records.length > 100, 'the period has more records than one page holds');
+
+    const csvFile = path.join(tmp, 'usage.csv');
+    ctx.ui.onSave(vscode.Uri.file(csvFile));
+    ctx.service.clearRequests();
+    await probe.receive({ type: 'export', format: 'csv' });
+    await probe.idle();
+    const exported = await settled(probe, 'the export to finish', (s) => s.export?.phase === 'done');
+    assert.equal(exported.export?.loaded, records.length);
+    const lines = fs.readFileSync(csvFile, 'utf8').trimEnd().split('\r\n');
+    assert.equal(lines.length, records.length + 1, 'a header and one line per record');
+    assert.ok(lines[0].startsWith('id,'));
+    const ids = new Set(lines.slice(1).map((line) => line.split(',')[0]));
+    for (const record of records) assert.ok(ids.has(String(record.id)), `record ${String(record.id)} is in the file`);
+    const pages = ctx.service.requests.filter((r) => r.path === '/v1/usage/details' && r.query.billingPeriod === period);
+    assert.deepEqual(pages.map((r) => r.query.page).sort(), ['1', '2'], 'every page, read once, 100 at a time');
+    assert.ok(pages.every((r) => r.query.pageSize === '100'));
+    assert.ok(ctx.ui.messages.some((m) => m.level === 'info' && m.text.includes(`${records.length}`)), 'the user is told');
+
+    const jsonFile = path.join(tmp, 'usage.json');
+    ctx.ui.onSave(vscode.Uri.file(jsonFile));
+    await probe.receive({ type: 'export', format: 'json' });
+    await probe.idle();
+    const json = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as { billingPeriod: string; count: number; records: Array<Record<string, unknown>> };
+    assert.equal(json.billingPeriod, period);
+    assert.equal(json.count, records.length);
+    assert.deepEqual(json.records, records, 'the records exactly as the service sent them');
+
+    // Dismissing the save dialog exports nothing.
+    ctx.service.clearRequests();
+    ctx.ui.onSave(undefined);
+    await probe.receive({ type: 'export', format: 'csv' });
+    await probe.idle();
+    assert.equal(ctx.service.requests.length, 0);
+  });
+
+  it('shows a server error in its section with Retry, and Retry loads it', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    ctx.service.faults.add({ path: '/usage/details', kind: 'status', status: 500 });
+    const probe = await openDashboard();
+    const failed = await settled(probe, 'the details error', (s) => s.details.status === 'error');
+    assert.ok(failed.details.status === 'error');
+    assert.equal(failed.details.error.kind, 'server');
+    assert.equal(failed.details.error.retryable, true);
+    assert.match(failed.details.error.message, /500/);
+    assert.equal(failed.summary.status, 'ready', 'the other sections still show');
+    ctx.service.faults.clear();
+    await probe.receive({ type: 'refresh' });
+    await settled(probe, 'all ready after Retry', allReady);
+  });
+
+  it('says a key without usage:read lacks that scope, and hides the calls item', async () => {
+    await useEnvironment(ctx, ctx.service.keys.noUsage, 'Bot');
+    const probe = await openDashboard();
+    const state = await settled(probe, 'the missing scope', (s) => s.blocked !== undefined);
+    assert.equal(state.blocked?.reason, 'forbidden');
+    assert.match(state.blocked?.message ?? '', /usage:read/);
+    assert.ok(state.blocked?.actions.includes('replaceKey'));
+    assert.deepEqual(probe.webviewErrors(), []);
+    await waitFor(() => ctx.exports.environments?.contextKeys()['engagementUsage.canReadUsage'] === false, 'canReadUsage to turn false');
+    await usage().refreshStatusBar();
+    assert.equal(usage().statusBar().visible, false);
+  });
+
+  it('the status bar shows `calls 82 %` with the warning level, and the setting turns it off', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    await usage().refreshStatusBar();
+    const view = usage().statusBar();
+    assert.equal(view.visible, true);
+    assert.match(view.text, /calls 82 %$/);
+    assert.equal(view.level, 'warning');
+    assert.match(view.tooltip, /storage_gb/);
+
+    await vscode.workspace.getConfiguration('engagementUsage').update('usage.statusBar', false, vscode.ConfigurationTarget.Global);
+    await waitFor(() => !usage().statusBar().visible, 'the item to hide');
+    await vscode.workspace.getConfiguration('engagementUsage').update('usage.statusBar', undefined, vscode.ConfigurationTarget.Global);
+    await waitFor(() => usage().statusBar().visible, 'the item to come back');
+
+    // Over the included calls: the error level.
+    const period = utcPeriod();
+    const summary = ctx.service.store.summary(period);
+    ctx.service.store.setSummary(period, { ...summary, usage: { ...summary.usage, calls: { used: 112_000, included: 100_000, overage: 12_000 } } });
+    await usage().refreshStatusBar();
+    assert.match(usage().statusBar().text, /calls 112 %$/);
+    assert.equal(usage().statusBar().level, 'error');
+  });
+
+  it('is restored from its saved state (as after a reload) with the period, sort and page kept', async () => {
+    const envId = await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    const previous = utcPeriod(-1);
+    const probe = usage().restore({ environmentId: envId, period: previous, sort: { column: 'lastUsedAt', direction: 'asc' }, page: 2, pageSize: 50 });
+    assert.ok(probe, 'a dashboard was restored');
+    await waitFor(() => probe.ready, 'the restored webview to start', 20_000);
+    const state = await settled(probe, 'the restored data', allReady);
+    assert.deepEqual(state.view, { environmentId: envId, period: previous, sort: { column: 'lastUsedAt', direction: 'asc' }, page: 2, pageSize: 50 });
+    assert.ok(state.details.status === 'ready');
+    assert.deepEqual(state.details.data.records.map((r) => r.id), ctx.service.store.details(previous).slice(50, 100).map((r) => r.id));
+    assert.equal(probe.title, 'Usage: Demo');
+    // A second restore of the same environment does not open a second panel.
+    assert.equal(usage().restore({ environmentId: envId }), undefined);
+    assert.equal(usage().dashboards().length, 1);
+  });
+});

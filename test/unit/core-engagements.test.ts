@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import type { Engagement } from '../../src/api/types';
+import { changedFields, differingFields, hasChanges, mapLimited } from '../../src/core/changes';
+import { describeEngagement, engagementMarkdown, escapeMarkdown, inlineCode } from '../../src/core/engagementText';
+import { STATUS_COLORS, statusChoices, statusLook } from '../../src/core/status';
+
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+
+function engagement(overrides: Partial<Engagement> = {}): Engagement {
+  return {
+    id: 'eng_1',
+    name: 'Q3 Support Quality Review',
+    type: 'quality-review',
+    status: 'active',
+    evaluationCount: 12,
+    createdAt: '2026-10-01T08:00:00Z',
+    updatedAt: '2026-11-17T12:00:00Z',
+    description: 'Scores a weekly sample.',
+    ...overrides,
+  };
+}
+
+describe('engagement status look', () => {
+  it('gives active and completed a coloured icon from the contributed colours', () => {
+    assert.deepEqual(statusLook('active'), { kind: 'active', icon: 'circle-large-filled', colorId: 'engagementUsage.status.active', text: 'active' });
+    assert.deepEqual(statusLook('completed'), { kind: 'completed', icon: 'pass-filled', colorId: 'engagementUsage.status.completed', text: 'completed' });
+    assert.equal(statusLook(' Active ').kind, 'active', 'case and spaces do not matter');
+  });
+
+  it('gives any other status a neutral icon, no colour and the raw text', () => {
+    for (const status of ['paused', 'archived', 'On Hold – legal', '🚧']) {
+      const look = statusLook(status);
+      assert.equal(look.kind, 'other');
+      assert.equal(look.icon, 'circle-large-outline');
+      assert.equal(look.colorId, undefined);
+      assert.equal(look.text, status);
+    }
+    assert.equal(statusLook('').text, '(no status)');
+  });
+
+  it('the colour ids are the ones package.json contributes', async () => {
+    const manifest = (await import('../../package.json')).default as { contributes: { colors: Array<{ id: string }> } };
+    const contributed = manifest.contributes.colors.map((c) => c.id);
+    for (const id of Object.values(STATUS_COLORS)) assert.ok(contributed.includes(id), id);
+  });
+
+  it('offers active and completed, then the statuses seen, each once', () => {
+    assert.deepEqual(statusChoices([]), ['active', 'completed']);
+    assert.deepEqual(statusChoices(['paused', 'Active', 'archived', 'paused', ' ']), ['active', 'completed', 'paused', 'archived']);
+  });
+});
+
+describe('engagement texts', () => {
+  it('describes an engagement as type · evaluations · updated when', () => {
+    assert.equal(describeEngagement(engagement(), NOW), 'quality-review · 12 evaluations · updated 3 d ago');
+    assert.equal(describeEngagement(engagement({ evaluationCount: 1, updatedAt: '2026-11-20T11:58:00Z' }), NOW), 'quality-review · 1 evaluation · updated 2 min ago');
+    assert.equal(describeEngagement(engagement({ evaluationCount: 12345 }), NOW), 'quality-review · 12,345 evaluations · updated 3 d ago');
+    assert.equal(describeEngagement(engagement({ updatedAt: 'not a date' }), NOW), 'quality-review · 12 evaluations · updated unknown');
+  });
+
+  it('takes its words from the caller (translations)', () => {
+    const words = { evaluations: (_n: number, f: string) => `${f} Bewertungen`, updated: (r: string) => `geändert ${r}`, fields: {} as never };
+    assert.equal(describeEngagement(engagement(), NOW, words), 'quality-review · 12 Bewertungen · geändert 3 d ago');
+  });
+
+  it('writes every field as Markdown: id as code, times absolute and relative, description', () => {
+    const md = engagementMarkdown(engagement({ region: 'eu-west-1' }), { now: NOW });
+    assert.match(md, /^## Q3 Support Quality Review$/m);
+    assert.match(md, /\| ID \| `eng_1` \|/);
+    assert.match(md, /\| Type \| quality\\-review \|/);
+    assert.match(md, /\| Status \| active \|/);
+    assert.match(md, /\| Evaluations \| 12 \|/);
+    assert.match(md, /\| Created \| 2026-10-01 08:00 UTC \(1 mo ago\) \|/);
+    assert.match(md, /\| Updated \| 2026-11-17 12:00 UTC \(3 d ago\) \|/);
+    assert.match(md, /Scores a weekly sample\\\./);
+    assert.match(md, /Other fields[\s\S]*- region: `eu-west-1`/, 'fields the contract does not name are shown too');
+    assert.match(engagementMarkdown(engagement({ description: undefined }), { now: NOW }), /\*No description\.\*/);
+    assert.match(engagementMarkdown(engagement(), { now: NOW, heading: false }), /^\*\*Q3 Support Quality Review\*\*$/m);
+  });
+
+  it('escapes what the service sends, so it cannot add links, HTML or break the table', () => {
+    const md = engagementMarkdown(engagement({ name: '[click](command:x) <img src=x>', type: 'a|b\nc', id: 'id`with|pipe' }), { now: NOW });
+    assert.ok(!md.includes('[click](command:x)'));
+    assert.ok(!/(^|[^\\])<img/.test(md), 'no unescaped HTML');
+    assert.match(md, /\\\[click\\\]\\\(command:x\\\) \\<img src=x\\>/);
+    assert.match(md, /\| Type \| a\\\|b c \|/);
+    assert.match(md, /\| ID \| ``id`with\\\|pipe`` \|/);
+    assert.equal(escapeMarkdown('*bold* _x_ # h'), '\\*bold\\* \\_x\\_ \\# h');
+    assert.equal(inlineCode('`x`'), '`` `x` ``');
+  });
+});
+
+describe('changed fields of an update', () => {
+  const shown = engagement({ description: 'Old text' });
+
+  it('keeps only fields whose value differs (trimmed)', () => {
+    assert.deepEqual(changedFields(shown, { name: '  Q3 Support Quality Review ' }), {});
+    assert.deepEqual(changedFields(shown, { name: 'New name ' }), { name: 'New name' });
+    assert.deepEqual(changedFields(shown, { description: 'Old text', status: 'completed' }), { status: 'completed' });
+    assert.deepEqual(changedFields(shown, { description: '' }), { description: '' }, 'clearing a description is a change');
+    assert.deepEqual(changedFields(engagement({ description: undefined }), { description: '' }), {}, 'no description and empty are the same');
+    assert.equal(hasChanges({}), false);
+    assert.equal(hasChanges({ description: '' }), true);
+  });
+
+  it('names the fields that differ between two versions', () => {
+    assert.deepEqual(differingFields(shown, { ...shown, name: 'X', evaluationCount: 13, updatedAt: 'later' }), ['name', 'evaluationCount']);
+  });
+
+  it('runs tasks with bounded concurrency and keeps the order of results', async () => {
+    let running = 0;
+    let peak = 0;
+    const results = await mapLimited([5, 1, 4, 2, 3, 0], 2, async (n) => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((r) => setTimeout(r, n * 3));
+      running--;
+      if (n === 4) throw new Error('four');
+      return n * 10;
+    });
+    assert.equal(peak, 2);
+    assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), [50, 10, 'four', 20, 30, 0]);
+  });
+});

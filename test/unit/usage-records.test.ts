@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { compactValue, deriveColumns, fullValue, keyIdOfApiKey, keyRows, maskKeyId, sortKeyRows, type KeyRow } from '../../src/core/records';
+
+describe('usage: detail record columns and values', () => {
+  it('derives columns from the records, in order of first appearance, id first', () => {
+    const records = [
+      { timestamp: '2026-11-01T00:00:00Z', id: 'req_1', endpoint: '/v1/engagements' },
+      { id: 'req_2', statusCode: 200, timestamp: '2026-11-02T00:00:00Z' },
+      { id: 'req_3', meta: { region: 'eu-west-1' } },
+    ];
+    assert.deepEqual(deriveColumns(records), ['id', 'timestamp', 'endpoint', 'statusCode', 'meta']);
+    assert.deepEqual(deriveColumns([]), []);
+    assert.deepEqual(deriveColumns([{ b: 1 }, { a: 1 }]), ['b', 'a']);
+  });
+
+  it('bounds the number of columns of very wide records', () => {
+    const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, i]));
+    assert.equal(deriveColumns([wide]).length, 40);
+    assert.equal(deriveColumns([wide], 5).length, 5);
+  });
+
+  it('shows nested values compactly and whole in the tooltip', () => {
+    assert.equal(compactValue({ region: 'eu-west-1', sdk: 'node/2.3.1' }), 'region: eu-west-1, sdk: node/2.3.1');
+    assert.equal(compactValue([1, 'two', { three: 3 }]), '[1, two, {three: 3}]');
+    assert.equal(compactValue({ a: { b: { c: { d: 1 } } } }), 'a: {b: {"c":{"d":1}}}');
+    assert.equal(compactValue(null), 'null');
+    assert.equal(compactValue(undefined), '');
+    assert.equal(compactValue(42), '42');
+    assert.equal(compactValue(false), 'false');
+    assert.equal(compactValue('line one\nline two'), 'line one line two');
+    const long = compactValue('x'.repeat(200));
+    assert.equal(Array.from(long).length, 80);
+    assert.ok(long.endsWith('…'));
+    assert.equal(fullValue({ a: 1 }), '{\n  "a": 1\n}');
+    assert.equal(fullValue('<b>as text</b>'), '<b>as text</b>');
+  });
+});
+
+describe('usage: per-key rows', () => {
+  const keys = [
+    { keyId: 'key_admin', name: 'Admin (demo)', calls: 600, lastUsedAt: '2026-11-18T10:00:00Z' },
+    { keyId: 'key_ci', name: 'CI pipeline', calls: 300, lastUsedAt: '2026-11-19T10:00:00Z' },
+    { keyId: 'key_billing', name: 'billing reporter', calls: 100, lastUsedAt: '' },
+  ];
+
+  it('masks key ids: start and end only, never the whole id', () => {
+    assert.equal(maskKeyId('key_admin'), 'ke…in');
+    assert.equal(maskKeyId('key_0123456789abcdef'), 'key_…cdef');
+    assert.equal(maskKeyId('abcd'), 'a…d');
+    assert.equal(maskKeyId('abc'), '…');
+    for (const id of ['key_admin', 'key_0123456789abcdef', 'abcd']) assert.notEqual(maskKeyId(id), id);
+  });
+
+  it('tells the key id of a `<keyId>.<secret>` key, and nothing for other forms', () => {
+    assert.equal(keyIdOfApiKey('key_admin.demo-admin-7f3a9c'), 'key_admin');
+    assert.equal(keyIdOfApiKey('a.b.c'), 'a');
+    for (const key of [undefined, '', 'plainsecret', '.secret', 'key_admin.', 'key admin.secret']) assert.equal(keyIdOfApiKey(key), undefined, String(key));
+  });
+
+  it('computes each key\'s share of all calls and marks the current key', () => {
+    const rows = keyRows(keys, 'key_ci');
+    assert.deepEqual(rows.map((r) => r.share), [0.6, 0.3, 0.1]);
+    assert.deepEqual(rows.map((r) => r.current), [false, true, false]);
+    assert.deepEqual(rows.map((r) => r.maskedKeyId), ['ke…in', 'ke…ci', 'ke…ng']);
+    assert.ok(rows.every((r) => !('keyId' in r)), 'the full key id does not leave the host');
+    assert.deepEqual(keyRows(keys).map((r) => r.current), [false, false, false]);
+    assert.deepEqual(keyRows([{ keyId: 'k', name: 'n', calls: 0, lastUsedAt: '' }]).map((r) => r.share), [0]);
+  });
+
+  const names = (rows: KeyRow[]) => rows.map((r) => r.name);
+
+  it('sorts by each column, both ways', () => {
+    const rows = keyRows(keys);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'calls', direction: 'desc' })), ['Admin (demo)', 'CI pipeline', 'billing reporter']);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'calls', direction: 'asc' })), ['billing reporter', 'CI pipeline', 'Admin (demo)']);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'share', direction: 'asc' })), ['billing reporter', 'CI pipeline', 'Admin (demo)']);
+    // Case-insensitive, as people read names.
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'name', direction: 'asc' })), ['Admin (demo)', 'billing reporter', 'CI pipeline']);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'name', direction: 'desc' })), ['CI pipeline', 'billing reporter', 'Admin (demo)']);
+    // Key ids sort as they are shown (masked): ke…ci, ke…in, ke…ng.
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'asc' })), ['CI pipeline', 'Admin (demo)', 'billing reporter']);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'desc' })), ['billing reporter', 'Admin (demo)', 'CI pipeline']);
+  });
+
+  it('sorts by last use with unknown dates last in both directions', () => {
+    const rows = keyRows(keys);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'lastUsedAt', direction: 'desc' })), ['CI pipeline', 'Admin (demo)', 'billing reporter']);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'lastUsedAt', direction: 'asc' })), ['Admin (demo)', 'CI pipeline', 'billing reporter']);
+  });
+
+  it('breaks ties by name and leaves the input untouched', () => {
+    const tied = keyRows([
+      { keyId: 'k2', name: 'Zed', calls: 5, lastUsedAt: '' },
+      { keyId: 'k1', name: 'Amy', calls: 5, lastUsedAt: '' },
+    ]);
+    const before = names(tied);
+    assert.deepEqual(names(sortKeyRows(tied, { column: 'calls', direction: 'desc' })), ['Amy', 'Zed']);
+    assert.deepEqual(names(sortKeyRows(tied, { column: 'calls', direction: 'asc' })), ['Amy', 'Zed']);
+    assert.deepEqual(names(tied), before);
+  });
+});
