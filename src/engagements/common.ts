@@ -91,6 +91,8 @@ export async function pickEngagement(deps: EngagementDeps, title: string): Promi
 
 /** The single engagement a command is about: from the tree, an id (read from the service), or a pick. */
 export async function singleTarget(deps: EngagementDeps, args: unknown[], title: string): Promise<Engagement | undefined> {
+  // With several selected, a single-item command acts on the item it was invoked on.
+  if (isEngagementNode(args[0])) return args[0].engagement;
   const targets = targetsFromArgs(deps, args);
   if (Array.isArray(targets)) return targets[0];
   if (typeof targets === 'string') {

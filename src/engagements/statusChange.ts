@@ -11,6 +11,10 @@ import { askStatus } from './edit';
 
 const CONCURRENCY = 4;
 
+function engagements(count: number): string {
+  return count === 1 ? vscode.l10n.t('1 engagement') : vscode.l10n.t('{0} engagements', count);
+}
+
 export async function changeStatusOfMany(deps: EngagementDeps, targets: Engagement[]): Promise<void> {
   if (!(await requireApi(deps))) return;
   const statuses = new Set(targets.map((e) => e.status));
@@ -26,7 +30,7 @@ export async function changeStatusOfMany(deps: EngagementDeps, targets: Engageme
   if (!api) return;
 
   // Read each again: which changed on the server since the tree showed them?
-  const reads = await withProgress(vscode.l10n.t('Checking {0} engagements…', toChange.length), () => mapLimited(toChange, CONCURRENCY, (e) => api.engagements.get(e.id)));
+  const reads = await withProgress(vscode.l10n.t('Checking {0}…', engagements(toChange.length)), () => mapLimited(toChange, CONCURRENCY, (e) => api.engagements.get(e.id)));
   const unreadable = toChange.flatMap((e, i) => (reads[i].status === 'rejected' ? [{ engagement: e, error: reads[i].reason as unknown }] : []));
   const fresh = toChange.flatMap((e, i) => (reads[i].status === 'fulfilled' ? [{ shown: e, fresh: reads[i].value }] : []));
   const moved = fresh.filter((pair) => pair.fresh.updatedAt !== pair.shown.updatedAt);
@@ -36,7 +40,7 @@ export async function changeStatusOfMany(deps: EngagementDeps, targets: Engageme
     const names = moved.map((pair) => `“${pair.fresh.name}” (${differingFields(pair.shown, pair.fresh).join(', ') || vscode.l10n.t('updated')})`).join(', ');
     const choice = await ui(deps).message(
       'warning',
-      vscode.l10n.t('{0} of the {1} engagements changed on the server since they were shown.', moved.length, toChange.length),
+      vscode.l10n.t('{0} of {1} changed on the server since shown.', moved.length, engagements(toChange.length)),
       { modal: true, detail: vscode.l10n.t('Changed meanwhile: {0}. Overwrite sets the status anyway; Reload shows their current versions and changes nothing.', names) },
       overwrite,
       reload,
@@ -55,7 +59,7 @@ export async function changeStatusOfMany(deps: EngagementDeps, targets: Engageme
 async function patchAll(deps: EngagementDeps, targets: Engagement[], status: string): Promise<Array<{ engagement: Engagement; error: unknown }>> {
   const api = deps.services.connection.api;
   if (!api || targets.length === 0) return [];
-  const results = await withProgress(vscode.l10n.t('Setting the status of {0} engagements to “{1}”…', targets.length, status), () =>
+  const results = await withProgress(vscode.l10n.t('Setting the status of {0} to “{1}”…', engagements(targets.length), status), () =>
     mapLimited(targets, CONCURRENCY, async (e) => {
       const updated = await api.engagements.update(e.id, { status });
       deps.store.upsert(updated);
@@ -74,7 +78,7 @@ async function patchAll(deps: EngagementDeps, targets: Engagement[], status: str
 
 async function report(deps: EngagementDeps, failures: Array<{ engagement: Engagement; error: unknown }>, attempted: number, status: string): Promise<void> {
   const succeeded = attempted - failures.length;
-  if (succeeded > 0) notice(deps, vscode.l10n.t('Set the status of {0} engagements to “{1}”.', succeeded, status));
+  if (succeeded > 0) notice(deps, vscode.l10n.t('Set the status of {0} to “{1}”.', engagements(succeeded), status));
   if (failures.length === 0) return;
   if (failures.length === 1 && attempted === 1) {
     const { engagement, error } = failures[0];
@@ -85,7 +89,7 @@ async function report(deps: EngagementDeps, failures: Array<{ engagement: Engage
   const lines = failures.map(({ engagement, error }) => `“${engagement.name}”: ${describeError(error, env)}`);
   const retry = vscode.l10n.t('Retry Failed');
   const logs = vscode.l10n.t('Show Logs');
-  const choice = await ui(deps).message('error', vscode.l10n.t('Could not set the status of {0} of {1} engagements: {2}', failures.length, attempted, lines.join(' · ')), {}, retry, logs);
+  const choice = await ui(deps).message('error', vscode.l10n.t('Could not set the status of {0} of {1}: {2}', failures.length, engagements(attempted), lines.join(' · ')), {}, retry, logs);
   if (choice === retry) {
     const again = failures.map((f) => deps.store.get(f.engagement.id) ?? f.engagement);
     const second = await patchAll(deps, again, status);

@@ -76,7 +76,7 @@ export class EngagementsView implements vscode.Disposable {
     const filter = describeFilter(this.query.current.filter, { status: vscode.l10n.t('status'), type: vscode.l10n.t('type'), name: vscode.l10n.t('name') });
     this.treeView.description = filter || undefined;
     this.treeView.message = this.message(snapshot, state);
-    this.showProgress(snapshot.refreshing && snapshot.items.length === 0);
+    this.showProgress(snapshot.refreshing || snapshot.loadingMore);
     this.provider.refresh();
   }
 

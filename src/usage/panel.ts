@@ -29,6 +29,8 @@ export class DashboardPanel implements vscode.Disposable {
   /** Messages received that were not part of the protocol (dropped). */
   rejectedMessages = 0;
   private postScheduled = false;
+  /** The service address the shown data came from: a new one means reading everything again. */
+  private baseUrl?: string;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -46,6 +48,7 @@ export class DashboardPanel implements vscode.Disposable {
       summaryLoaded: (id, summary) => hooks.summaryLoaded?.(id, summary),
     });
     this.exporter = new Exporter(services, this.dashboard);
+    this.baseUrl = this.dashboard.environment()?.baseUrl;
     this.updateTitle();
     this.subscriptions.push(
       webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
@@ -74,7 +77,11 @@ export class DashboardPanel implements vscode.Disposable {
   private environmentChanged(): void {
     const env = this.dashboard.environment();
     const shown = this.dashboard.state.environment;
+    const baseUrl = env?.baseUrl;
+    const moved = baseUrl !== this.baseUrl;
+    this.baseUrl = baseUrl;
     if (!env && this.dashboard.state.blocked?.reason !== 'removed') void this.dashboard.load();
+    else if (env && moved) void this.dashboard.load().then(() => this.updateTitle());
     else if (env && (env.label !== shown.label || env.production !== shown.production)) {
       shown.label = env.label;
       shown.production = env.production === true;

@@ -229,6 +229,51 @@ describe('Usage dashboard', function () {
     assert.equal(ctx.service.requests.length, 0);
   });
 
+  it('cancelling an export stops its requests and writes no file', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    const probe = await openDashboard();
+    await settled(probe, 'the first load', allReady);
+    const file = path.join(tmp, 'cancelled.csv');
+    ctx.service.faults.add({ path: '/usage/details', kind: 'latency', ms: 1500 });
+    ctx.ui.onSave(vscode.Uri.file(file));
+    const exporting = probe.receive({ type: 'export', format: 'csv' });
+    // Not `settled`: that waits for the export itself to end.
+    await waitFor(() => posted(probe).export?.phase === 'running', 'the export to run');
+    await probe.receive({ type: 'cancelExport' });
+    await exporting;
+    await probe.idle();
+    const state = await settled(probe, 'the export to be cancelled', (s) => s.export?.phase === 'cancelled');
+    assert.equal(state.export?.phase, 'cancelled');
+    assert.equal(fs.existsSync(file), false, 'no file was written');
+    const exportPages = ctx.service.requests.filter((r) => r.path === '/v1/usage/details' && r.query.pageSize === '100');
+    assert.deepEqual(exportPages.map((r) => r.query.page), ['1'], 'cancelled during the first page: no other page was asked for');
+    assert.equal(ctx.ui.messages.filter((m) => m.level === 'error').length, 0, 'a cancel is not an error');
+  });
+
+  it('an older period without usage is shown as empty, not as an error', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    const probe = await openDashboard();
+    await settled(probe, 'the first load', allReady);
+    const old = utcPeriod(-24);
+    await probe.receive({ type: 'setPeriod', period: old });
+    const state = await settled(probe, `the data of ${old}`, (s) => allReady(s) && s.summary.data?.period === old);
+    assert.ok(state.summary.status === 'ready' && state.keys.status === 'ready' && state.details.status === 'ready');
+    assert.ok(state.summary.data.meters.every((m) => m.used === 0 && m.level === 'normal'));
+    assert.deepEqual(state.keys.data.rows, []);
+    assert.equal(state.details.data.totalCount, 0);
+    assert.equal(state.blocked, undefined);
+  });
+
+  it('a key the service rejects is said so, with Replace API Key offered', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    ctx.service.store.removeKey('key_admin');
+    const probe = await openDashboard();
+    const state = await settled(probe, 'the rejected key', (s) => s.blocked !== undefined);
+    assert.equal(state.blocked?.reason, 'unauthorized');
+    assert.match(state.blocked?.message ?? '', /rejected the API key of Demo \(401\)/);
+    assert.deepEqual(state.blocked?.actions, ['replaceKey', 'showLogs']);
+  });
+
   it('shows a server error in its section with Retry, and Retry loads it', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
     ctx.service.faults.add({ path: '/usage/details', kind: 'status', status: 500 });

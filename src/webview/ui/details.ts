@@ -40,15 +40,19 @@ function toolbar(state: DashboardState, data: DetailsData | undefined): HTMLElem
   );
 }
 
+/** Rows the table last showed: the placeholder has as many (plus the header's place), so it does not jump. */
+let lastRows: number | undefined;
+
 function table(state: DashboardState): HTMLElement {
   const section = state.details;
   const data = section.data;
   const loading = section.status === 'loading';
   const attrs = { id: 'details-table', 'aria-busy': loading ? 'true' : undefined };
   if (!data) {
-    const rows = Array.from({ length: Math.min(state.view.pageSize, 25) }, () => h('tr', { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } }, ...[1, 2, 3, 4].map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' })))));
+    const rows = Array.from({ length: lastRows ?? Math.min(state.view.pageSize, 25) + 1 }, () => h('tr', { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } }, ...[1, 2, 3, 4].map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' })))));
     return h('table', { class: 'details', attrs }, h('tbody', {}, ...rows));
   }
+  lastRows = Math.max(1, data.records.length + 1);
   if (data.records.length === 0) {
     return h('table', { class: 'details', attrs }, h('tbody', {}, h('tr', {}, h('td', { class: 'empty' }, t('detailsEmpty')))));
   }

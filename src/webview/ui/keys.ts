@@ -15,7 +15,8 @@ const COLUMNS: readonly { column: KeyColumn; numeric: boolean; firstDirection: K
   { column: 'lastUsedAt', numeric: false, firstDirection: 'desc' },
 ];
 
-const SKELETON_ROWS = 5;
+/** As many placeholder rows as the table last had (a first guess before that), so it does not jump. */
+let skeletonRows = 5;
 
 function headerCell(spec: (typeof COLUMNS)[number], sort: KeySort): HTMLTableCellElement {
   const active = sort.column === spec.column;
@@ -51,11 +52,12 @@ export function renderKeys(section: Section<KeysData>, sort: KeySort): HTMLEleme
   const data = section.data;
   const body = h('tbody');
   if (!data) {
-    for (let i = 0; i < SKELETON_ROWS; i++) body.append(h('tr', { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } }, ...COLUMNS.map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' })))));
+    for (let i = 0; i < skeletonRows; i++) body.append(h('tr', { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } }, ...COLUMNS.map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' })))));
   } else if (data.rows.length === 0) {
     body.append(h('tr', {}, h('td', { class: 'empty', attrs: { colspan: COLUMNS.length } }, t('keysEmpty'))));
   } else {
     for (const key of data.rows) body.append(row(key));
+    skeletonRows = Math.max(1, Math.min(data.rows.length, 50));
   }
   const table = h(
     'table',

@@ -42,9 +42,10 @@ function skeletonCard(name: (typeof METERS)[number]): HTMLElement {
   return h(
     'div',
     { class: 'meter-card skeleton-card', attrs: { 'data-meter': name, 'aria-hidden': 'true' } },
-    h('div', { class: 'meter-top' }, h('h3', {}, t(`meter.${name}`)), h('span', { class: 'skeleton skeleton-text short' })),
+    // The same boxes and line heights as a loaded card, so nothing moves when the data comes.
+    h('div', { class: 'meter-top' }, h('h3', {}, t(`meter.${name}`)), h('span', { class: 'percent' }, h('span', { class: 'skeleton skeleton-text short' }), '\u00a0')),
     h('div', { class: 'bar' }, h('div', { class: 'skeleton skeleton-bar' })),
-    h('div', { class: 'figures' }, h('span', { class: 'skeleton skeleton-text' })),
+    h('div', { class: 'figures' }, h('span', { class: 'skeleton skeleton-text' }), '\u00a0'),
     h('div', { class: 'overage' }, '\u00a0'),
   );
 }

@@ -1,0 +1,224 @@
+// Creating and updating engagements inside a real VS Code, through the same input flows a
+// person answers (ScriptedUi), against the reference service: only changed fields are sent,
+// conflicts are asked about, failures keep the input, read-only keys lose write actions.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { BACK, pickByLabel, useEnvironment, waitFor } from './helpers';
+import { C, engagementsSuite } from './engagementsSuite';
+
+describe('Engagements: create and update', function () {
+  this.timeout(60_000);
+  const s = engagementsSuite();
+  const { eng, run, items, seeded, requests, patches, test } = s;
+
+  test('creates an engagement through name → type → description → confirm, with Back, then reveals it', async () => {
+    s.ctx.ui.answer(
+      'Draft',
+      BACK,
+      (prompt) => {
+        assert.equal(prompt.value, 'Draft', 'Back keeps the answer');
+        return '  Onboarding Sprint 7 ';
+      },
+      (prompt, step) => {
+        assert.ok(prompt.items?.includes('onboarding'), 'the types seen are offered');
+        return pickByLabel('onboarding')(prompt, step);
+      },
+      'First week of calls',
+      pickByLabel('Create'),
+    );
+    await run('createEngagement');
+    const steps = s.ctx.ui.prompts.map((p) => `${p.step}/${p.totalSteps}`);
+    assert.deepEqual(steps, ['1/4', '2/4', '1/4', '2/4', '3/4', '4/4']);
+    const posts = requests('POST');
+    assert.equal(posts.length, 1);
+    assert.deepEqual(posts[0].body, { name: 'Onboarding Sprint 7', type: 'onboarding', description: 'First week of calls' });
+    const created = seeded().find((e) => e.name === 'Onboarding Sprint 7');
+    assert.ok(created);
+    const item = (await items()).find((i) => i.id === created.id);
+    assert.ok(item, 'the new engagement is in the tree');
+    assert.equal(item.icon, 'circle-large-filled');
+    await waitFor(() => eng().selection().includes(created.id), 'the new engagement to be revealed and selected');
+  });
+
+  test('creates with a type typed freely and no description', async () => {
+    s.ctx.ui.answer(
+      'Pilot',
+      (_prompt, step) => {
+        assert.ok('freeEntry' in step && step.freeEntry, 'the type step takes free entry');
+        assert.equal(step.freeEntry.validate?.('  '), 'Enter a type (at most 200 characters).');
+        return step.freeEntry.value(' pilot-study ');
+      },
+      '',
+      pickByLabel('Create'),
+    );
+    await run('createEngagement');
+    assert.deepEqual(requests('POST')[0].body, { name: 'Pilot', type: 'pilot-study' });
+    assert.equal(eng().totalCount(), 61);
+  });
+
+  test('an empty name is refused in the input and nothing is sent when the flow is dismissed', async () => {
+    s.ctx.ui.answer('   ', undefined);
+    await run('createEngagement');
+    assert.deepEqual(s.ctx.ui.prompts[0].rejected, ['Enter a name (at most 200 characters).']);
+    assert.equal(requests('POST').length, 0);
+  });
+
+  test('renames, edits the description and changes the status: the PATCH holds only the changed field', async () => {
+    const target = (await items())[0];
+    const before = { ...seeded().find((e) => e.id === target.id)! };
+    const newStatus = before.status === 'completed' ? 'active' : 'completed';
+    s.ctx.ui.answer((prompt) => {
+      assert.equal(prompt.value, before.name, 'the current name is prefilled');
+      return 'Renamed review';
+    });
+    await run('renameEngagement', target.id);
+    s.ctx.ui.answer('A new description');
+    await run('editEngagementDescription', target.id);
+    s.ctx.ui.answer((prompt, step) => {
+      assert.deepEqual(prompt.items?.slice(0, 2), ['active', 'completed']);
+      assert.ok(prompt.items?.includes('paused') && prompt.items.includes('archived'), 'statuses seen are offered');
+      assert.ok('freeEntry' in step && step.freeEntry, 'a status can be typed');
+      return newStatus;
+    });
+    await run('changeEngagementStatus', target.id);
+    assert.deepEqual(patches().map((r) => r.body), [{ name: 'Renamed review' }, { description: 'A new description' }, { status: newStatus }]);
+    assert.equal(requests('GET', `/v1/engagements/`).length, 3, 'each update re-read the engagement first');
+    const now = (await items()).find((i) => i.id === target.id)!;
+    assert.equal(now.label, 'Renamed review');
+    assert.match(now.tooltip ?? '', /A new description/);
+  });
+
+  test('Edit… asks what to change (never the type); an unchanged value sends nothing', async () => {
+    const target = (await items())[1];
+    s.ctx.ui.answer(
+      (prompt, step) => {
+        assert.deepEqual(prompt.items, ['Rename…', 'Edit Description…', 'Change Status…']);
+        assert.deepEqual([prompt.step, prompt.totalSteps], [1, 2]);
+        return pickByLabel('Rename')(prompt, step);
+      },
+      (prompt) => {
+        assert.equal(prompt.step, 2);
+        return prompt.value;
+      },
+    );
+    await run('editEngagement', target.id);
+    assert.equal(patches().length, 0, 'nothing is sent when nothing changed');
+    assert.match(eng().notices().at(-1) ?? '', /Nothing changed/);
+  });
+
+  test('from the Command Palette, a picker asks which engagement', async () => {
+    const target = (await items())[3];
+    s.ctx.ui.answer(
+      (prompt, step) => {
+        assert.equal(prompt.items?.length, eng().loaded().length, 'the loaded engagements are offered');
+        return pickByLabel(target.label)(prompt, step);
+      },
+      'Picked from the palette',
+    );
+    await run('renameEngagement');
+    assert.deepEqual(patches().map((p) => [p.path, p.body]), [[`/v1/engagements/${target.id}`, { name: 'Picked from the palette' }]]);
+  });
+
+  test('multi-select Change Status applies to all selected and reports each failure by name', async () => {
+    const shown = (await items()).filter((i) => seeded().find((e) => e.id === i.id)?.status !== 'archived').slice(0, 4);
+    const nodes = shown.map((i) => ({ kind: 'engagement', id: i.id, engagement: seeded().find((e) => e.id === i.id) }));
+    const failing = shown[1];
+    s.ctx.service.faults.add({ method: 'PATCH', path: `/engagements/${failing.id}`, kind: 'status', status: 500 });
+    s.ctx.ui.answer(pickByLabel('archived'));
+    s.ctx.ui.onMessages((m) => {
+      s.ctx.service.faults.clear();
+      return m.actions.find((a) => a === 'Retry Failed');
+    });
+    await run('changeEngagementStatus', nodes[0], nodes);
+    const report = s.ctx.ui.messages.find((m) => m.level === 'error');
+    assert.ok(report, 'the failure was reported');
+    assert.match(report.text, new RegExp(`“${failing.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”: .*HTTP 500`));
+    assert.match(report.text, /1 of \d engagements/);
+    for (const item of shown) assert.equal(seeded().find((e) => e.id === item.id)?.status, 'archived', `${item.label} is archived`);
+    const bodies = patches().map((r) => r.body);
+    assert.ok(bodies.every((b) => JSON.stringify(b) === '{"status":"archived"}'), 'only the status is sent');
+    assert.equal(patches().filter((r) => r.path.endsWith(failing.id!)).length, 2, 'the failed one was sent again on Retry only');
+  });
+
+  test('if the engagement changed on the server since it was shown: Cancel, Reload or Overwrite', async () => {
+    const target = (await items())[2];
+    s.ctx.service.store.updateEngagement(target.id!, { description: 'Changed elsewhere' });
+    const conflict = () => s.ctx.ui.messages.filter((m) => m.modal).at(-1);
+
+    s.ctx.ui.answer('Mine').onMessages(undefined);
+    await run('renameEngagement', target.id);
+    assert.match(conflict()?.text ?? '', /was changed on the server/);
+    assert.deepEqual(conflict()?.actions, ['Overwrite', 'Reload']);
+    assert.match(conflict()?.detail ?? '', /description/);
+    assert.equal(patches().length, 0, 'Cancel sends nothing');
+
+    s.ctx.ui.answer('Mine', (prompt) => {
+      assert.equal(prompt.value, 'Mine', 'after Reload the input is asked again with the answer kept');
+      return 'Mine again';
+    }).onMessages('Reload');
+    await run('renameEngagement', target.id);
+    assert.match((await items()).find((i) => i.id === target.id)?.tooltip ?? '', /Changed elsewhere/, 'the tree shows the current version');
+    assert.deepEqual(patches().map((p) => p.body), [{ name: 'Mine again' }]);
+
+    s.ctx.service.store.updateEngagement(target.id!, { name: 'Renamed on the server' });
+    const wanted = seeded().find((e) => e.id === target.id)?.status === 'completed' ? 'active' : 'completed';
+    s.ctx.ui.answer(pickByLabel(wanted)).onMessages('Overwrite');
+    await run('changeEngagementStatus', target.id);
+    assert.match(conflict()?.detail ?? '', /name/);
+    assert.deepEqual(patches().map((p) => p.body), [{ name: 'Mine again' }, { status: wanted }]);
+    assert.equal(seeded().find((e) => e.id === target.id)?.status, wanted);
+    assert.equal(seeded().find((e) => e.id === target.id)?.name, 'Renamed on the server', 'Overwrite sends only the field changed here');
+  });
+
+  test('a failed create keeps the input; Retry sends the same values once the fault is lifted', async () => {
+    s.ctx.service.faults.add({ method: 'POST', path: '/engagements', kind: 'status', status: 503 });
+    s.ctx.ui.answer('Retry me', pickByLabel('onboarding'), 'kept', pickByLabel('Create'));
+    s.ctx.ui.onMessages((m) => {
+      assert.equal(requests('POST').length, 1, 'a create is never re-sent automatically');
+      s.ctx.service.faults.clear();
+      return m.actions.find((a) => a === 'Retry');
+    });
+    await run('createEngagement');
+    const error = s.ctx.ui.messages[0];
+    assert.match(error.text, /Could not create “Retry me”/);
+    assert.deepEqual(error.actions, ['Retry', 'Edit', 'Show Logs']);
+    const posts = requests('POST');
+    assert.equal(posts.length, 2);
+    assert.deepEqual(posts[1].body, posts[0].body, 'the same values, no re-typing');
+    assert.equal(seeded().filter((e) => e.name === 'Retry me').length, 1);
+  });
+
+  test('a failed update offers Edit: the flow again, prefilled with what was typed', async () => {
+    const target = (await items())[0];
+    s.ctx.service.faults.add({ method: 'PATCH', kind: 'status', status: 422, body: { error: { message: 'name is taken', fields: { name: 'already used' } } }, times: 1 });
+    s.ctx.ui.answer('Taken name', (prompt) => {
+      assert.equal(prompt.value, 'Taken name', 'Edit prefills the typed value');
+      return 'Free name';
+    });
+    s.ctx.ui.onMessages((m) => {
+      assert.match(m.text, /name: already used/);
+      return m.actions.find((a) => a === 'Edit');
+    });
+    await run('renameEngagement', target.id);
+    assert.deepEqual(patches().map((p) => p.body), [{ name: 'Taken name' }, { name: 'Free name' }]);
+    assert.equal((await items()).find((i) => i.id === target.id)?.label, 'Free name');
+  });
+
+  test('a read-only key: a write says which scope is missing, then write actions are hidden', async () => {
+    await useEnvironment(s.ctx, s.ctx.service.keys.readOnly);
+    assert.equal((await items()).length, 25, 'a read-only key still lists');
+    s.ctx.ui.answer('Not allowed', pickByLabel('onboarding'), '', pickByLabel('Create'));
+    s.ctx.ui.onMessages(undefined);
+    await run('createEngagement');
+    const message = s.ctx.ui.messages[0];
+    assert.match(message.text, /engagements:write/);
+    assert.ok(message.actions.includes('Replace Key'));
+    await waitFor(() => s.ctx.exports.environments?.contextKeys()['engagementUsage.canWrite'] === false, 'canWrite to become false');
+    // Every write action's menu entry depends on that context key.
+    const manifest = vscode.extensions.getExtension('eus-tools.engagement-usage')!.packageJSON as { contributes: { menus: Record<string, Array<{ command: string; when?: string }>> } };
+    const writes = [C('createEngagement'), C('editEngagement'), C('renameEngagement'), C('editEngagementDescription'), C('changeEngagementStatus')];
+    for (const entries of Object.values(manifest.contributes.menus)) {
+      for (const entry of entries.filter((e) => writes.includes(e.command))) assert.match(entry.when ?? '', /engagementUsage\.canWrite/, `${entry.command} is hidden without write access`);
+    }
+  });
+});
