@@ -70,7 +70,8 @@ export class VscodeUi implements Ui {
         qp.onDidChangeValue((text) => {
           if (!step.freeEntry) return;
           const typed = text.trim();
-          const exact = base.some((item) => item.label === typed);
+          // Compared with the labels as given (the shown ones may carry a `$(icon)` prefix).
+          const exact = step.items.some((item) => item.label === typed);
           if (!typed || exact) {
             qp.items = base;
             return;

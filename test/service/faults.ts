@@ -13,7 +13,8 @@ export type FaultKind =
   | 'html'
   | 'empty200'
   | 'body'
-  | 'redirect';
+  | 'redirect'
+  | 'transform';
 
 export interface FaultRule {
   /** e.g. 'GET'; default any. */
@@ -33,14 +34,20 @@ export interface FaultRule {
   ms?: number;
   /** 'redirect': absolute URL for Location (default: the same URL again). */
   location?: string;
+  /**
+   * 'transform': rewrites the JSON body of the normal (2xx) answer after the request was
+   * handled, e.g. a `totalCount` that changes while paging, ids repeated across pages or a
+   * page far larger than asked for. Gets the parsed body and the request's query; in-process only.
+   */
+  transform?: (body: unknown, query: Record<string, string>) => unknown;
 }
 
 export const FAULT_KINDS: readonly FaultKind[] = [
-  'status', 'latency', 'drop', 'notJson', 'truncated', 'slowBody', 'wrongContentType', 'html', 'empty200', 'body', 'redirect',
+  'status', 'latency', 'drop', 'notJson', 'truncated', 'slowBody', 'wrongContentType', 'html', 'empty200', 'body', 'redirect', 'transform',
 ];
 
 /** Kinds after which the request is still handled (and counted) as usual. */
-const PASS_THROUGH: ReadonlySet<FaultKind> = new Set(['latency', 'slowBody', 'truncated', 'wrongContentType']);
+const PASS_THROUGH: ReadonlySet<FaultKind> = new Set(['latency', 'slowBody', 'truncated', 'wrongContentType', 'transform']);
 
 export function isPassThrough(kind: FaultKind): boolean {
   return PASS_THROUGH.has(kind);

@@ -113,6 +113,12 @@ function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boole
   });
 }
 
+/** The 'transform' fault: the handled 2xx answer's body, rewritten by the rule. */
+function transformed(fault: FaultRule | undefined, reply: Reply, query: Record<string, string>): Reply {
+  if (fault?.kind !== 'transform' || !fault.transform || reply.status >= 300 || reply.body === undefined) return reply;
+  return { ...reply, body: fault.transform(structuredClone(reply.body), query) };
+}
+
 function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
   return match?.[1];
@@ -193,7 +199,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     } else if (body.tooLarge) {
       answer = toAnswer(errorReply(413, 'payload_too_large', 'The request body is too large'), id);
     } else {
-      answer = toAnswer(handle(req, record, rawPath, local, query, body.text), id);
+      answer = toAnswer(transformed(fault, handle(req, record, rawPath, local, query, body.text), record.query), id);
       if (fault?.kind === 'wrongContentType') answer.headers['Content-Type'] = 'text/plain; charset=utf-8';
       if (fault?.kind === 'truncated' || fault?.kind === 'slowBody') mode = fault.kind;
       if (fault) Object.assign(answer.headers, fault.headers);
