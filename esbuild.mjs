@@ -10,6 +10,7 @@ const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const watch = args.has('--watch');
 const tests = args.has('--tests');
+const CHUNKS = production ? 'chunks' : 'chunks-dev';
 
 const common = {
   bundle: true,
@@ -25,10 +26,17 @@ const common = {
 const builds = [
   {
     ...common,
+    // An ES module (VS Code 1.100+ loads them in the Node extension host), split so that what
+    // only a command or the dashboard needs is loaded by `import()` when first used, not at
+    // activation: dist/extension.mjs plus dist/chunks/*.mjs (what the package ships), or
+    // dist/chunks-dev/*.mjs for development builds, so that neither removes the other's.
     entryPoints: { extension: 'src/extension.ts' },
     outdir: 'dist',
     platform: 'node',
-    format: 'cjs',
+    format: 'esm',
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: `${CHUNKS}/[name]-[hash]`,
     external: ['vscode'],
     metafile: true,
   },
@@ -75,10 +83,16 @@ if (watch) {
   console.log('[esbuild] watching for changes…');
 } else {
   const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  const written = new Set();
   for (const result of results) {
     if (!result.metafile) continue;
     for (const [file, info] of Object.entries(result.metafile.outputs)) {
-      if (file.endsWith('.js')) console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
+      written.add(path.normalize(file));
+      if (/\.m?js$/.test(file) && !file.includes('/chunks/')) console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
     }
   }
+  // Chunks of earlier builds of this kind (names carry a content hash), the former CommonJS bundle.
+  const chunks = path.join('dist', CHUNKS);
+  const stale = fs.existsSync(chunks) ? fs.readdirSync(chunks).map((f) => path.join(chunks, f)) : [];
+  for (const file of [...stale, 'dist/extension.js', 'dist/extension.js.map']) if (!written.has(path.normalize(file))) fs.rmSync(file, { force: true });
 }

@@ -1,4 +1,4 @@
-// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds]`
+// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds] [--production]`
 // Runs test/integration inside a real VS Code, with this repository as the extension under
 // development: a desktop VS Code through @vscode/test-electron when VSCODE_EXECUTABLE names
 // one, otherwise code-server 4.100.3 (VS Code 1.100.3) opened in headless Chromium. The same
@@ -13,14 +13,15 @@ import { parseArgs } from 'node:util';
 import { ROOT, ensureCodeServerPrereqs } from './vscode/prereqs.mjs';
 import { launchBrowser, startCodeServer, stopAll, workbenchUrl } from './vscode/code-server.mjs';
 
-const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '600' } } });
+// --production: the extension's bundles as they ship (minified), e.g. for `npm run bench`.
+const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '600' }, production: { type: 'boolean', default: false } } });
 const timeoutMs = Number(values.timeout) * 1000;
 const suite = path.join(ROOT, 'out', 'test', 'integration', 'index.js');
 const started = Date.now();
 
 function build() {
   console.log('[integration] building the extension and the test bundles');
-  const result = spawnSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: ROOT, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['esbuild.mjs', '--tests', ...(values.production ? ['--production'] : [])], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('the build failed');
   if (!fs.existsSync(suite)) throw new Error(`${path.relative(ROOT, suite)} was not built`);
 }

@@ -66,6 +66,7 @@ export const StateKeys = {
   activeEnvironment: `${P}.activeEnvironment`,
   engagementsQuery: `${P}.engagements.query`,
   engagementsCache: `${P}.engagements.cache`,
+  usageDashboardCache: `${P}.usage.dashboardCache`,
 } as const;
 
 export const SECRET_PREFIX = `${P}.apiKey.`;

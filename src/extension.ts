@@ -9,6 +9,7 @@ import { EnvironmentStore } from './environments/store';
 import type { ExtensionExports } from './exports';
 import { Log } from './log';
 import type { Services } from './services';
+import { FirstShown } from './shown';
 import { registerUsage } from './usage/index';
 import type { Ui } from './ui/ui';
 import { VscodeUi } from './ui/vscodeUi';
@@ -22,7 +23,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
   const realUi = new VscodeUi();
   const ui: { current: Ui } = { current: realUi };
   context.subscriptions.push(log, vault, store, connection);
-  const services: Services = { context, log, ui, store, vault, connection };
+  const services: Services = { context, log, ui, store, vault, connection, shown: new FirstShown() };
 
   const environments = registerEnvironments(services);
   const engagements = registerEngagements(services);

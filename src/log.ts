@@ -18,7 +18,7 @@ export class Log implements vscode.Disposable {
 
   scrub(text: string): string {
     let out = redact(text);
-    for (const secret of this.secrets) out = out.split(secret).join('[redacted]');
+    for (const secret of this.secrets) out = redact(out, secret);
     return out;
   }
 

@@ -4,6 +4,7 @@ import type { Connection } from './environments/connection';
 import type { KeyVault } from './environments/keyVault';
 import type { EnvironmentStore } from './environments/store';
 import type { Log } from './log';
+import type { FirstShown } from './shown';
 import type { Ui } from './ui/ui';
 
 /** What every feature is built from; made once in `activate`. */
@@ -15,6 +16,8 @@ export interface Services {
   store: EnvironmentStore;
   vault: KeyVault;
   connection: Connection;
+  /** Opens once a view or panel of the extension is on screen (background reads wait for it). */
+  shown: FirstShown;
 }
 
 /** What a feature gives back to `activate`: its commands, and what it exports for tests. */

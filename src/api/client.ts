@@ -33,7 +33,11 @@ export interface ClientOptions {
   maxRetryAfterMs?: number;
   /** Upper bound of one backoff delay. Default 5 s. */
   backoffLimitMs?: number;
-  /** Requests in flight at once when reading every page. Default 16. */
+  /**
+   * Requests in flight at once when reading every page. Default 32: 10,000 engagements in
+   * pages of 100 take the first page and then about three more round trips (measured by
+   * `npm run bench`; 16 left the CPU idle between round trips, more gains little).
+   */
   concurrency?: number;
   onRequest?: (entry: RequestLog) => void;
   fetch?: typeof globalThis.fetch;
@@ -48,6 +52,7 @@ export interface RequestInit<T> {
 }
 
 const RETRY_STATUS = [429, 502, 503, 504];
+export const DEFAULT_CONCURRENCY = 32;
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -62,7 +67,7 @@ export class ApiClient {
     this.baseUrl = base.url;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
-    this.concurrency = Math.max(1, options.concurrency ?? 16);
+    this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
     this.http = ky.create({
       prefixUrl: this.baseUrl,
       timeout: this.timeoutMs,
@@ -81,6 +86,14 @@ export class ApiClient {
         delay: (attempt) => 250 * 2 ** (attempt - 1),
         jitter: (delay) => delay * (0.5 + Math.random() * 0.5),
         shouldRetry: ({ error }) => this.shouldRetry(error),
+      },
+      // Set once here, not per request: ky merges per-request hooks on every call.
+      hooks: {
+        beforeRetry: [
+          ({ options, retryCount }) => {
+            (options.context as { call?: { retries: number } }).call!.retries = retryCount;
+          },
+        ],
       },
     });
   }
@@ -103,37 +116,30 @@ export class ApiClient {
     const query = searchParams.toString();
     const logPath = `/${path}${query ? `?${query}` : ''}`;
     const started = Date.now();
-    const call = { retries: 0, key: undefined as string | undefined, status: undefined as number | undefined };
+    const call = { retries: 0, key: undefined as string | undefined, status: undefined as number | undefined, readingBody: false };
     const bodyDeadline = new AbortController();
     const signal = init.signal ? AbortSignal.any([init.signal, bodyDeadline.signal]) : bodyDeadline.signal;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       if (init.signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.', { endpoint });
+      // The key is read at request time (a replaced key takes effect at once); retries reuse it.
+      // Plain headers and the instance's hooks: per-request hooks cost a merge on every call.
+      const key = (await this.options.getKey())?.trim();
+      if (!key) throw new ApiError('unauthorized', 'No API key is stored for this environment.', { endpoint });
+      call.key = key;
       const response = await this.http(path, {
         method: endpoint.method,
         searchParams: query ? searchParams : undefined,
         json: init.json,
         signal,
-        hooks: {
-          beforeRequest: [
-            async (request) => {
-              const key = (await this.options.getKey())?.trim();
-              if (!key) throw new ApiError('unauthorized', 'No API key is stored for this environment.', { endpoint });
-              call.key = key;
-              request.headers.set('Authorization', `Bearer ${key}`);
-              request.headers.set('Accept', 'application/json');
-            },
-          ],
-          beforeRetry: [
-            ({ retryCount }) => {
-              call.retries = retryCount;
-            },
-          ],
-        },
+        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+        context: { call },
       });
       call.status = response.status;
       timer = setTimeout(() => bodyDeadline.abort(), this.timeoutMs);
+      call.readingBody = true;
       const text = await response.text();
+      call.readingBody = false;
       const result = init.parse(parseJson(text));
       this.log(endpoint, logPath, started, call, 'ok');
       return result;
@@ -188,11 +194,16 @@ function isAbort(error: unknown): boolean {
 /** Removes the key, and anything that looks like a bearer token, from a text. */
 export function redact(text: string, key?: string): string {
   let out = text;
-  if (key && key.length >= 4) out = out.split(key).join('[redacted]');
+  if (key && key.length >= 4) {
+    out = out.split(key).join('[redacted]');
+    // Keys of the form `<keyId>.<secret>`: the secret alone is a secret too.
+    const secret = key.slice(key.indexOf('.') + 1);
+    if (secret !== key && secret.length >= 8) out = out.split(secret).join('[redacted]');
+  }
   return out.replace(/(Bearer\s+)[^\s"',]+/gi, '$1[redacted]');
 }
 
-async function toApiError(error: unknown, endpoint: Endpoint, call: { retries: number; key?: string }, bodyTimedOut: boolean): Promise<ApiError> {
+async function toApiError(error: unknown, endpoint: Endpoint, call: { retries: number; key?: string; status?: number; readingBody: boolean }, bodyTimedOut: boolean): Promise<ApiError> {
   const where = `${endpoint.method} ${endpoint.path}`;
   if (error instanceof ApiError) return error;
   if (error instanceof ShapeError) {
@@ -227,5 +238,9 @@ async function toApiError(error: unknown, endpoint: Endpoint, call: { retries: n
   if (isAbort(error)) return new ApiError('cancelled', `${where} was cancelled.`, { endpoint });
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  if (call.readingBody) {
+    // The service answered, then the connection ended before the whole body had arrived.
+    return new ApiError('network', `${where} answered HTTP ${call.status ?? '?'}, but the answer was cut off before it was complete (${redact(String(detail), call.key)}).`, { endpoint, status: call.status, cause: error });
+  }
   return new ApiError('network', `${where} could not reach the service (${redact(String(detail), call.key)}).`, { endpoint, cause: error });
 }

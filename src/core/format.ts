@@ -10,6 +10,24 @@ const UNITS: Array<[limitSeconds: number, divisor: number, unit: Intl.RelativeTi
   [Number.POSITIVE_INFINITY, 86400 * 365, 'year', 'y'],
 ];
 
+// Intl formatters are costly to make (tens of µs each) and a tree of thousands of items asks
+// for one per item: they are made once per locale and options, and reused.
+const formatters = new Map<string, Intl.NumberFormat | Intl.RelativeTimeFormat>();
+
+function numberFormat(locale: string | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `n|${locale ?? ''}|${JSON.stringify(options)}`;
+  let format = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (!format) formatters.set(key, (format = new Intl.NumberFormat(locale, options)));
+  return format;
+}
+
+function relativeTimeFormat(locale: string | undefined): Intl.RelativeTimeFormat {
+  const key = `r|${locale ?? ''}`;
+  let format = formatters.get(key) as Intl.RelativeTimeFormat | undefined;
+  if (!format) formatters.set(key, (format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })));
+  return format;
+}
+
 /** `3 d ago`, `in 5 min`, `just now`; an unreadable date gives `unknown`. */
 export function relativeTime(iso: string, now: number = Date.now()): string {
   const time = Date.parse(iso);
@@ -32,7 +50,7 @@ export function relativeTimeLong(iso: string, now: number = Date.now(), locale?:
   if (Number.isNaN(time)) return 'unknown';
   const seconds = Math.round((time - now) / 1000);
   const abs = Math.abs(seconds);
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const format = relativeTimeFormat(locale);
   for (const [limit, divisor, unit] of UNITS) {
     if (abs < limit) return format.format(Math.trunc(seconds / divisor), unit);
   }
@@ -48,18 +66,18 @@ export function absoluteTime(iso: string): string {
 
 /** Counts with thousands separators: `12,345`. */
 export function formatCount(value: number, locale = 'en-US'): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
+  return numberFormat(locale, { maximumFractionDigits: 0 }).format(value);
 }
 
 /** Gigabytes with decimals: `7.35 GB`. */
 export function formatGb(value: number, locale = 'en-US'): string {
-  return `${new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)} GB`;
+  return `${numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)} GB`;
 }
 
 /** `82 %`, `112.5 %`: whole numbers unless a fraction matters. */
 export function formatPercent(value: number, locale = 'en-US'): string {
   const digits = Math.abs(value) < 10 && !Number.isInteger(value) ? 1 : 0;
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(value)} %`;
+  return `${numberFormat(locale, { maximumFractionDigits: digits }).format(value)} %`;
 }
 
 /** Cuts a text for a one-line place, adding an ellipsis. */

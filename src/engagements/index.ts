@@ -2,16 +2,15 @@
 // and the commands to refresh, page, sort/group/filter, open, copy, create and update.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
-import { Commands, Settings } from '../constants';
+import { Commands, Settings, StateKeys } from '../constants';
 import type { EngagementQuery } from '../core/query';
 import type { Feature, Services } from '../services';
+import { keepInStep } from '../cache';
+import { engagementCache } from './cache';
 import { type EngagementDeps, pickEngagement, singleTarget, targetsFromArgs } from './common';
-import { createEngagement } from './create';
 import { DETAILS_SCHEME, DetailsProvider, copyId, openDetails } from './details';
-import { type EditField, editEngagement } from './edit';
-import { clearFilter, filterEngagements, groupEngagements, sortEngagements } from './queryCommands';
+import type { EditField } from './edit';
 import { QueryState } from './queryState';
-import { changeStatusOfMany } from './statusChange';
 import { EngagementStore } from './store';
 import type { Node } from './tree';
 import { EngagementsView } from './view';
@@ -51,10 +50,14 @@ export interface EngagementsExports {
   autoRefreshRunning(): boolean;
   /** Short notices shown in the status bar (newest last). */
   notices(): string[];
+  /** The last time VS Code asked for the roots and got engagements (performance.now()), and whether they were the saved page. */
+  served(): { at: number; count: number; cached: boolean } | undefined;
+  /** True while the items shown are the page saved by an earlier session (no refresh landed yet). */
+  cached(): boolean;
 }
 
 function toData(provider: EngagementsView['provider'], node: Node): TreeItemData {
-  const item = provider.getTreeItem(node);
+  const item = provider.resolveTreeItem(provider.getTreeItem(node), node);
   const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath : undefined;
   const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
   const data: TreeItemData = {
@@ -75,14 +78,17 @@ function toData(provider: EngagementsView['provider'], node: Node): TreeItemData
 
 export function registerEngagements(services: Services): Feature<EngagementsExports> {
   const { connection, context } = services;
+  const cache = engagementCache(context.workspaceState, StateKeys.engagementsCache, (error) => services.log.warn(`Could not save the engagements shown: ${String(error)}`));
   const store = new EngagementStore({
     environmentId: () => connection.environment?.id,
     api: () => connection.api,
     hasKey: () => connection.hasKey(),
     pageSize: () => Math.min(100, Math.max(1, Math.round(vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.pageSize, 25)))),
+    cache,
   });
   const query = new QueryState(context.workspaceState);
   const view = new EngagementsView(store, query, () => connection.environment?.label);
+  if (view.treeView.visible) services.shown.mark();
   const deps: EngagementDeps = { services, store, query, view, notices: [] };
   const details = new DetailsProvider(() => deps);
   context.subscriptions.push(
@@ -95,33 +101,40 @@ export function registerEngagements(services: Services): Feature<EngagementsExpo
       store.reset();
       if (view.treeView.visible) void store.ensureLoaded();
     }),
+    view.treeView.onDidChangeVisibility(({ visible }) => {
+      if (visible) services.shown.mark();
+    }),
+    ...keepInStep(services, cache),
   );
 
+  // The flows to create, edit, sort, group and filter are loaded (import()) when first used,
+  // not at activation: the bundle loaded at activation stays small.
   const editOne = (field: EditField | undefined, title: string) => async (...args: unknown[]) => {
     const target = await singleTarget(deps, args, title);
-    if (target) await editEngagement(deps, target, field);
+    if (target) await (await import('./edit')).editEngagement(deps, target, field);
   };
+  const queryCommand = (name: 'sortEngagements' | 'groupEngagements' | 'filterEngagements' | 'clearFilter') => async () => (await import('./queryCommands'))[name](deps);
 
   return {
     commands: {
       [Commands.refreshEngagements]: () => store.refresh(),
       [Commands.loadMoreEngagements]: () => store.loadMore(),
-      [Commands.createEngagement]: () => createEngagement(deps),
+      [Commands.createEngagement]: async () => (await import('./create')).createEngagement(deps),
       [Commands.editEngagement]: editOne(undefined, vscode.l10n.t('Edit engagement…')),
       [Commands.renameEngagement]: editOne('name', vscode.l10n.t('Rename engagement…')),
       [Commands.editEngagementDescription]: editOne('description', vscode.l10n.t('Edit the description of…')),
       [Commands.changeEngagementStatus]: async (...args: unknown[]) => {
         const targets = targetsFromArgs(deps, args);
-        if (Array.isArray(targets) && targets.length > 1) return changeStatusOfMany(deps, targets);
+        if (Array.isArray(targets) && targets.length > 1) return (await import('./statusChange')).changeStatusOfMany(deps, targets);
         const target = Array.isArray(targets) ? targets[0] : typeof targets === 'string' ? await singleTarget(deps, args, '') : await pickEngagement(deps, vscode.l10n.t('Change the status of…'));
-        if (target) await editEngagement(deps, target, 'status');
+        if (target) await (await import('./edit')).editEngagement(deps, target, 'status');
       },
       [Commands.openEngagement]: (...args: unknown[]) => openDetails(deps, details, args),
       [Commands.copyEngagementId]: (...args: unknown[]) => copyId(deps, args),
-      [Commands.sortEngagements]: () => sortEngagements(deps),
-      [Commands.groupEngagements]: () => groupEngagements(deps),
-      [Commands.filterEngagements]: () => filterEngagements(deps),
-      [Commands.clearEngagementFilter]: () => clearFilter(deps),
+      [Commands.sortEngagements]: queryCommand('sortEngagements'),
+      [Commands.groupEngagements]: queryCommand('groupEngagements'),
+      [Commands.filterEngagements]: queryCommand('filterEngagements'),
+      [Commands.clearEngagementFilter]: queryCommand('clearFilter'),
     },
     exports: {
       settled: () => store.settled(),
@@ -139,6 +152,8 @@ export function registerEngagements(services: Services): Feature<EngagementsExpo
       visible: () => view.treeView.visible,
       autoRefreshRunning: () => view.autoRefreshRunning,
       notices: () => [...deps.notices],
+      served: () => (view.provider.served ? { ...view.provider.served } : undefined),
+      cached: () => store.snapshot().cached,
     },
   };
 }

@@ -5,6 +5,7 @@
 import { isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
 import type { Engagement } from '../api/types';
+import type { EngagementCache } from './cache';
 
 export type StorePhase = 'noEnvironment' | 'keyMissing' | 'idle' | 'loading' | 'loaded' | 'failed';
 
@@ -23,6 +24,8 @@ export interface StoreSnapshot {
   error?: unknown;
   refreshing: boolean;
   loadingMore: boolean;
+  /** The items are the first page saved by an earlier session; no refresh has landed yet. */
+  cached: boolean;
 }
 
 /** Where the store gets its client: the active environment's connection and settings. */
@@ -31,6 +34,8 @@ export interface StoreSource {
   api(): ServiceApi | undefined;
   hasKey(): Promise<boolean>;
   pageSize(): number;
+  /** Where the last first page of each environment is kept between sessions. */
+  cache?: EngagementCache;
 }
 
 type Listener = () => void;
@@ -56,8 +61,25 @@ export class EngagementStore {
   private readonly localWrites = new Map<string, { engagement: Engagement; created: boolean }>();
   private readonly statuses = new Map<string, string>();
   private readonly types = new Set<string>();
+  private cached = false;
 
-  constructor(private readonly source: StoreSource) {}
+  constructor(private readonly source: StoreSource) {
+    this.restoreCache();
+  }
+
+  /** Shows the page an earlier session saved for the active environment, until a refresh lands. */
+  private restoreCache(): void {
+    const id = this.source.environmentId();
+    const page = id === undefined ? undefined : this.source.cache?.read(id);
+    if (!page) return;
+    this.items = dedupe(page.items);
+    this.totalCount = Math.max(page.totalCount, this.items.length);
+    this.pageSize = page.pageSize;
+    this.pages = 1;
+    this.fetchedAt = page.fetchedAt;
+    this.cached = true;
+    this.learn(this.items);
+  }
 
   onDidChange(listener: Listener): { dispose(): void } {
     this.listeners.add(listener);
@@ -74,11 +96,13 @@ export class EngagementStore {
       phase: this.source.environmentId() === undefined ? 'noEnvironment' : this.phase,
       items: this.items,
       totalCount: this.totalCount,
-      hasMore: this.pages > 0 && this.pages * this.pageSize < this.totalCount,
+      // A service that sent more than a page (all of them at once) has nothing more to give.
+      hasMore: this.pages > 0 && this.pages * this.pageSize < this.totalCount && this.items.length < this.totalCount,
       fetchedAt: this.fetchedAt,
       error: this.error,
       refreshing: this.refreshing !== undefined,
       loadingMore: this.loadingMore !== undefined,
+      cached: this.cached,
     };
   }
 
@@ -127,6 +151,8 @@ export class EngagementStore {
     this.localWrites.clear();
     this.statuses.clear();
     this.types.clear();
+    this.cached = false;
+    this.restoreCache();
     this.emit();
   }
 
@@ -151,6 +177,7 @@ export class EngagementStore {
     }
     if (!(await this.source.hasKey())) {
       if (generation !== this.generation) return;
+      if (this.cached) this.dropCache();
       this.phase = 'keyMissing';
       this.error = undefined;
       return;
@@ -172,12 +199,27 @@ export class EngagementStore {
       this.fetchedAt = Date.now();
       this.error = undefined;
       this.phase = 'loaded';
+      this.cached = false;
       this.learn(this.items);
+      const id = this.source.environmentId();
+      if (id !== undefined) this.source.cache?.write(id, { items: this.items.slice(0, pageSize), totalCount: this.totalCount, pageSize, fetchedAt: this.fetchedAt });
     } catch (error) {
       if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted)) return;
       this.error = error;
+      if (this.cached && isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'forbidden')) this.dropCache();
       if (this.phase !== 'loaded') this.phase = 'failed';
     }
+  }
+
+  /** A key that is rejected (or lacks the scope) must not keep showing what an earlier key read. */
+  private dropCache(): void {
+    const id = this.source.environmentId();
+    if (id !== undefined) this.source.cache?.forget(id);
+    this.cached = false;
+    this.items = [];
+    this.totalCount = 0;
+    this.pages = 0;
+    this.fetchedAt = undefined;
   }
 
   /** Reads the next page and appends what it holds that is not shown yet. */

@@ -61,6 +61,14 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
   private readonly engagementNodes = new Map<string, EngagementNode>();
   private readonly groupNodes = new Map<string, GroupNode>();
   private readonly loadMoreNode: LoadMoreNode = { kind: 'loadMore', id: 'loadMore' };
+  /** When VS Code last got engagements for the roots (performance.now()), for measurements. */
+  served?: { at: number; count: number; cached: boolean };
+  /**
+   * Tree items already made, per engagement object and minute (the description says
+   * "updated 3 min ago"): a tree of thousands re-renders on every Load more, and most of its
+   * items have not changed. The tooltip is made only when VS Code asks (resolveTreeItem).
+   */
+  private items = new WeakMap<Engagement, { minute: number; environmentId: string; item: vscode.TreeItem }>();
 
   constructor(
     private readonly store: EngagementStore,
@@ -70,6 +78,11 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
   /** Tells VS Code to ask again (the store or the query changed, or time passed). */
   refresh(): void {
     this.changed.fire(undefined);
+  }
+
+  /** Tells VS Code to ask again for the "Load more…" item only. */
+  refreshLoadMore(): void {
+    this.changed.fire(this.loadMoreNode);
   }
 
   /** The root elements as the tree shows them now. */
@@ -114,7 +127,9 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
     if (!element) {
       // Asking for the roots is what a visible view does: the first load starts here.
       void this.store.ensureLoaded();
-      return this.roots();
+      const roots = this.roots();
+      if (roots.length > 0) this.served = { at: performance.now(), count: roots.length, cached: this.store.snapshot().cached };
+      return roots;
     }
     if (element.kind === 'group') return element.group.items.map((e) => this.nodeFor(e, element));
     return [];
@@ -125,9 +140,25 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
   }
 
   getTreeItem(element: Node): vscode.TreeItem {
-    if (element.kind === 'engagement') return engagementItem(element.engagement, this.store.snapshot().environmentId ?? '');
+    if (element.kind === 'engagement') return this.engagementItem(element.engagement);
     if (element.kind === 'group') return groupItem(element);
     return this.loadMoreItem();
+  }
+
+  private engagementItem(engagement: Engagement): vscode.TreeItem {
+    const environmentId = this.store.snapshot().environmentId ?? '';
+    const minute = Math.floor(Date.now() / 60_000);
+    const made = this.items.get(engagement);
+    if (made && made.minute === minute && made.environmentId === environmentId) return made.item;
+    const item = engagementItem(engagement, environmentId, { tooltip: false });
+    this.items.set(engagement, { minute, environmentId, item });
+    return item;
+  }
+
+  /** The tooltip (every field as Markdown), made when VS Code is about to show it. */
+  resolveTreeItem(item: vscode.TreeItem, element: Node): vscode.TreeItem {
+    if (element.kind === 'engagement' && item.tooltip === undefined) item.tooltip = engagementTooltip(element.engagement);
+    return item;
   }
 
   private loadMoreItem(): vscode.TreeItem {
@@ -148,7 +179,8 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
   }
 }
 
-export function engagementItem(engagement: Engagement, environmentId: string): vscode.TreeItem {
+/** The tree item of an engagement; its tooltip too unless `tooltip: false` (then resolveTreeItem adds it). */
+export function engagementItem(engagement: Engagement, environmentId: string, options: { tooltip?: boolean } = {}): vscode.TreeItem {
   const look = statusLook(engagement.status);
   const item = new vscode.TreeItem(engagement.name, vscode.TreeItemCollapsibleState.None);
   item.id = `engagement:${environmentId}:${engagement.id}`;
@@ -156,13 +188,18 @@ export function engagementItem(engagement: Engagement, environmentId: string): v
   // Colour alone never carries the status: statuses the contract does not name are written out.
   item.description = look.kind === 'other' ? `${look.text} · ${description}` : description;
   item.iconPath = new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined);
-  const tooltip = new vscode.MarkdownString(engagementMarkdown(engagement, { heading: false, words: words() }));
-  tooltip.isTrusted = false;
-  tooltip.supportHtml = false;
-  item.tooltip = tooltip;
+  if (options.tooltip !== false) item.tooltip = engagementTooltip(engagement);
   item.contextValue = `engagement status-${look.kind}`;
   item.accessibilityInformation = { label: `${engagement.name}, ${vscode.l10n.t('status {0}', look.text)}, ${description}` };
   return item;
+}
+
+/** Every field as untrusted Markdown without HTML: no command link in it can run. */
+export function engagementTooltip(engagement: Engagement): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString(engagementMarkdown(engagement, { heading: false, words: words() }));
+  tooltip.isTrusted = false;
+  tooltip.supportHtml = false;
+  return tooltip;
 }
 
 function groupItem(node: GroupNode): vscode.TreeItem {

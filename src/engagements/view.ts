@@ -43,6 +43,8 @@ export class EngagementsView implements vscode.Disposable {
   private autoRefresh?: ReturnType<typeof setInterval>;
   private clock?: ReturnType<typeof setInterval>;
   private progress?: { done: () => void };
+  /** What the tree last rendered: a change that leaves it as it was does not re-render it. */
+  private rendered?: { items: StoreSnapshot['items']; query: unknown; hasMore: boolean; totalCount: number; loadingMore: boolean; environmentId?: string };
 
   constructor(
     private readonly store: EngagementStore,
@@ -77,12 +79,30 @@ export class EngagementsView implements vscode.Disposable {
     this.treeView.description = filter || undefined;
     this.treeView.message = this.message(snapshot, state);
     this.showProgress(snapshot.refreshing || snapshot.loadingMore);
-    this.provider.refresh();
+    this.repaint(snapshot);
+  }
+
+  /**
+   * Re-renders the tree when what it shows changed; only the "Load more…" item when that is
+   * all that changed. With thousands of engagements a full render is the costly part.
+   */
+  private repaint(snapshot: StoreSnapshot): void {
+    const next = { items: snapshot.items, query: this.query.current, hasMore: snapshot.hasMore, totalCount: snapshot.totalCount, loadingMore: snapshot.loadingMore, environmentId: snapshot.environmentId };
+    const last = this.rendered;
+    this.rendered = next;
+    const same = last !== undefined && last.items === next.items && last.query === next.query && last.hasMore === next.hasMore && last.environmentId === next.environmentId;
+    if (!same) this.provider.refresh();
+    else if (last.loadingMore !== next.loadingMore || last.totalCount !== next.totalCount) this.provider.refreshLoadMore();
   }
 
   private message(snapshot: StoreSnapshot, state: ViewState): string | undefined {
     const env = this.environmentLabel();
     if (state === 'unreachable') return describeError(snapshot.error, env);
+    if (snapshot.cached && snapshot.error === undefined && snapshot.items.length > 0) {
+      // Saved by an earlier session: shown at once, marked until the refresh lands.
+      const saved = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
+      return snapshot.refreshing ? vscode.l10n.t('Showing engagements saved {0}; refreshing…', saved) : vscode.l10n.t('Showing engagements saved {0}.', saved);
+    }
     if (snapshot.error === undefined || snapshot.items.length === 0) return undefined;
     // A failed refresh or Load more keeps what was shown; say why, and how old it is.
     const age = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());

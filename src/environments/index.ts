@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import type { ServiceApi } from '../api/service';
 import type { Feature, Services } from '../services';
-import { addEnvironmentFlow, enterKeyFlow } from './flows';
 import { type Capabilities, describeCapabilities, type Environment } from './model';
 import { EnvironmentStatusBar } from './statusBar';
 
@@ -19,12 +18,17 @@ export interface EnvironmentsExports {
   contextKeys(): Record<string, boolean>;
   /** Every memento entry the extension wrote (global and workspace), to prove no key is there. */
   mementos(): Record<string, unknown>;
+  /** The folder of the extension's log files (its log channel's among them), to prove no key is there. */
+  logUri(): vscode.Uri;
 }
 
 export function registerEnvironments(services: Services): Feature<EnvironmentsExports> {
   const { store, vault, ui, context } = services;
   const statusBar = new EnvironmentStatusBar(store, vault);
   context.subscriptions.push(statusBar);
+
+  // The input flows (and the key check) are loaded when first used, not at activation.
+  const enterKeyFlow = async (env: Environment) => (await import('./flows')).enterKeyFlow(services, env);
 
   const target = (arg: unknown): Environment | undefined => {
     if (typeof arg === 'string') return store.get(arg);
@@ -51,7 +55,7 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
   const replaceKey = async (arg?: unknown) => {
     const env = target(arg) ?? (await pickEnvironment(vscode.l10n.t('Replace the API key of…')));
     if (!env) return vscode.commands.executeCommand(Commands.addEnvironment);
-    return enterKeyFlow(services, env);
+    return enterKeyFlow(env);
   };
 
   const rename = async (arg?: unknown) => {
@@ -100,7 +104,7 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
       ],
     });
     if (action === 'activate') await store.setActive(env.id);
-    else if (action === 'key') await enterKeyFlow(services, env);
+    else if (action === 'key') await enterKeyFlow(env);
     else if (action === 'rename') await rename(env.id);
     else if (action === 'production') await toggleProduction(env);
     else if (action === 'remove') await remove(env.id);
@@ -138,7 +142,7 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
     if (typeof chosen !== 'object' || chosen === null) return undefined;
     await store.setActive(chosen.env);
     const env = store.get(chosen.env);
-    if (env && !(await vault.has(env.id))) return enterKeyFlow(services, env);
+    if (env && !(await vault.has(env.id))) return enterKeyFlow(env);
     return undefined;
   };
 
@@ -152,7 +156,7 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
 
   return {
     commands: {
-      [Commands.addEnvironment]: () => addEnvironmentFlow(services),
+      [Commands.addEnvironment]: async () => (await import('./flows')).addEnvironmentFlow(services),
       [Commands.switchEnvironment]: switchEnvironment,
       [Commands.manageEnvironments]: manage,
       [Commands.replaceKey]: replaceKey,
@@ -174,6 +178,7 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
         for (const key of context.workspaceState.keys()) out[`workspace:${key}`] = context.workspaceState.get(key);
         return out;
       },
+      logUri: () => context.logUri,
     },
   };
 }

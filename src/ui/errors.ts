@@ -15,6 +15,13 @@ export interface ErrorActions {
 
 /** Words for the user, by kind. Never contains the key (the client's messages are redacted). */
 export function describeError(error: unknown, environmentLabel?: string): string {
+  const text = describeKind(error, environmentLabel);
+  // A write that got no (whole) answer may still have been carried out by the service.
+  const uncertain = isApiError(error) && (error.kind === 'timeout' || error.kind === 'network') && (error.endpoint?.method === 'POST' || error.endpoint?.method === 'PATCH');
+  return uncertain ? `${text} ${vscode.l10n.t('The service may have made the change anyway: refresh to check before you retry.')}` : text;
+}
+
+function describeKind(error: unknown, environmentLabel?: string): string {
   if (!isApiError(error)) return error instanceof Error ? error.message : String(error);
   const env = environmentLabel ?? vscode.l10n.t('the active environment');
   switch (error.kind) {
@@ -42,7 +49,8 @@ export function describeError(error: unknown, environmentLabel?: string): string
     case 'redirected':
       return vscode.l10n.t('The service redirected to {0}. The key was not sent there; check the base URL of {1}.', error.location ?? '?', env);
     case 'network':
-      return vscode.l10n.t('Cannot reach the service: {0}', error.message);
+      // With a status, the service answered but the connection broke during the body.
+      return error.status === undefined ? vscode.l10n.t('Cannot reach the service: {0}', error.message) : vscode.l10n.t('The connection broke while the answer arrived: {0}', error.message);
     case 'timeout':
       return vscode.l10n.t('The service did not answer in time ({0}).', error.message);
     case 'cancelled':

@@ -21,9 +21,23 @@ interface SectionData {
 type SectionName = keyof SectionData;
 const SECTIONS: readonly SectionName[] = ['summary', 'keys', 'details'];
 
+/** What a dashboard showed last, saved so that it can be shown at once when it opens again. */
+export interface SavedDashboard {
+  /** When the data was read (ms since epoch). */
+  fetchedAt: number;
+  period: string;
+  summary?: SummaryData;
+  keys?: KeysData;
+  details?: DetailsData;
+}
+
 export interface DashboardHooks {
   /** The state changed (post it). */
   changed(): void;
+  /** What an earlier dashboard of this environment showed last. */
+  saved?(environmentId: string): SavedDashboard | undefined;
+  /** Everything loaded: keep it for the next time. */
+  save?(environmentId: string, saved: SavedDashboard): void;
   /** A summary was read (the status bar reuses the current period's). */
   summaryLoaded?(environmentId: string, summary: UsageSummary): void;
 }
@@ -40,13 +54,19 @@ export class Dashboard {
     private readonly hooks: DashboardHooks,
   ) {
     const env = services.store.get(view.environmentId);
+    // The data last shown for this period appears at once, marked as updating until the
+    // requests started by `load()` answer.
+    const saved = hooks.saved?.(view.environmentId);
+    const last = saved?.period === view.period ? saved : undefined;
+    const details = last?.details && last.details.page === view.page && last.details.pageSize === view.pageSize ? last.details : undefined;
     this.state = {
       environment: { id: view.environmentId, label: env?.label ?? view.environmentId, production: env?.production === true },
       view: { ...view },
       currentPeriod: currentPeriod(),
-      summary: { status: 'loading' },
-      keys: { status: 'loading' },
-      details: { status: 'loading' },
+      updatedAt: last?.fetchedAt,
+      summary: { status: 'loading', data: last?.summary },
+      keys: { status: 'loading', data: last?.keys },
+      details: { status: 'loading', data: details },
     };
   }
 
@@ -91,8 +111,18 @@ export class Dashboard {
     }
     this.state.blocked = undefined;
     const succeeded = await Promise.all(sections.map((name) => this.loadSection(name)));
-    if (succeeded.some(Boolean)) this.state.updatedAt = Date.now();
+    if (succeeded.some(Boolean)) {
+      this.state.updatedAt = Date.now();
+      this.saveShown();
+    }
     this.hooks.changed();
+  }
+
+  private saveShown(): void {
+    const { period } = this.state.view;
+    const ready = <T extends { period: string }>(section: Section<T>): T | undefined => (section.status === 'ready' && section.data.period === period ? section.data : undefined);
+    const saved: SavedDashboard = { fetchedAt: this.state.updatedAt ?? Date.now(), period, summary: ready(this.state.summary), keys: ready(this.state.keys), details: ready(this.state.details) };
+    if (saved.summary || saved.keys || saved.details) this.hooks.save?.(this.environmentId, saved);
   }
 
   private block(blocked: Blocked): void {
@@ -124,7 +154,9 @@ export class Dashboard {
           this.state.view.page = lastPage;
           result = await api.usage.details({ billingPeriod: period, page: lastPage, pageSize }, { signal });
         }
-        return { period, page: this.state.view.page, pageSize, totalCount: result.totalCount, columns: deriveColumns(result.data), records: result.data };
+        // A service that sends more than a page (10,000 records for a page of 25) still gets one page shown.
+        const records = result.data.length > pageSize ? result.data.slice(0, pageSize) : result.data;
+        return { period, page: this.state.view.page, pageSize, totalCount: result.totalCount, columns: deriveColumns(records), records };
       }
     }
   }

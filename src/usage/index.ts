@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
-import { Commands, WebviewTypes } from '../constants';
+import { keepInStep, PerEnvironmentCache } from '../cache';
+import { Commands, StateKeys, WebviewTypes } from '../constants';
 import { currentPeriod } from '../core/period';
 import { DEFAULT_KEY_SORT } from '../core/records';
 import type { Feature, Services } from '../services';
 import { DEFAULT_DETAILS_PAGE_SIZE, type DashboardState, type HostMessage, parseViewState, type ViewState } from '../webview/protocol';
-import { DashboardPanel } from './panel';
+import { isSavedDashboard } from './saved';
+import type * as PanelModule from './panel';
+import type { DashboardPanel } from './panel';
 import { UsageStatusBar, type UsageStatusBarView } from './statusBar';
 
 /** What integration tests read and drive: the same objects and handlers a person uses. */
@@ -24,6 +27,8 @@ export interface DashboardProbe {
   receive(message: unknown): Promise<void>;
   /** Resolves when every request this dashboard started has settled. */
   idle(): Promise<void>;
+  /** performance.now() when the panel was made, its webview said `ready`, and meters were first posted. */
+  timeline(): { createdAt: number; readyAt?: number; metersPostedAt?: number };
   close(): void;
 }
 
@@ -34,18 +39,35 @@ export interface UsageExports {
   statusBar(): UsageStatusBarView;
   refreshStatusBar(): Promise<void>;
   /** Restores a dashboard from a saved webview state exactly as the serializer does after a reload. */
-  restore(saved: unknown): DashboardProbe | undefined;
+  restore(saved: unknown): Promise<DashboardProbe | undefined>;
 }
 
 export function registerUsage(services: Services): Feature<UsageExports> {
   const { context, store, ui } = services;
   const panels = new Map<string, DashboardPanel>();
   const statusBar = new UsageStatusBar(services);
-  context.subscriptions.push(statusBar);
+  // What each environment's dashboard showed last: shown at once when one opens again.
+  const saved = new PerEnvironmentCache(context.workspaceState, StateKeys.usageDashboardCache, isSavedDashboard, (error) => services.log.warn(`Could not save the usage shown: ${String(error)}`));
+  context.subscriptions.push(statusBar, ...keepInStep(services, saved));
 
-  const adopt = (webviewPanel: vscode.WebviewPanel, view: ViewState): DashboardPanel => {
+  // The dashboard's code (panel, state, export, HTML) is loaded when a dashboard first opens.
+  let panelModule: Promise<typeof PanelModule> | undefined;
+  const loadPanel = () => (panelModule ??= import('./panel'));
+  /** Dashboards being made (their code may still be loading): a second open reveals the first. */
+  const opened = new Map<string, Promise<DashboardPanel>>();
+
+  const adopt = async (webviewPanel: vscode.WebviewPanel, view: ViewState): Promise<DashboardPanel> => {
+    let DashboardPanel: typeof PanelModule.DashboardPanel;
+    try {
+      ({ DashboardPanel } = await loadPanel());
+    } catch (error) {
+      webviewPanel.dispose();
+      throw error;
+    }
     const panel = new DashboardPanel(services, webviewPanel, view, {
       summaryLoaded: (id, summary) => statusBar.offer(id, summary),
+      saved: (id) => saved.read(id),
+      save: (id, shown) => saved.write(id, shown),
       disposed: (closed) => {
         if (panels.get(closed.environmentId) === closed) panels.delete(closed.environmentId);
       },
@@ -63,19 +85,21 @@ export function registerUsage(services: Services): Feature<UsageExports> {
       if (choice === add) await vscode.commands.executeCommand(Commands.addEnvironment);
       return;
     }
-    const existing = panels.get(env.id);
+    const existing = panels.get(env.id) ?? (await opened.get(env.id));
     if (existing) {
       existing.reveal();
       return;
     }
     const webviewPanel = vscode.window.createWebviewPanel(WebviewTypes.usageDashboard, vscode.l10n.t('Usage: {0}', env.label), vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
-    adopt(webviewPanel, { environmentId: env.id, period: currentPeriod(), sort: { ...DEFAULT_KEY_SORT }, page: 1, pageSize: DEFAULT_DETAILS_PAGE_SIZE });
+    const panel = adopt(webviewPanel, { environmentId: env.id, period: currentPeriod(), sort: { ...DEFAULT_KEY_SORT }, page: 1, pageSize: DEFAULT_DETAILS_PAGE_SIZE });
+    opened.set(env.id, panel);
+    await panel.finally(() => opened.delete(env.id));
   };
 
   /** What the serializer does after a window reload: the saved view state, checked, in the panel VS Code kept. */
-  const restore = (webviewPanel: vscode.WebviewPanel, saved: unknown): DashboardPanel | undefined => {
+  const restore = async (webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<DashboardPanel | undefined> => {
     const view = parseViewState(saved, currentPeriod()) ?? fallbackView(services);
-    const duplicate = view ? panels.get(view.environmentId) : undefined;
+    const duplicate = view ? (panels.get(view.environmentId) ?? (await opened.get(view.environmentId))) : undefined;
     if (!view || duplicate) {
       // Nothing to restore, or this environment's dashboard is open already.
       webviewPanel.dispose();
@@ -87,9 +111,8 @@ export function registerUsage(services: Services): Feature<UsageExports> {
 
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(WebviewTypes.usageDashboard, {
-      deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, saved: unknown) {
-        restore(webviewPanel, saved);
-        return Promise.resolve();
+      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, saved: unknown) {
+        await restore(webviewPanel, saved);
       },
     }),
     { dispose: () => [...panels.values()].forEach((panel) => panel.dispose()) },
@@ -114,6 +137,7 @@ export function registerUsage(services: Services): Feature<UsageExports> {
     html: () => panel.panel.webview.html,
     receive: (message) => panel.receive(message),
     idle: () => panel.dashboard.idle(),
+    timeline: () => ({ ...panel.timeline }),
     close: () => panel.dispose(),
   });
 
@@ -127,9 +151,9 @@ export function registerUsage(services: Services): Feature<UsageExports> {
       dashboards: () => [...panels.values()].map(probe),
       statusBar: () => statusBar.view(),
       refreshStatusBar: () => statusBar.refresh(),
-      restore: (saved) => {
+      restore: async (saved) => {
         const webviewPanel = vscode.window.createWebviewPanel(WebviewTypes.usageDashboard, vscode.l10n.t('Usage'), vscode.ViewColumn.Active, { enableScripts: true });
-        const panel = restore(webviewPanel, saved);
+        const panel = await restore(webviewPanel, saved);
         return panel ? probe(panel) : undefined;
       },
     },

@@ -5,14 +5,14 @@ import type { UsageSummary } from '../api/types';
 import { Commands } from '../constants';
 import type { Services } from '../services';
 import { type HostMessage, parseWebviewMessage, type ViewState } from '../webview/protocol';
-import { Dashboard } from './dashboard';
+import { Dashboard, type DashboardHooks } from './dashboard';
 import { Exporter } from './exporter';
 import { createNonce, dashboardHtml } from './html';
 import { uiStrings } from './strings';
 
 const KEPT_MESSAGES = 20;
 
-export interface PanelHooks {
+export interface PanelHooks extends Pick<DashboardHooks, 'saved' | 'save'> {
   summaryLoaded?(environmentId: string, summary: UsageSummary): void;
   disposed(panel: DashboardPanel): void;
 }
@@ -28,6 +28,8 @@ export class DashboardPanel implements vscode.Disposable {
   readonly webviewErrors: string[] = [];
   /** Messages received that were not part of the protocol (dropped). */
   rejectedMessages = 0;
+  /** performance.now() when the panel was made, its webview said `ready`, and meters were first posted. */
+  readonly timeline: { createdAt: number; readyAt?: number; metersPostedAt?: number } = { createdAt: performance.now() };
   private postScheduled = false;
   /** The service address the shown data came from: a new one means reading everything again. */
   private baseUrl?: string;
@@ -46,6 +48,8 @@ export class DashboardPanel implements vscode.Disposable {
     this.dashboard = new Dashboard(services, view, {
       changed: () => this.schedulePost(),
       summaryLoaded: (id, summary) => hooks.summaryLoaded?.(id, summary),
+      saved: hooks.saved,
+      save: hooks.save,
     });
     this.exporter = new Exporter(services, this.dashboard);
     this.baseUrl = this.dashboard.environment()?.baseUrl;
@@ -58,6 +62,7 @@ export class DashboardPanel implements vscode.Disposable {
       }),
       services.store.onDidChange(() => this.environmentChanged()),
     );
+    services.shown.mark();
     // Fetching starts now, in parallel with the webview's start; data is posted after `ready`.
     void this.dashboard.load();
     webview.html = dashboardHtml({
@@ -107,6 +112,7 @@ export class DashboardPanel implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.timeline.readyAt ??= performance.now();
         this.post({ type: 'init', locale: vscode.env.language, strings: uiStrings() });
         this.post({ type: 'update', state: dashboard.state });
         return;
@@ -149,6 +155,7 @@ export class DashboardPanel implements vscode.Disposable {
   private post(message: HostMessage): void {
     // A snapshot: later changes to the state must not alter what was posted.
     const snapshot = structuredClone(message);
+    if (snapshot.type === 'update' && snapshot.state.summary.data) this.timeline.metersPostedAt ??= performance.now();
     this.posted.push(snapshot);
     if (this.posted.length > KEPT_MESSAGES) this.posted.splice(0, this.posted.length - KEPT_MESSAGES);
     void this.panel.webview.postMessage(snapshot);

@@ -44,8 +44,9 @@ export class UsageStatusBar implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${Settings.section}.${Settings.usageStatusBar}`) || event.affectsConfiguration(`${Settings.section}.${Settings.usageStatusBarRefreshMinutes}`)) void this.refresh();
       }),
+      // Not at activation: the first read waits until a view or panel is on screen.
+      services.shown.whenShown(() => void this.refresh()),
     );
-    void this.refresh();
   }
 
   private enabled(): boolean {

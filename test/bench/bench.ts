@@ -42,6 +42,8 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const sizes = (process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
   const latencies = (process.env.BENCH_LATENCIES ?? '0,20,100').split(',').map(Number);
+  // The client's default unless BENCH_CONCURRENCY asks for another (to compare settings).
+  const override = process.env.BENCH_CONCURRENCY ? Number(process.env.BENCH_CONCURRENCY) : undefined;
   let concurrency = 0;
   for (const latencyMs of latencies) {
     for (const n of sizes) {
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
           requests++;
           return fetch(input, init);
         };
-        const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.key, timeoutMs: 30_000, fetch: counting });
+        const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.key, timeoutMs: 30_000, fetch: counting, concurrency: override });
         concurrency = api.client.concurrency;
         await api.engagements.list({ page: 1, pageSize: 1 }); // warm the connection
         // Concurrent: the median of three runs (the first also opens the connections).

@@ -58,6 +58,6 @@ describe('Adding the first environment (e2e)', function () {
     const frame = await wb.webviewFrame('[data-meter="calls"]:not(.skeleton-card)', 30_000);
     const percent = (await frame.locator('[data-meter="calls"] [data-part="percent"]').textContent()) ?? '';
     assert.match(percent, /\d+\s*%/, 'the calls meter shows a percentage');
-    await wb.screenshot('docs-usage-dashboard');
+    await wb.screenshot('usage-dashboard-first-open');
   });
 });

@@ -5,7 +5,7 @@
 // The runner (scripts/run-e2e.mjs) passes the paths through EUS_E2E_* variables.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { type CodeServer, launchBrowser, startCodeServer, stopAll, workbenchUrl } from '../../scripts/vscode/code-server.mjs';
 import { type RunningService, startService } from '../service/server';
 
@@ -25,6 +25,13 @@ export interface TreeItem {
   /** codicon-* classes of the item's icon, e.g. ["codicon-pass"]. */
   icons: string[];
   level: number;
+}
+
+export interface ShotOptions {
+  /** Leave the pointer where it is (a hover in the picture). */
+  keepPointer?: boolean;
+  /** Only this part of the page. */
+  clip?: { x: number; y: number; width: number; height: number };
 }
 
 export interface StartOptions {
@@ -81,19 +88,29 @@ export class Workbench {
   }
 
   /** Saves test-results/e2e/<name>.png; names starting "docs-" can be copied into docs/. */
-  async screenshot(name: string): Promise<string> {
+  async screenshot(name: string, options: ShotOptions = {}): Promise<string> {
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
-    // Pictures for the README: no stray hover tooltip.
-    if (name.startsWith('docs-')) await this.page.mouse.move(900, 700);
-    await this.page.screenshot({ path: file, timeout: SHORT });
+    // Pictures for the README: no stray hover tooltip (unless the hover is the point).
+    if (name.startsWith('docs-') && !options.keepPointer) await this.page.mouse.move(250, 15); // an empty spot of the title bar: nothing there reacts to hover
+    await this.page.screenshot({ path: file, timeout: SHORT, clip: options.clip });
     return file;
   }
 
   /** Clicks the view container's icon in the activity bar (by its title). */
   async openViewContainer(title: string): Promise<void> {
     const item = this.page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`);
-    await item.click({ timeout: SHORT });
+    const checked = this.page.locator(`.part.activitybar .action-item.checked a.action-label[aria-label^="${title}"]`);
+    const shown = async () => (await checked.count()) > 0 && (await this.page.locator('.part.sidebar').isVisible());
+    await item.waitFor({ timeout: SHORT });
+    // Clicking the icon of the container on screen closes the side bar, and right after a window
+    // reload the side bar may still be being restored: click only when it is not shown, and
+    // check the click did show it (bounded).
+    for (let attempt = 0; attempt < 3 && !(await shown()); attempt++) {
+      await item.click({ timeout: SHORT });
+      await this.waitFor(shown, `the ${title} side bar`, 5_000).catch(() => undefined);
+    }
+    if (!(await shown())) throw new Error(`the ${title} side bar did not open`);
     await this.page.locator(`.part.sidebar .composite.title h2[title^="${title}" i], .part.sidebar .composite.title [aria-label^="${title}" i]`).first().waitFor({ timeout: SHORT }).catch(() => undefined);
   }
 
@@ -156,7 +173,10 @@ export class Workbench {
         label: row.querySelector('.label-name')?.textContent?.trim() ?? row.textContent?.trim() ?? '',
         description: row.querySelector('.label-description')?.textContent?.trim() ?? '',
         ariaLabel: row.getAttribute('aria-label') ?? '',
-        icons: [...row.querySelectorAll('.custom-view-tree-node-item-icon, .codicon')].flatMap((el) => [...el.classList].filter((c) => c.startsWith('codicon-'))),
+        // The item's own icon: not the twistie, not the inline action buttons shown on hover/selection.
+        icons: [...row.querySelectorAll('.custom-view-tree-node-item-icon, .codicon')]
+          .filter((el) => !el.closest('.actions, .monaco-tl-twistie'))
+          .flatMap((el) => [...el.classList].filter((c) => c.startsWith('codicon-'))),
         level: Number(row.getAttribute('aria-level') ?? '1'),
       })),
     );
@@ -208,6 +228,118 @@ export class Workbench {
       timeoutMs,
     );
   }
+
+  // ---- gestures used by the engagements and usage scenarios ----
+
+  /**
+   * Adds an environment the way a first-time user does: the side bar's welcome button, then
+   * label → base URL → key. Resolves once the status bar shows the environment.
+   */
+  async addEnvironmentFromWelcome(container: string, label: string, baseUrl: string, key: string): Promise<void> {
+    await this.openViewContainer(container);
+    const button = this.page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Add Environment' });
+    await button.click({ timeout: 30_000 });
+    await this.answerInput('short name', label);
+    await this.answerInput('ending in /v1', baseUrl);
+    await this.answerInput('API key', key);
+    await this.waitFor(async () => (await this.statusBarItems()).some((i) => i.text.includes(label)), `the status bar to show ${label}`, 30_000);
+  }
+
+  /** Clicks an action of the side bar's title (the view's title actions show there), by its label. */
+  async clickSideBarAction(label: string): Promise<void> {
+    await this.page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${label}"], .part.sidebar .pane-header .actions .action-label[aria-label^="${label}"]`).first().click({ timeout: SHORT });
+  }
+
+  /** The row of a tree view whose label is exactly `label`. */
+  treeRow(viewTitle: string, label: string) {
+    return this.viewPane(viewTitle)
+      .locator('.monaco-list-row[role="treeitem"]')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
+      .first();
+  }
+
+  /** How many rows the tree has in all (`aria-setsize`; the list only renders the visible ones). */
+  async treeSize(viewTitle: string): Promise<number> {
+    const row = this.viewPane(viewTitle).locator('.monaco-list-row[role="treeitem"]').first();
+    await row.waitFor({ timeout: SHORT });
+    return Number((await row.getAttribute('aria-setsize')) ?? '0');
+  }
+
+  /** Scrolls a tree to its last row as a person does with the keyboard: focus it, press End. */
+  async scrollTreeToEnd(viewTitle: string): Promise<void> {
+    const list = this.viewPane(viewTitle).locator('.monaco-list');
+    await list.first().focus();
+    await this.page.keyboard.press('End');
+  }
+
+  /** Right-clicks `target` and chooses the context-menu entry whose text starts with `entry`. */
+  async contextMenu(target: Locator, entry: string | RegExp): Promise<void> {
+    await target.click({ button: 'right', timeout: SHORT });
+    const item = this.page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: entry }).first();
+    await item.waitFor({ state: 'visible', timeout: SHORT });
+    // The menu ignores a click that lands while it is still opening; hover first, as a hand does.
+    await item.hover();
+    await item.click({ delay: 50 });
+    await item.waitFor({ state: 'hidden', timeout: SHORT });
+  }
+
+  /** Clicks the row of the open quick pick whose label (without its icon) is exactly `label`. */
+  async chooseQuickPick(label: string): Promise<void> {
+    const row = this.page
+      .locator('.quick-input-widget .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
+      .first();
+    await row.click({ timeout: SHORT });
+  }
+
+  /** Hovers a tree row's label and returns the text of the tooltip (hover) that opens. */
+  async hoverText(row: Locator): Promise<string> {
+    await row.locator('.label-name').hover({ timeout: SHORT });
+    const hover = this.page.locator('.workbench-hover, .monaco-hover:not(.hidden)').filter({ hasText: /\S/ }).last();
+    await hover.waitFor({ state: 'visible', timeout: SHORT });
+    return (await hover.innerText()).trim();
+  }
+
+  /** Waits until no notification toast is on screen (progress notifications close when their work ends). */
+  async waitForToastsToClose(timeoutMs = SHORT): Promise<void> {
+    const toasts = this.page.locator('.notifications-toasts .notification-toast');
+    await this.waitFor(async () => (await toasts.count()) === 0, 'the notification toasts to close', timeoutMs);
+  }
+
+  /** Where the side bar is on the page (with the activity bar left of it), for a picture of it. */
+  async sideBarClip(): Promise<{ x: number; y: number; width: number; height: number }> {
+    const box = await this.page.locator('.part.sidebar').boundingBox();
+    if (!box) throw new Error('the side bar is not visible');
+    return { x: 0, y: box.y, width: Math.round(box.x + box.width), height: Math.round(box.height) };
+  }
+
+  /** Hides the primary side bar with the title bar's layout button, as a person makes room for an editor. */
+  async hideSideBar(): Promise<void> {
+    await this.page.locator('.part.titlebar .action-label[aria-label^="Toggle Primary Side Bar"]').first().click({ timeout: SHORT });
+    await this.page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: SHORT });
+  }
+
+  /** Drags the side bar's edge so it is `width` pixels wide (long descriptions stay readable). */
+  async resizeSideBar(width: number): Promise<void> {
+    const sidebar = await this.page.locator('.part.sidebar').boundingBox();
+    if (!sidebar) throw new Error('the side bar is not visible');
+    const edge = sidebar.x + sidebar.width;
+    const y = sidebar.y + sidebar.height / 2;
+    await this.page.mouse.move(edge - 1, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(sidebar.x + width, y, { steps: 8 });
+    await this.page.mouse.up();
+    // Off the edge, so it is not left highlighted.
+    await this.page.mouse.move(sidebar.x + width + 300, y);
+    await this.waitFor(async () => {
+      const now = await this.page.locator('.part.sidebar').boundingBox();
+      return now && Math.abs(now.width - width) < 30;
+    }, `the side bar to be ${width} px wide`);
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

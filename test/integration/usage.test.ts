@@ -328,7 +328,7 @@ describe('Usage dashboard', function () {
   it('is restored from its saved state (as after a reload) with the period, sort and page kept', async () => {
     const envId = await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
     const previous = utcPeriod(-1);
-    const probe = usage().restore({ environmentId: envId, period: previous, sort: { column: 'lastUsedAt', direction: 'asc' }, page: 2, pageSize: 50 });
+    const probe = await usage().restore({ environmentId: envId, period: previous, sort: { column: 'lastUsedAt', direction: 'asc' }, page: 2, pageSize: 50 });
     assert.ok(probe, 'a dashboard was restored');
     await waitFor(() => probe.ready, 'the restored webview to start', 20_000);
     const state = await settled(probe, 'the restored data', allReady);
@@ -337,7 +337,7 @@ describe('Usage dashboard', function () {
     assert.deepEqual(state.details.data.records.map((r) => r.id), ctx.service.store.details(previous).slice(50, 100).map((r) => r.id));
     assert.equal(probe.title, 'Usage: Demo');
     // A second restore of the same environment does not open a second panel.
-    assert.equal(usage().restore({ environmentId: envId }), undefined);
+    assert.equal(await usage().restore({ environmentId: envId }), undefined);
     assert.equal(usage().dashboards().length, 1);
   });
 });

@@ -188,6 +188,21 @@ describe('reference service: faults and latency', () => {
     assert.equal(r.headers.get('location'), 'http://127.0.0.1:9/elsewhere');
   });
 
+  it("'transform' rewrites the handled 2xx answer's body (given the query); errors pass unchanged", async () => {
+    svc.faults.add({
+      kind: 'transform',
+      path: '/engagements',
+      transform: (body, query) => ({ ...(body as object), totalCount: 999, page: Number(query.page ?? '1') * 10 }),
+    });
+    const r = await probe<{ data: Engagement[]; totalCount: number; page: number }>(svc.baseUrl, 'GET', '/engagements', { key: svc.keys.admin, query: { page: 2 } });
+    assert.equal(r.status, 200);
+    assert.equal(r.json.totalCount, 999);
+    assert.equal(r.json.page, 20);
+    assert.equal(r.json.data.length, 25, 'the rest of the answer is the handled one');
+    const denied = await probe(svc.baseUrl, 'GET', '/engagements', { key: 'key_unknown.x' });
+    assert.equal(denied.status, 401, 'an error answer is not transformed');
+  });
+
   it('matches by method, path prefix (after /v1) and RegExp; first matching rule wins', async () => {
     svc.faults.add({ kind: 'status', status: 418, method: 'get', path: '/usage' });
     svc.faults.add({ kind: 'status', status: 503, path: /^\/engagements\/[^/]+$/ });

@@ -1,0 +1,171 @@
+// Issue 5, as a person uses it: from a fresh VS Code with the packaged extension, add an
+// environment through the welcome button, open the Engagements view from the activity bar,
+// read the engagements (status icons, descriptions), page with "Load more…", create one by
+// typing into the input boxes, change its status from the item's context menu. What the
+// tree shows is checked against what the reference service holds; nothing of the
+// extension's internals is called.
+import assert from 'node:assert/strict';
+import type { Engagement } from '../service/types';
+import { type TreeItem, useWorkbench } from './workbench';
+
+const CONTAINER = 'Engagement & Usage';
+const VIEW = 'Engagements';
+const PAGE_SIZE = 25; // the default of engagementUsage.pageSize
+const NEW_NAME = 'Zürich Onboarding Review (e2e)';
+const NEW_TYPE = 'onboarding';
+const NEW_DESCRIPTION = 'Typed into the input boxes by the end-to-end test.';
+
+/** The icon a person sees for a status: filled circle, check, or a neutral outline. */
+function iconOf(status: string): string {
+  if (status === 'active') return 'codicon-circle-large-filled';
+  if (status === 'completed') return 'codicon-pass-filled';
+  return 'codicon-circle-large-outline';
+}
+
+/** `type · N evaluations · updated …`, preceded by the status for statuses the contract does not name. */
+function descriptionPattern(e: Engagement): RegExp {
+  const count = e.evaluationCount === 1 ? '1 evaluation' : `${new Intl.NumberFormat('en-US').format(e.evaluationCount)} evaluations`;
+  const status = e.status === 'active' || e.status === 'completed' ? '' : `${escape(e.status)} · `;
+  return new RegExp(`^${status}${escape(e.type)} · ${count} · updated (just now|\\d+ (s|min|h|d|mo|y) ago)$`);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** What the tree shows of the loaded engagements: newest update first (the default sort). */
+function byUpdated(list: readonly Engagement[]): Engagement[] {
+  return [...list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+}
+
+function assertRowShows(row: TreeItem | undefined, e: Engagement): void {
+  assert.ok(row, `a row for ${e.name}`);
+  assert.equal(row.label, e.name);
+  assert.deepEqual(row.icons, [iconOf(e.status)], `icon of "${e.name}" (status ${e.status})`);
+  assert.match(row.description, descriptionPattern(e), `description of "${e.name}"`);
+}
+
+describe('Engagements view (e2e)', function () {
+  this.timeout(120_000);
+  const workbench = useWorkbench({ settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+
+  it('after adding an environment, the view lists the first page with status icons and descriptions', async () => {
+    const wb = workbench();
+    await wb.addEnvironmentFromWelcome(CONTAINER, 'Staging', wb.service.baseUrl, wb.service.keys.admin);
+    const expected = byUpdated(wb.service.store.engagements.slice(0, PAGE_SIZE));
+    const rows = await wb.waitFor(async () => {
+      const items = await wb.treeItems(VIEW);
+      return items.length === PAGE_SIZE + 1 && items.every((i) => i.label) ? items : undefined;
+    }, `${PAGE_SIZE} engagements and "Load more…" in the view`, 30_000);
+
+    rows.slice(0, PAGE_SIZE).forEach((row, i) => assertRowShows(row, expected[i]));
+    assert.match(rows[PAGE_SIZE].label, /^Load more… \(25 of 60\)$/);
+    assert.equal(await wb.treeSize(VIEW), PAGE_SIZE + 1);
+    // Every kind of icon is on screen: active, completed and at least one status the contract does not name.
+    const kinds = new Set(rows.slice(0, PAGE_SIZE).flatMap((r) => r.icons));
+    assert.deepEqual([...kinds].sort(), ['codicon-circle-large-filled', 'codicon-circle-large-outline', 'codicon-pass-filled']);
+    // The statuses the contract names get their own colours (contributed theme colours); others none.
+    const colours = await wb.viewPane(VIEW).locator('.monaco-list-row[role="treeitem"]').evaluateAll((list) =>
+      list.map((row) => row.querySelector<HTMLElement>('.custom-view-tree-node-item-icon')?.style.color ?? ''),
+    );
+    const byStatus = new Map<string, Set<string>>();
+    expected.forEach((e, i) => {
+      const key = e.status === 'active' || e.status === 'completed' ? e.status : 'other';
+      byStatus.set(key, (byStatus.get(key) ?? new Set()).add(colours[i]));
+    });
+    const [active, completed, other] = ['active', 'completed', 'other'].map((k) => [...(byStatus.get(k) ?? [])]);
+    assert.equal(active.length, 1, `one colour for active: ${active.join(', ')}`);
+    assert.equal(completed.length, 1, `one colour for completed: ${completed.join(', ')}`);
+    assert.ok(active[0] && completed[0] && active[0] !== completed[0], `active and completed differ: ${active[0]} / ${completed[0]}`);
+    assert.deepEqual(other, [''], 'no colour for statuses the contract does not name');
+  });
+
+  it('"Load more…" loads the next page, and the last one, then disappears', async () => {
+    const wb = workbench();
+    await wb.treeRow(VIEW, 'Load more… (25 of 60)').click({ timeout: 15_000 });
+    await wb.waitFor(async () => (await wb.treeSize(VIEW)) === 2 * PAGE_SIZE + 1, 'the second page in the tree', 30_000);
+    const loaded = byUpdated(wb.service.store.engagements.slice(0, 2 * PAGE_SIZE));
+    const rows = await wb.treeItems(VIEW);
+    rows.slice(0, 10).forEach((row, i) => assertRowShows(row, loaded[i]));
+    assert.ok(
+      rows.slice(0, 10).some((row) => wb.service.store.engagements.slice(PAGE_SIZE, 2 * PAGE_SIZE).some((e) => e.name === row.label)),
+      'engagements of the second page are on screen',
+    );
+
+    await wb.scrollTreeToEnd(VIEW);
+    const more = wb.treeRow(VIEW, 'Load more… (50 of 60)');
+    await more.click({ timeout: 15_000 });
+    await wb.waitFor(async () => (await wb.treeSize(VIEW)) === 60, 'all 60 engagements, without "Load more…"', 30_000);
+    await wb.scrollTreeToEnd(VIEW);
+    const end = await wb.treeItems(VIEW);
+    assert.ok(!end.some((r) => r.label.startsWith('Load more')), 'no "Load more…" once everything is loaded');
+    const all = byUpdated(wb.service.store.engagements);
+    assertRowShows(end.at(-1), all.at(-1) as Engagement);
+    const pages = wb.service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements').map((r) => r.query.page ?? '1');
+    assert.deepEqual([...new Set(pages)].sort(), ['1', '2', '3']);
+  });
+
+  it('creates an engagement by typing into the input boxes (name → type → description → confirm)', async () => {
+    const wb = workbench();
+    wb.service.clearRequests();
+    await wb.clickSideBarAction('Create Engagement');
+    await wb.waitForQuickInput('Name of the engagement');
+    assert.match(await wb.quickInputText(), /1\/4/, 'the first of four steps');
+    await wb.answerInput('Name of the engagement', `  ${NEW_NAME} `);
+
+    await wb.waitForQuickInput('Choose a type');
+    assert.match(await wb.quickInputText(), /2\/4/);
+    await wb.quickInput().fill(NEW_TYPE);
+    await wb.chooseQuickPick(NEW_TYPE);
+
+    await wb.answerInput('Description', NEW_DESCRIPTION);
+    await wb.waitForQuickInput('Create this engagement in Staging?');
+    assert.match(await wb.quickInputText(), /4\/4/);
+    await wb.chooseQuickPick(`Create “${NEW_NAME}”`);
+
+    const row = wb.treeRow(VIEW, NEW_NAME);
+    await row.waitFor({ timeout: 30_000 });
+    const created = wb.service.store.engagements.find((e) => e.name === NEW_NAME);
+    assert.ok(created, 'the service holds the new engagement');
+    const posts = wb.service.requests.filter((r) => r.method === 'POST');
+    assert.deepEqual(
+      posts.map((r) => r.body),
+      [{ name: NEW_NAME, type: NEW_TYPE, description: NEW_DESCRIPTION }],
+      'one POST with the trimmed name, the type and the description',
+    );
+    const items = await wb.treeItems(VIEW);
+    assertRowShows(items[0], created);
+    assert.match(items[0].description, /^onboarding · 0 evaluations · updated just now$/);
+    assert.equal(await row.getAttribute('aria-selected'), 'true', 'the new engagement is selected');
+  });
+
+  it('changes its status from the context menu (right-click → Change Status… → completed)', async () => {
+    const wb = workbench();
+    wb.service.clearRequests();
+    const row = wb.treeRow(VIEW, NEW_NAME);
+    await wb.contextMenu(row, /^Change (Engagement )?Status…$/);
+    await wb.waitForQuickInput(`Status of “${NEW_NAME}”`);
+    await wb.chooseQuickPick('completed');
+
+    await wb.waitFor(async () => (await wb.treeItems(VIEW)).find((r) => r.label === NEW_NAME)?.icons.includes('codicon-pass-filled'), 'the completed icon on the new engagement', 30_000);
+    const engagement = wb.service.store.engagements.find((e) => e.name === NEW_NAME);
+    assert.ok(engagement, 'the service still holds the engagement');
+    assert.equal(engagement.status, 'completed');
+    const patches = wb.service.requests.filter((r) => r.method === 'PATCH');
+    assert.deepEqual(patches.map((r) => r.body), [{ status: 'completed' }], 'one PATCH carrying only the status');
+    const items = await wb.treeItems(VIEW);
+    assertRowShows(items[0], engagement);
+    assert.match((await row.getAttribute('aria-label')) ?? '', /status completed/);
+
+    // The picture for the README: the side bar widened so the descriptions can be read.
+    await wb.resizeSideBar(560);
+    await wb.waitForToastsToClose();
+    await wb.screenshot('docs-engagements', { clip: await wb.sideBarClip() });
+
+    // Its tooltip (Markdown) has every field, the new status among them.
+    const tooltip = await wb.hoverText(row);
+    for (const text of [engagement.id, 'completed', NEW_TYPE, NEW_DESCRIPTION]) assert.ok(tooltip.includes(text), `the tooltip shows ${text}: ${tooltip}`);
+    assert.match(tooltip, /Evaluations\s+0\b/);
+    await wb.screenshot('engagement-tooltip', { keepPointer: true });
+  });
+});

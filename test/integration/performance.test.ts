@@ -1,0 +1,238 @@
+// Performance where a user feels it, inside the real VS Code extension host against the
+// reference service on loopback: activation, the first engagements after the view opens,
+// the dashboard's meters, the saved data shown at once when a view or panel opens again,
+// and 10,000 engagements in the tree. The tests assert behaviour only (what is requested,
+// what is shown before the service answers), never a duration. When EUS_BENCH_OUT names a
+// file (`npm run bench`), the durations and heap sizes measured on the way are written there.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import * as vscode from 'vscode';
+import { EXTENSION_ID } from '../../src/constants';
+import type { ExtensionExports } from '../../src/exports';
+import { startService } from '../service/server';
+import { type TestContext, ScriptedUi, clearEnvironments, pickByLabel, teardown, waitFor } from './helpers';
+import { activationStats, type BenchFigures, measureUntil, median } from './performanceKit';
+
+const OUT = process.env.EUS_BENCH_OUT || undefined;
+/** Latency injected into every answer while the first items and the meters are measured. */
+const LATENCY_MS = 200;
+/** Latency while checking that saved data shows before the service answers. */
+const SLOW_MS = 1500;
+const REPEATS = OUT ? 3 : 1;
+
+const figures: BenchFigures = { vscodeVersion: vscode.version, uiKind: vscode.env.uiKind === vscode.UIKind.Web ? 'web (code-server)' : 'desktop', hostNode: process.version, latencyMs: LATENCY_MS };
+
+describe('Performance', function () {
+  this.timeout(180_000);
+  let ctx: TestContext;
+  let labels = 0;
+  const exports = (): ExtensionExports => ctx.exports;
+  const eng = () => exports().engagements!;
+  const usage = () => exports().usage!;
+  const listRequests = () => ctx.service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
+  const config = () => vscode.workspace.getConfiguration('engagementUsage');
+
+  /** Environments from the setting (as a team shares them), each with its key entered as a user does. */
+  async function environments(...names: string[]): Promise<Record<string, string>> {
+    await config().update('environments', names.map((label) => ({ label, baseUrl: ctx.service.baseUrl })), vscode.ConfigurationTarget.Global);
+    const ids: Record<string, string> = {};
+    for (const label of names) {
+      const env = await waitFor(() => exports().environments?.list().find((e) => e.label === label), `environment ${label}`);
+      ctx.ui.answer(ctx.service.keys.admin);
+      await vscode.commands.executeCommand('engagementUsage.replaceKey', env.id);
+      ids[label] = env.id;
+    }
+    return ids;
+  }
+
+  async function activate(label: string): Promise<void> {
+    ctx.ui.answer(pickByLabel(label));
+    await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
+    await waitFor(() => exports().environments?.active()?.label === label, `${label} to be active`);
+  }
+
+  async function hideEverything(): Promise<void> {
+    for (const dashboard of usage().dashboards()) dashboard.close();
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await waitFor(() => !eng().visible(), 'the Engagements view to be hidden');
+  }
+
+  /** Lets what a change started finish, then forgets the requests it made. */
+  async function quiet(): Promise<void> {
+    await eng().settled();
+    await usage().refreshStatusBar();
+    ctx.service.clearRequests();
+  }
+
+  after(async () => {
+    if (ctx) {
+      await hideEverything();
+      ctx.service.setLatency(0);
+      await config().update('engagements.pageSize', undefined, vscode.ConfigurationTarget.Global);
+      await teardown(ctx);
+    }
+    if (OUT) {
+      fs.mkdirSync(path.dirname(OUT), { recursive: true });
+      fs.writeFileSync(OUT, `${JSON.stringify({ ...figures, measuredAt: new Date().toISOString() }, null, 2)}\n`);
+    }
+  });
+
+  it('makes no request when it activates, nor while no view or panel is shown', async () => {
+    const service = await startService({ port: 0 });
+    const ext = vscode.extensions.getExtension<ExtensionExports>(EXTENSION_ID);
+    assert.ok(ext);
+    if (!ext.isActive) {
+      // A fresh extension host (`npm run bench` runs this suite alone): an environment shared
+      // through settings exists, and a command that needs no network activates the extension.
+      await vscode.workspace.getConfiguration('engagementUsage').update('environments', [{ label: 'Shared', baseUrl: service.baseUrl }], vscode.ConfigurationTarget.Global);
+      const started = performance.now();
+      await vscode.commands.executeCommand('engagementUsage.showLogs');
+      figures.activation = { firstCommandMs: performance.now() - started, requests: 0 };
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      figures.activation.requests = service.requests.length;
+      assert.equal(service.requests.length, 0, 'activating made no request');
+    }
+    const ui = new ScriptedUi();
+    const active = await ext.activate();
+    active.useUi(ui);
+    ctx = { exports: active, service, ui };
+    await clearEnvironments(active, ui);
+    figures.vscodeStats = await activationStats();
+
+    await environments('Perf');
+    await hideEverything();
+    await quiet();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.deepEqual(service.requests.map((r) => `${r.method} ${r.path}`), [], 'nothing is read while nothing is shown');
+  });
+
+  it('shows the first engagements after one request when the view opens', async () => {
+    const times: number[] = [];
+    for (let i = 0; i < REPEATS; i++) {
+      // A new environment: nothing saved, nothing loaded, the view hidden.
+      const label = `Perf first ${++labels}`;
+      await environments(label);
+      await hideEverything();
+      await quiet();
+      ctx.service.setLatency(LATENCY_MS);
+      const started = performance.now();
+      await vscode.commands.executeCommand('workbench.view.extension.engagementUsage');
+      const served = await measureUntil(() => eng().served(), (s) => s.count > 0 && s.at > started, 'the first items to reach the tree');
+      times.push(served.at - started);
+      ctx.service.setLatency(0);
+      await eng().settled();
+      assert.equal(served.cached, false, 'nothing was saved for a new environment');
+      assert.deepEqual(listRequests().map((r) => r.query), [{ page: '1', pageSize: '25' }], 'one request: the first page');
+      assert.deepEqual(eng().loaded().map((e) => e.id), ctx.service.store.engagements.slice(0, 25).map((e) => e.id));
+    }
+    figures.firstItemsMs = median(times);
+  });
+
+  it('shows the saved first page at once when an environment is active again, and refreshes it behind', async () => {
+    await environments('Perf A', 'Perf B');
+    await activate('Perf A');
+    await vscode.commands.executeCommand('engagementUsage.engagements.focus');
+    await waitFor(() => eng().visible(), 'the view to be visible');
+    await eng().settled();
+    const shownForA = eng().loaded().map((e) => e.id);
+    await activate('Perf B');
+    await eng().settled();
+    await quiet();
+
+    ctx.service.setLatency(SLOW_MS);
+    const started = performance.now();
+    await activate('Perf A');
+    const served = await measureUntil(() => eng().served(), (s) => s.at > started && s.cached, 'the saved page to reach the tree');
+    assert.deepEqual(eng().loaded().map((e) => e.id), shownForA, 'the page saved for Perf A is shown');
+    assert.equal(eng().cached(), true);
+    await waitFor(() => /^Showing engagements saved .*; refreshing…$/.test(eng().message() ?? ''), 'the view to say the items are saved ones being refreshed');
+    const inFlight = listRequests();
+    assert.equal(inFlight.length, 1, 'the refresh was asked for');
+    assert.equal(inFlight[0].status, 0, 'and the service has not answered yet');
+    figures.savedItemsMs = served.at - started;
+
+    await eng().settled();
+    ctx.service.setLatency(0);
+    assert.equal(eng().cached(), false, 'the refresh landed');
+    assert.equal(eng().message(), undefined, 'the mark is gone');
+    assert.equal(listRequests()[0].status, 200);
+  });
+
+  it('fetches the meters while the dashboard\'s webview loads, and shows the last data at once when it opens again', async () => {
+    await hideEverything();
+    await quiet();
+    const open = async () => {
+      const started = performance.now();
+      await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+      const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
+      const timeline = await measureUntil(() => probe.timeline(), (t) => t.metersPostedAt !== undefined && t.readyAt !== undefined, 'the meters to be posted', 30_000);
+      return { probe, started, timeline };
+    };
+
+    ctx.service.setLatency(LATENCY_MS);
+    const first = await open();
+    const summary = ctx.service.requests.find((r) => r.path === '/v1/usage/summary');
+    assert.ok(summary, 'the summary was asked for');
+    assert.ok(summary.at <= performance.timeOrigin + (first.timeline.readyAt ?? 0), 'the summary was asked for before the webview was ready');
+    figures.meters = { readyMs: (first.timeline.readyAt ?? 0) - first.started, metersMs: (first.timeline.metersPostedAt ?? 0) - first.started };
+    await first.probe.idle();
+    const firstState = first.probe.state();
+    first.probe.close();
+    await quiet();
+
+    ctx.service.setLatency(SLOW_MS);
+    const started = performance.now();
+    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
+    const shown = probe.state();
+    assert.equal(shown.summary.status, 'loading', 'the summary is being read again');
+    assert.deepEqual(shown.summary.data, firstState.summary.data, 'and the meters read last time are there meanwhile');
+    assert.ok(shown.keys.data && shown.updatedAt !== undefined, 'with the per-key table and the time they were read');
+    await waitFor(() => ctx.service.requests.some((r) => r.path === '/v1/usage/summary' && r.status === 0), 'the summary to be asked for again', SLOW_MS / 2);
+    assert.equal(probe.state().summary.status, 'loading', 'the service has not answered yet');
+    const again = { probe, timeline: await measureUntil(() => probe.timeline(), (t) => t.metersPostedAt !== undefined, 'the saved meters to be posted', 30_000) };
+    figures.savedMetersMs = (again.timeline.metersPostedAt ?? 0) - started;
+    await again.probe.idle();
+    ctx.service.setLatency(0);
+    assert.equal(again.probe.state().summary.status, 'ready');
+    again.probe.close();
+  });
+
+  it('holds 10,000 engagements in the tree', async () => {
+    await environments('Perf 10k');
+    await config().update('engagements.pageSize', 100, vscode.ConfigurationTarget.Global);
+    ctx.service.store.seedEngagements(10_000);
+    await vscode.commands.executeCommand('engagementUsage.engagements.focus');
+    await waitFor(() => eng().visible(), 'the view to be visible');
+    await vscode.commands.executeCommand('engagementUsage.refreshEngagements');
+    await eng().settled();
+    const gc = exposeGc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    for (let i = 0; i < 120 && eng().loaded().length < 10_000; i++) await vscode.commands.executeCommand('engagementUsage.loadMoreEngagements');
+    const loadMs = performance.now() - started;
+    const tree = await eng().tree();
+    gc();
+    const after = process.memoryUsage().heapUsed;
+    assert.equal(eng().loaded().length, 10_000);
+    assert.equal(new Set(eng().loaded().map((e) => e.id)).size, 10_000, 'each engagement once');
+    assert.equal(tree.filter((item) => item.kind === 'engagement').length, 10_000);
+    assert.equal(tree.some((item) => item.kind === 'loadMore'), false, 'nothing more to load');
+    figures.memory = { items: 10_000, heapBeforeMb: before / 2 ** 20, heapAfterMb: after / 2 ** 20, loadMoreMs: loadMs };
+    ctx.service.reset();
+  });
+});
+
+/** V8's gc(), which the extension host does not expose by default. */
+function exposeGc(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  return () => {
+    gc();
+    gc();
+  };
+}

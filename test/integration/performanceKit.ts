@@ -1,0 +1,66 @@
+// Helpers of the Performance suite: VS Code's own activation statistics, a tight bounded
+// poll for the moment something happens, and the shape of the figures `npm run bench` reads.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { EXTENSION_ID } from '../../src/constants';
+import { waitFor } from './helpers';
+
+export interface VscodeActivationStats {
+  loadCodeMs: number;
+  callActivateMs: number;
+  finishActivateMs: number;
+  event: string;
+}
+
+/** What the suite writes to EUS_BENCH_OUT (all durations in ms, performance.now() based). */
+export interface BenchFigures {
+  vscodeVersion: string;
+  uiKind: string;
+  /** Node.js of the extension host. */
+  hostNode: string;
+  latencyMs: number;
+  vscodeStats?: VscodeActivationStats;
+  /** Measured only when this suite activates the extension (it runs alone). */
+  activation?: { firstCommandMs: number; requests: number };
+  firstItemsMs?: number;
+  savedItemsMs?: number;
+  meters?: { readyMs: number; metersMs: number };
+  savedMetersMs?: number;
+  memory?: { items: number; heapBeforeMb: number; heapAfterMb: number; loadMoreMs: number };
+}
+
+/** Our row of "Extension Activation Stats" in VS Code's perf document (command `perfview.show`). */
+export async function activationStats(): Promise<VscodeActivationStats> {
+  await vscode.commands.executeCommand('perfview.show');
+  const doc = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'perf' && d.getText().includes('Extension Activation Stats')), 'the perf document', 15_000);
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  const section = doc.getText().split(/^## /m).find((s) => s.startsWith('Extension Activation Stats'));
+  assert.ok(section, 'the perf document has an "Extension Activation Stats" section');
+  const row = section.split('\n').find((line) => line.toLowerCase().includes(EXTENSION_ID));
+  assert.ok(row, `the stats have a row for ${EXTENSION_ID}`);
+  // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
+  const [, , , load, call, finish, event] = row.split('|').map((c) => c.trim());
+  const stats = { loadCodeMs: Number(load), callActivateMs: Number(call), finishActivateMs: Number(finish), event: event ?? '' };
+  assert.ok([stats.loadCodeMs, stats.callActivateMs, stats.finishActivateMs].every(Number.isFinite), `numbers in the row: ${row}`);
+  return stats;
+}
+
+/**
+ * Polls `read` every few milliseconds until `done` holds, and returns that value. For
+ * timestamps the extension records itself; the poll only has to notice them. Bounded.
+ */
+export async function measureUntil<T>(read: () => T | undefined, done: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const value = read();
+    if (value !== undefined && done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}

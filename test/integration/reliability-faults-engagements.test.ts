@@ -1,0 +1,185 @@
+// Every fault against every engagements endpoint, as the features call them: the tree's
+// refresh (GET /engagements), Open Details (GET /engagements/{id}), Create (POST), Rename
+// (PATCH), and the key check of Replace API Key (GET /engagements + GET /usage/summary).
+// Each asserts what the user sees, that what was on screen stays, that GETs were retried
+// within their bounds and writes never re-sent, and that Retry works without re-typing.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { RecordedMessage } from './helpers';
+import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, expectSentOnce, requestsTo } from './reliabilityFaults';
+import { setSetting, watchUnhandled } from './reliabilityKit';
+
+const LIST = /^\/engagements$/;
+const ONE = /^\/engagements\/[^/]+$/;
+const KEY_CHECK = /^\/(engagements|usage\/summary)$/;
+/** The key check's own requests: one engagement, and the summary without a period (the status bar names one). */
+const isKeyCheck = (r: { path: string; query: Record<string, string> }) => (r.path === '/v1/engagements' && r.query.pageSize === '1') || (r.path === '/v1/usage/summary' && r.query.billingPeriod === undefined);
+
+describe('Reliability: faults against the engagements endpoints', function () {
+  this.timeout(60_000);
+  let ctx: TestContext;
+  let envId: string;
+  watchUnhandled();
+  const eng = () => ctx.exports.engagements!;
+  const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const count = (method: string, path: RegExp) => requestsTo(ctx.service.requests, method, path).length;
+  const loadedIds = () => eng().loaded().map((e) => e.id);
+
+  /** Answers the error message: notes what it said and the requests so far, lifts the fault, clicks Retry. */
+  function retryWhenTold(method: string, path: RegExp): { message?: RecordedMessage; requests: number; shownIds: string[] } {
+    const seen: { message?: RecordedMessage; requests: number; shownIds: string[] } = { requests: -1, shownIds: [] };
+    ctx.ui.onMessages((m) => {
+      seen.message = m;
+      seen.requests = count(method, path);
+      seen.shownIds = loadedIds();
+      ctx.service.faults.clear();
+      return m.actions.find((a) => a === 'Retry');
+    });
+    return seen;
+  }
+
+  before(async () => {
+    ctx = await setup();
+    await setSetting('requestTimeoutSeconds', TIMEOUT_SECONDS);
+    envId = await useEnvironment(ctx, ctx.service.keys.admin, 'Faults');
+    await eng().tree();
+  });
+  after(async () => {
+    await setSetting('requestTimeoutSeconds', undefined);
+    await teardown(ctx);
+  });
+  beforeEach(async () => {
+    ctx.service.faults.clear();
+    await eng().settled();
+    ctx.service.clearRequests();
+    ctx.ui.messages.length = 0;
+    ctx.ui.prompts.length = 0;
+  });
+  afterEach(() => {
+    ctx.service.faults.clear();
+    assert.equal(ctx.ui.pending, 0, 'every scripted answer was used');
+  });
+
+  describe('GET /engagements: refreshing the Engagements view', () => {
+    for (const fault of FAULTS) {
+      it(fault.name, async () => {
+        countFault();
+        const before = loadedIds();
+        assert.ok(before.length > 0, 'engagements are on screen');
+        ctx.service.faults.add({ ...fault.rule, method: 'GET', path: LIST });
+        await run('refreshEngagements');
+        expectGetBound(count('GET', LIST), fault);
+        assert.deepEqual(loadedIds(), before, 'the engagements shown stay');
+        assert.equal(eng().contextValues()['engagementUsage.state'], 'ready');
+        assert.match(eng().message() ?? '', /^Could not refresh: /);
+        assert.match(eng().message() ?? '', fault.said);
+        // Retry is the view's Refresh: nothing to type.
+        ctx.service.faults.clear();
+        await run('refreshEngagements');
+        assert.equal(eng().message(), undefined, 'the message goes once a refresh works');
+      });
+    }
+  });
+
+  describe('GET /engagements/{id}: opening the details of an engagement', () => {
+    for (const fault of FAULTS) {
+      it(fault.name, async () => {
+        countFault();
+        const target = eng().loaded()[0];
+        const before = loadedIds();
+        ctx.service.faults.add({ ...fault.rule, method: 'GET', path: ONE });
+        const seen = retryWhenTold('GET', ONE);
+        await run('openEngagement', target.id);
+        assert.ok(seen.message, 'an error was shown');
+        assert.equal(seen.message.level, fault.kind === 'rateLimited' ? 'warning' : 'error');
+        assert.ok(seen.message.text.startsWith(`Could not read “${target.name}”. `), seen.message.text);
+        assert.match(seen.message.text, fault.said);
+        assert.deepEqual(seen.message.actions, ['Retry', 'Show Logs']);
+        expectGetBound(seen.requests, fault);
+        assert.deepEqual(seen.shownIds, before, 'the tree kept its engagements');
+        assert.equal(count('GET', ONE), seen.requests + 1, 'Retry read it once more');
+        const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'engagement-usage' && e.document.getText().includes(target.id)), 'the details after Retry');
+        assert.ok(editor.document.getText().includes(target.id));
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      });
+    }
+  });
+
+  describe('POST /engagements: creating an engagement', () => {
+    FAULTS.forEach((fault, index) => {
+      it(fault.name, async () => {
+        countFault();
+        const name = `Fault create ${index} ${Date.now()}`;
+        const before = loadedIds();
+        ctx.service.faults.add({ ...fault.rule, method: 'POST', path: LIST });
+        ctx.ui.answer(name, (_prompt, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined), 'Typed once', pickByLabel('Create'));
+        const seen = retryWhenTold('POST', LIST);
+        await run('createEngagement');
+        assert.ok(seen.message, 'an error was shown');
+        assert.ok(seen.message.text.startsWith(`Could not create “${name}”. `), seen.message.text);
+        assert.match(seen.message.text, fault.said);
+        if (fault.kind === 'timeout' || fault.kind === 'network') assert.match(seen.message.text, /may have made the change anyway/, 'an unanswered write may have landed: the user is told');
+        assert.deepEqual(seen.message.actions, ['Retry', 'Edit', 'Show Logs']);
+        expectSentOnce(seen.requests, fault);
+        assert.deepEqual(seen.shownIds, before, 'the tree kept its engagements');
+        const posts = requestsTo(ctx.service.requests, 'POST', LIST);
+        assert.equal(posts.length, 2, 'Retry sent it once more');
+        assert.deepEqual(posts[1].body, posts[0].body, 'the same values, not typed again');
+        assert.deepEqual(posts[0].body, { name, type: 'onboarding', description: 'Typed once' });
+        assert.equal(ctx.ui.prompts.length, 4, 'four answers, given once');
+        assert.ok(eng().loaded().some((e) => e.name === name), 'the created engagement is shown');
+      });
+    });
+  });
+
+  describe('PATCH /engagements/{id}: renaming an engagement', () => {
+    FAULTS.forEach((fault, index) => {
+      it(fault.name, async () => {
+        countFault();
+        // One engagement per fault: a PATCH delayed past the timeout still lands later.
+        const target = eng().loaded()[index + 1];
+        const name = `Fault rename ${index}`;
+        ctx.service.faults.add({ ...fault.rule, method: 'PATCH', path: ONE });
+        ctx.ui.answer(name);
+        const seen = retryWhenTold('PATCH', ONE);
+        await run('renameEngagement', target.id);
+        assert.ok(seen.message, 'an error was shown');
+        assert.ok(seen.message.text.startsWith(`Could not update “${target.name}”. `), seen.message.text);
+        assert.match(seen.message.text, fault.said);
+        assert.deepEqual(seen.message.actions, ['Retry', 'Edit', 'Show Logs']);
+        expectSentOnce(seen.requests, fault);
+        const patches = requestsTo(ctx.service.requests, 'PATCH', ONE);
+        assert.equal(patches.length, 2, 'Retry sent it once more');
+        assert.deepEqual(patches.map((p) => p.body), [{ name }, { name }], 'the same change, not typed again');
+        assert.equal(ctx.ui.prompts.length, 1);
+        assert.equal(eng().loaded().find((e) => e.id === target.id)?.name, name);
+      });
+    });
+  });
+
+  describe('GET /engagements + GET /usage/summary: checking a new key', () => {
+    for (const fault of FAULTS) {
+      it(fault.name, async () => {
+        countFault();
+        ctx.service.faults.add({ ...fault.rule, method: 'GET', path: KEY_CHECK });
+        ctx.ui.answer(ctx.service.keys.admin);
+        let seen: { text: string; modal: boolean; actions: string[]; requests: number } | undefined;
+        ctx.ui.onMessages((m) => {
+          seen = { text: m.text, modal: m.modal, actions: m.actions, requests: requestsTo(ctx.service.requests, 'GET', KEY_CHECK).filter(isKeyCheck).length };
+          ctx.service.faults.clear();
+          return 'Retry';
+        });
+        await run('replaceKey', envId);
+        assert.ok(seen, 'the user was asked');
+        assert.ok(seen.modal);
+        assert.match(seen.text, /^Could not reach the service to check the key: /);
+        assert.match(seen.text, fault.raw);
+        assert.deepEqual(seen.actions, ['Retry', 'Save Anyway']);
+        expectGetBound(seen.requests, fault, 2);
+        assert.equal(ctx.ui.prompts.length, 1, 'the key was typed once');
+        assert.equal(await ctx.exports.environments?.keyLocation(envId), 'secretStorage');
+      });
+    }
+  });
+});

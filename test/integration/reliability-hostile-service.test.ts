@@ -1,0 +1,179 @@
+// Hostile and odd data from the service (test/service/hostile.ts): the tree shows it as text,
+// tooltips are untrusted Markdown with everything escaped (no command link can run), the
+// details document escapes it, the dashboard gets it as data to insert as text (its real
+// webview renders it without an error), and a wrong shape gets a clear message while the
+// data shown before stays. The real browser check (no script runs) is in test/e2e.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { engagementItem } from '../../src/engagements/tree';
+import type { DashboardProbe, UsageExports } from '../../src/usage/index';
+import type { DashboardState } from '../../src/webview/protocol';
+import { HOSTILE_TEXT, HOSTILE_VALUES, hostileDetails, hostileEngagements, hostileKeys, hostileSummary } from '../service/hostile';
+import { type TestContext, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+
+/** Markdown without its code spans (their content is shown literally: no link or tag works there). */
+function prose(markdown: string): string {
+  return markdown.replace(/(`+)[\s\S]*?\1/g, '');
+}
+
+/** Text outside code spans has every Markdown/HTML character escaped. */
+function unescapedOutsideCode(markdown: string): string[] {
+  const text = prose(markdown);
+  const problems: string[] = [];
+  if (/(^|[^\\])\]\(/.test(text)) problems.push('a link');
+  if (/(^|[^\\])<[a-z/!]/i.test(text)) problems.push('an HTML tag');
+  return problems;
+}
+
+describe('Reliability: hostile and odd data from the service', function () {
+  this.timeout(60_000);
+  let ctx: TestContext;
+  let envId: string;
+  watchUnhandled();
+  const eng = () => ctx.exports.engagements!;
+  const usage = (): UsageExports => ctx.exports.usage!;
+  const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const inputs = (n: number) => {
+    figures().inputsTried += n;
+  };
+  const allReady = (s: DashboardState) => s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
+
+  async function openDashboard(): Promise<DashboardProbe> {
+    await run('openUsageDashboard');
+    const probe = await waitFor(() => usage().dashboard(), 'the dashboard');
+    await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
+    await probe.idle();
+    // The webview reports errors asynchronously after rendering: give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return probe;
+  }
+
+  before(async () => {
+    ctx = await setup();
+    await setSetting('usage.statusBar', false);
+    envId = await useEnvironment(ctx, ctx.service.keys.admin, 'Hostile');
+  });
+  after(async () => {
+    for (const d of usage().dashboards()) d.close();
+    await setSetting('usage.statusBar', undefined);
+    await teardown(ctx);
+  });
+  beforeEach(async () => {
+    ctx.service.reset();
+    for (const d of usage().dashboards()) d.close();
+    ctx.service.store.setEngagements(hostileEngagements(ctx.service.store.engagements));
+    const period = ctx.service.store.currentPeriod();
+    ctx.service.store.setByKey(period, hostileKeys(ctx.service.store.byKey(period)));
+    ctx.service.store.setDetails(period, hostileDetails(ctx.service.store.details(period)));
+    ctx.service.store.setSummary(period, hostileSummary(period));
+    await run('refreshEngagements');
+    ctx.ui.messages.length = 0;
+  });
+
+  it('the tree shows hostile names as they are, in untrusted, escaped tooltips with no command link', async () => {
+    const items = (await eng().tree()).filter((i) => i.kind === 'engagement');
+    const byId = new Map(items.map((i) => [i.id, i]));
+    for (const e of ctx.service.store.engagements.slice(0, 7)) {
+      const item = byId.get(e.id);
+      assert.ok(item, `${e.id} is shown`);
+      assert.equal(item.label, e.name, 'the label is the name, character for character');
+      const tooltip = item.tooltip ?? '';
+      assert.deepEqual(unescapedOutsideCode(tooltip), [], `the tooltip of ${e.id} escapes everything: ${tooltip.slice(0, 300)}`);
+      assert.ok(!prose(tooltip).includes('](command:'), 'no command link outside code');
+      // The same function the view uses, on the engagement the extension loaded: its tooltip
+      // is an untrusted MarkdownString without HTML, so command links cannot run.
+      const loaded = eng().loaded().find((x) => x.id === e.id)!;
+      const built = engagementItem(loaded, envId).tooltip;
+      assert.ok(built instanceof vscode.MarkdownString);
+      assert.ok(built.isTrusted === false || built.isTrusted === undefined, 'not trusted');
+      assert.notEqual(built.supportHtml, true, 'no HTML');
+      assert.equal(built.value, tooltip, 'the view shows this very tooltip');
+    }
+    const numbers = eng().loaded().find((e) => e.id === 'eng_hostile_numbers')!;
+    assert.equal(numbers.evaluationCount, 12, 'a count sent as a string is read as a number');
+    assert.equal(numbers.description, undefined, 'a null description is no description');
+    assert.match(byId.get('eng_hostile_numbers')?.description ?? '', /12 evaluations/);
+    assert.equal(byId.get('eng_hostile_long')?.label.length, HOSTILE_TEXT.long.length, 'a 10,000-character name is kept whole');
+    assert.equal(eng().message(), undefined);
+    inputs(HOSTILE_VALUES.length + 3);
+  });
+
+  it('the details document escapes every field; opening it runs nothing', async () => {
+    for (const id of ['eng_hostile_img', 'eng_hostile_cmd', 'eng_<b>x</b>|`tick`']) {
+      await run('openEngagement', id);
+      const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'engagement-usage' ? vscode.window.activeTextEditor : undefined), `the details of ${id}`);
+      assert.equal(new URLSearchParams(editor.document.uri.query).get('id'), id);
+      const text = editor.document.getText();
+      assert.deepEqual(unescapedOutsideCode(text), [], `escaped: ${text.slice(0, 400)}`);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+    assert.equal(ctx.ui.messages.length, 0, 'no error');
+    assert.ok(ctx.exports.environments?.list().length, 'the command link in the data did not sign anybody out');
+    assert.equal(await ctx.exports.environments?.keyLocation(envId), 'secretStorage');
+    inputs(3);
+  });
+
+  it('the dashboard gets hostile key names, records and tier as data, and its webview renders them without an error', async () => {
+    const probe = await openDashboard();
+    const state = probe.state();
+    assert.ok(allReady(state), JSON.stringify({ s: state.summary.status, k: state.keys.status, d: state.details.status }));
+    assert.ok(state.summary.status === 'ready' && state.keys.status === 'ready' && state.details.status === 'ready');
+    assert.equal(state.summary.data.tier, HOSTILE_TEXT.imgTag, 'the tier as sent (the webview inserts it as text)');
+    const meters = Object.fromEntries(state.summary.data.meters.map((m) => [m.name, m]));
+    assert.equal(meters.calls.used, 0, 'a negative meter is shown as zero');
+    assert.equal(meters.calls.overage, 0);
+    assert.equal(meters.webhooks.percent, undefined, 'nothing included: no percentage, no division by zero');
+    assert.equal(meters.webhooks.level, 'error');
+    assert.equal(meters.storage_gb.used, 7.333, 'a fractional meter sent as a string, rounded to a thousandth');
+    for (const name of [HOSTILE_TEXT.imgTag, HOSTILE_TEXT.commandLink, HOSTILE_TEXT.emoji, HOSTILE_TEXT.rtl, HOSTILE_TEXT.long]) {
+      assert.ok(state.keys.data.rows.some((r) => r.name === name), `key name ${name.slice(0, 30)} is shown`);
+    }
+    assert.ok(state.keys.data.rows.every((r) => !r.maskedKeyId.includes('<svg')), 'key ids are masked, payload and all');
+    assert.ok(state.details.data.columns.includes(HOSTILE_TEXT.imgTag), 'a hostile field name is a column (inserted as text)');
+    assert.deepEqual(state.details.data.records.slice(0, 4).map((r) => r.id), ['rec_hostile_1', 'rec_hostile_2', 'rec_hostile_3', 'rec_hostile_4']);
+    for (const value of HOSTILE_VALUES) assert.ok(!probe.html().includes(value), 'no data in the HTML: it arrives as messages only');
+    assert.deepEqual(probe.webviewErrors(), [], 'the real webview rendered everything without an error');
+    // The status bar item reads the same summary.
+    await setSetting('usage.statusBar', true);
+    await usage().refreshStatusBar();
+    assert.match(usage().statusBar().text, /calls 0 %$/);
+    await setSetting('usage.statusBar', false);
+    inputs(HOSTILE_VALUES.length + 6);
+  });
+
+  it('null where a string is expected: a clear message, and what was shown stays', async () => {
+    const before = eng().loaded().map((e) => e.id);
+    const broken = ctx.service.store.engagements.map((e, i) => (i === 3 ? { ...e, name: null as unknown as string } : e));
+    ctx.service.store.setEngagements(broken);
+    await run('refreshEngagements');
+    assert.deepEqual(eng().loaded().map((e) => e.id), before);
+    assert.match(eng().message() ?? '', /does not understand: .*data\[3\]\.name: expected a string, got null/);
+
+    const period = ctx.service.store.currentPeriod();
+    ctx.service.store.setSummary(period, { ...hostileSummary(period), tier: null as unknown as string });
+    ctx.service.store.setByKey(period, [{ keyId: 'key_x', name: null as unknown as string, calls: 1, lastUsedAt: '' }]);
+    ctx.service.store.setDetails(period, [null as unknown as Record<string, unknown>]);
+    const probe = await openDashboard();
+    const state = probe.state();
+    for (const [name, field] of [['summary', 'tier'], ['keys', 'keys\\[0\\]\\.name'], ['details', 'data\\[0\\]']] as const) {
+      const section = state[name];
+      assert.ok(section.status === 'error', `${name} failed`);
+      assert.equal(section.error.kind, 'badResponse');
+      assert.match(section.error.message, new RegExp(`does not understand: .*${field}: expected (a string|an object), got (null|nothing)`));
+    }
+    assert.deepEqual(probe.webviewErrors(), []);
+    inputs(4);
+  });
+
+  it('a create answered with a wrong shape says so once, and sends nothing more', async () => {
+    ctx.service.faults.add({ method: 'POST', kind: 'body', body: { id: 42, name: null } });
+    ctx.ui.answer('Odd answer', (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined), '', (_p, step) => ('items' in step ? step.items[0].value : undefined));
+    ctx.ui.onMessages(undefined);
+    await run('createEngagement');
+    const message = ctx.ui.messages.at(-1);
+    assert.match(message?.text ?? '', /Could not create “Odd answer”\. The service answered with something this extension does not understand: .*id: expected a string, got number 42/);
+    assert.equal(ctx.service.requests.filter((r) => r.method === 'POST').length, 1);
+    inputs(1);
+  });
+});

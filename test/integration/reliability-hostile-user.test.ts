@@ -1,0 +1,204 @@
+// Hostile and odd input from the user: empty and whitespace names, very long input, invalid
+// base URLs, billing periods and pages; each is refused with a message and nothing is sent.
+// A base URL that redirects to another host: the redirect is never followed, and a second
+// loopback server (another port, recording every request) proves the key never reaches it.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as vscode from 'vscode';
+import type { Answer, TestContext } from './helpers';
+import { pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+
+interface Elsewhere {
+  url: string;
+  seen: Array<{ method?: string; url?: string; authorization?: string }>;
+  close(): Promise<void>;
+}
+
+/** Another origin on loopback that records whatever reaches it. */
+async function startElsewhere(): Promise<Elsewhere> {
+  const seen: Elsewhere['seen'] = [];
+  const server = http.createServer((req, res) => {
+    seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end('{"data":[],"page":1,"pageSize":25,"totalCount":0}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A free-entry pick answered with `text` (or dismissed), after checking what its validation says of each of `refused`. */
+function freeEntry(text: string | undefined, refused: string[], expected: RegExp): Answer {
+  return (_prompt, step) => {
+    assert.ok('freeEntry' in step && step.freeEntry?.validate, 'the pick takes free entry');
+    for (const bad of refused) assert.match(step.freeEntry.validate(bad) ?? '', expected, `"${bad.slice(0, 20)}" is refused`);
+    return text === undefined ? undefined : step.freeEntry.value(text);
+  };
+}
+
+describe('Reliability: hostile and odd input from the user', function () {
+  this.timeout(60_000);
+  let ctx: TestContext;
+  let elsewhere: Elsewhere;
+  watchUnhandled();
+  const eng = () => ctx.exports.engagements!;
+  const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const inputs = (n: number) => {
+    figures().inputsTried += n;
+  };
+  const long = (n: number, c = 'x') => c.repeat(n);
+
+  before(async () => {
+    ctx = await setup();
+    elsewhere = await startElsewhere();
+    await setSetting('usage.statusBar', false);
+  });
+  after(async () => {
+    for (const d of ctx.exports.usage?.dashboards() ?? []) d.close();
+    await setSetting('usage.statusBar', undefined);
+    await teardown(ctx);
+    await elsewhere.close();
+  });
+  beforeEach(() => {
+    ctx.service.reset();
+    ctx.ui.messages.length = 0;
+    ctx.ui.prompts.length = 0;
+  });
+  afterEach(() => {
+    assert.equal(ctx.ui.pending, 0, 'every scripted answer was used');
+    assert.deepEqual(elsewhere.seen, [], 'nothing ever reached the other origin');
+  });
+
+  it('Add Environment refuses empty, blank, long and duplicate labels, bad URLs and keys; nothing is sent', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Existing');
+    ctx.service.clearRequests();
+    ctx.ui.prompts.length = 0;
+    const labels = ['', '   ', long(61), 'existing'];
+    const urls = ['', 'not a url', 'ftp://example.com/v1', 'http://api.example.com/v1', 'https://api.example.com/api', 'https://user:pw@api.example.com/v1', 'https://api.example.com/v1?x=1', 'https://api.example.com/v1#top', `https://api.example.com/${long(10_000)}`];
+    const keys = ['', '   ', 'key with spaces'];
+    ctx.ui.answer(...labels, 'New one', ...urls, ctx.service.baseUrl, ...keys, undefined);
+    await run('addEnvironment');
+    const [label, url, key] = ctx.ui.prompts;
+    assert.deepEqual(label.rejected, ['Enter a label.', 'Enter a label.', 'Keep the label under 60 characters.', 'An environment with this label exists already.']);
+    assert.equal(url.rejected.length, urls.length);
+    for (const [i, pattern] of [/Enter the base URL/, /not a URL/, /must start with https/, /Use https/, /must end in the version segment \/v1/, /credentials/, /query/, /fragment/, /must end in the version segment \/v1/].entries()) assert.match(url.rejected[i], pattern);
+    assert.deepEqual(key.rejected, ['Enter the API key.', 'Enter the API key.', 'An API key has no spaces; check what was pasted.']);
+    assert.equal(ctx.service.requests.length, 0, 'nothing was sent');
+    assert.deepEqual(ctx.exports.environments?.list().map((e) => e.label), ['Existing'], 'nothing was saved');
+    inputs(labels.length + urls.length + keys.length);
+  });
+
+  it('Create and Rename refuse empty, blank and over-long names, types, descriptions and statuses; nothing is sent', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Input');
+    await eng().tree();
+    ctx.service.clearRequests();
+    ctx.ui.prompts.length = 0;
+    const names = ['', '   ', long(201), long(10_000)];
+    ctx.ui.answer(...names, 'A fine name', freeEntry('onboarding', ['', '   ', long(201)], /Enter a type/), long(2_001), '', undefined);
+    await run('createEngagement');
+    const [name, , description, confirm] = ctx.ui.prompts;
+    assert.deepEqual(name.rejected, names.map(() => 'Enter a name (at most 200 characters).'));
+    assert.deepEqual(description.rejected, ['Keep the description under 2,000 characters.']);
+    assert.equal(confirm.kind, 'pick', 'dismissed at the confirmation');
+
+    const target = eng().loaded()[0];
+    ctx.ui.answer('', '\t \n', long(201), undefined);
+    await run('renameEngagement', target.id);
+    assert.equal(ctx.ui.prompts.at(-1)?.rejected.length, 3);
+    ctx.ui.answer(freeEntry(undefined, ['', '  ', long(101)], /Enter a status/));
+    await run('changeEngagementStatus', target.id);
+    assert.equal(ctx.service.requests.length, 0, 'nothing was sent');
+    inputs(names.length + 3 + 1 + 3 + 3);
+  });
+
+  it('a 10,000-character name filter and odd webview messages: nothing sent, nothing breaks', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Odd');
+    await eng().tree();
+    ctx.service.clearRequests();
+    ctx.ui.answer(pickByLabel('Name Contains'), long(10_000, '<'));
+    await run('filterEngagements');
+    assert.deepEqual((await eng().tree()).filter((i) => i.kind === 'engagement'), [], 'no engagement matches');
+    assert.match(eng().description() ?? '', /name: "<</);
+    await run('clearEngagementFilter');
+
+    await run('openUsageDashboard');
+    const probe = await waitFor(() => ctx.exports.usage?.dashboard(), 'the dashboard');
+    await waitFor(() => probe.ready, 'the webview', 20_000);
+    await probe.idle();
+    ctx.service.clearRequests();
+    const rejectedBefore = probe.rejectedMessages();
+    const odd: unknown[] = [
+      { type: 'setPeriod', period: '2026-13' }, { type: 'setPeriod', period: 'abc' }, { type: 'setPeriod', period: '' }, { type: 'setPeriod', period: '<script>' },
+      { type: 'setPeriod', period: 202601 }, { type: 'setPage', page: 0 }, { type: 'setPage', page: -1 }, { type: 'setPage', page: 1.5 }, { type: 'setPage', page: '2' },
+      { type: 'setPage', page: 1e9 }, { type: 'setPageSize', pageSize: 0 }, { type: 'setPageSize', pageSize: 101 }, { type: 'sort', column: '__proto__', direction: 'asc' },
+      { type: 'export', format: 'exe' }, { type: 'command', command: 'workbench.action.terminal.new' }, null, 'ready', [], { type: 'constructor' },
+    ];
+    for (const message of odd) await probe.receive(message);
+    assert.equal(probe.rejectedMessages() - rejectedBefore, odd.length, 'every one was dropped');
+    const future = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 0, 1)).toISOString().slice(0, 7);
+    await probe.receive({ type: 'setPeriod', period: future });
+    assert.match(probe.state().notice?.text ?? '', /has not started yet/);
+    assert.equal(ctx.service.requests.length, 0, 'nothing was sent');
+    assert.deepEqual(probe.webviewErrors(), []);
+    probe.close();
+    inputs(odd.length + 2);
+  });
+
+  it('a base URL that redirects elsewhere: the key check says so and asks for the address again', async () => {
+    ctx.service.faults.add({ kind: 'redirect', location: `${elsewhere.url}/v1/engagements` });
+    const key = ctx.service.keys.admin;
+    ctx.ui.answer(
+      'Redirected',
+      ctx.service.baseUrl,
+      key,
+      (prompt) => {
+        assert.equal(prompt.step, 2, 'back at the URL step');
+        assert.match(prompt.initialError ?? '', new RegExp(`redirected .* to ${elsewhere.url.replace(/[.]/g, '\\.')}.*Enter the final address`));
+        ctx.service.faults.clear();
+        return ctx.service.baseUrl;
+      },
+      (prompt) => {
+        assert.ok(prompt.password);
+        assert.equal(prompt.value, key, 'the key is kept: Enter, not typed again');
+        return prompt.value;
+      },
+    );
+    await run('addEnvironment');
+    assert.equal(ctx.exports.environments?.active()?.label, 'Redirected');
+    assert.equal(await ctx.exports.environments?.keyLocation(ctx.exports.environments.active()!.id), 'secretStorage');
+    inputs(1);
+  });
+
+  for (const status of [301, 302, 307, 308]) {
+    it(`a ${status} redirect to another host on a GET, a POST, a PATCH and a usage read: refused, key not sent`, async () => {
+      await useEnvironment(ctx, ctx.service.keys.admin, `Redirect ${status}`);
+      await eng().tree();
+      ctx.service.faults.add({ kind: 'redirect', status, location: `${elsewhere.url}/v1/stolen?from=${status}` });
+      const said = new RegExp(`redirected to ${elsewhere.url.replace(/[.]/g, '\\.')}\\. The key was not sent there`);
+      await run('refreshEngagements');
+      assert.match(eng().message() ?? '', said);
+      ctx.ui.answer('Via redirect', (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined), '', (_p, step) => ('items' in step ? step.items[0].value : undefined));
+      ctx.ui.onMessages(undefined);
+      await run('createEngagement');
+      assert.match(ctx.ui.messages.at(-1)?.text ?? '', said);
+      const usage = await ctx.exports.environments!.api()!.usage.summary().then(
+        () => 'answered',
+        (error: Error & { kind?: string }) => error.kind,
+      );
+      assert.equal(usage, 'redirected');
+      assert.equal(ctx.service.requests.filter((r) => r.method === 'POST').length, 1, 'the POST was not sent again');
+      // A PATCH (the read before it answers normally; the view shows what the service holds now).
+      ctx.service.faults.clear();
+      await run('refreshEngagements');
+      ctx.service.faults.add({ method: 'PATCH', kind: 'redirect', status, location: `${elsewhere.url}/v1/stolen` });
+      ctx.ui.answer('Renamed via redirect');
+      ctx.ui.onMessages(undefined);
+      await run('renameEngagement', eng().loaded()[0].id);
+      assert.match(ctx.ui.messages.at(-1)?.text ?? '', said);
+      assert.equal(ctx.service.requests.filter((r) => r.method === 'PATCH').length, 1, 'the PATCH was not sent again');
+      inputs(4);
+    });
+  }
+});

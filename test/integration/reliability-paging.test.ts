@@ -1,0 +1,189 @@
+// Paging when the service misbehaves: a page of 10,000 items where 25 were asked for, a
+// totalCount that changes while pages are read, and the same id on several pages. The tree,
+// the dashboard and the export each show every id once and say how many there are.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { DashboardProbe, UsageExports } from '../../src/usage/index';
+import type { DashboardState } from '../../src/webview/protocol';
+import type { Engagement } from '../service/types';
+import { type TestContext, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+
+describe('Reliability: paging anomalies', function () {
+  this.timeout(120_000);
+  let ctx: TestContext;
+  let tmp: string;
+  watchUnhandled();
+  const eng = () => ctx.exports.engagements!;
+  const usage = (): UsageExports => ctx.exports.usage!;
+  const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const loadMoreLabel = async () => (await eng().tree()).find((i) => i.kind === 'loadMore')?.label;
+  const ids = () => eng().loaded().map((e) => e.id);
+  const unique = (list: string[]) => new Set(list).size === list.length;
+  const allReady = (s: DashboardState) => s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
+
+  async function openDashboard(): Promise<DashboardProbe> {
+    await run('openUsageDashboard');
+    const probe = await waitFor(() => usage().dashboard(), 'the dashboard');
+    await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
+    await probe.idle();
+    return probe;
+  }
+
+  async function exportCsv(probe: DashboardProbe, name: string): Promise<string[]> {
+    const file = path.join(tmp, name);
+    ctx.ui.onSave(vscode.Uri.file(file));
+    await probe.receive({ type: 'export', format: 'csv' });
+    await probe.idle();
+    assert.equal(probe.state().export?.phase, 'done', `the export finished: ${JSON.stringify(probe.state().export)}`);
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\r\n').slice(1);
+  }
+
+  before(async () => {
+    ctx = await setup();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-paging-'));
+    await setSetting('usage.statusBar', false);
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Paging');
+  });
+  after(async () => {
+    for (const d of usage().dashboards()) d.close();
+    await setSetting('usage.statusBar', undefined);
+    await teardown(ctx);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    ctx.service.reset();
+    for (const d of usage().dashboards()) d.close();
+    // Entering the key again starts the view afresh (one page), as after any key change.
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Paging');
+    await eng().tree();
+    ctx.service.clearRequests();
+    ctx.ui.messages.length = 0;
+  });
+  afterEach(() => {
+    figures().faultsTried += 1;
+  });
+
+  it('a page of 10,000 engagements where 25 were asked for: all shown once, nothing more to load', async () => {
+    ctx.service.store.seedEngagements(10_000);
+    const all = ctx.service.store.engagements;
+    ctx.service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', times: 1, transform: (body) => ({ ...(body as object), data: all }) });
+    await run('refreshEngagements');
+    const shown = ids();
+    assert.equal(shown.length, 10_000);
+    assert.ok(unique(shown));
+    assert.equal(eng().totalCount(), 10_000);
+    assert.equal(eng().message(), undefined);
+    assert.equal(await loadMoreLabel(), undefined, 'everything is shown: no "Load more… (10,000 of 10,000)"');
+  });
+
+  it('the dashboard shows at most a page of records when the service sends 10,000 for a page of 25', async () => {
+    const period = ctx.service.store.currentPeriod();
+    const records = Array.from({ length: 10_000 }, (_, i) => ({ id: `rec_${i}`, units: 1 }));
+    ctx.service.store.setDetails(period, records);
+    ctx.service.faults.add({ method: 'GET', path: /^\/usage\/details$/, kind: 'transform', times: 1, transform: (body) => ({ ...(body as object), data: records }) });
+    const probe = await openDashboard();
+    const state = probe.state();
+    assert.ok(allReady(state));
+    assert.ok(state.details.status === 'ready');
+    assert.equal(state.details.data.totalCount, 10_000);
+    assert.deepEqual(state.details.data.records.map((r) => r.id), records.slice(0, 25).map((r) => r.id), 'the first 25 records: a page is a page');
+    assert.deepEqual(probe.webviewErrors(), []);
+  });
+
+  it('engagements created while paging (totalCount grows, items shift to the next page): each shown once, the count follows', async () => {
+    assert.equal(await loadMoreLabel(), 'Load more… (25 of 60)');
+    // Five engagements are created elsewhere: page 2 now starts with five of page 1.
+    for (let i = 0; i < 5; i++) ctx.service.store.createEngagement({ name: `Created meanwhile ${i}`, type: 'onboarding' });
+    await run('loadMoreEngagements');
+    const shown = ids();
+    assert.ok(unique(shown), 'an engagement that moved to the next page is not shown twice');
+    assert.equal(shown.length, 45);
+    assert.equal(await loadMoreLabel(), 'Load more… (45 of 65)', 'the new total is shown');
+    await run('loadMoreEngagements');
+    await run('loadMoreEngagements');
+    await run('refreshEngagements');
+    assert.deepEqual(new Set(ids()), new Set(ctx.service.store.engagements.map((e) => e.id)), 'after a refresh every engagement is there');
+    assert.ok(unique(ids()));
+  });
+
+  it('engagements removed while paging (totalCount shrinks): no empty page asked for in a loop, no Load more left', async () => {
+    ctx.service.store.setEngagements(ctx.service.store.engagements.slice(0, 30));
+    await run('loadMoreEngagements');
+    assert.equal(ids().length, 30);
+    assert.equal(await loadMoreLabel(), undefined);
+    assert.equal(ctx.service.requests.filter((r) => r.path === '/v1/engagements').length, 1);
+  });
+
+  it('the same id on two pages, and twice on one page: the tree shows it once and does not fail', async () => {
+    const list = ctx.service.store.engagements;
+    const twin: Engagement = { ...list[30], name: 'Twin on page 2' };
+    const copies = [...list.slice(0, 5), { ...list[2], name: 'Twin on page 1' }, ...list.slice(5, 30), twin, ...list.slice(30)];
+    ctx.service.store.setEngagements(copies);
+    await run('refreshEngagements');
+    await run('loadMoreEngagements');
+    await run('loadMoreEngagements');
+    const shown = ids();
+    assert.ok(unique(shown), 'each id once');
+    assert.equal(shown.length, 60);
+    const items = await eng().tree();
+    assert.ok(unique(items.filter((i) => i.kind === 'engagement').map((i) => i.id!)), 'tree items have unique ids (VS Code refuses duplicates)');
+    assert.equal(eng().message(), undefined);
+  });
+
+  it('export: totalCount grows while reading pages: the extra pages are read, every record once', async () => {
+    const period = ctx.service.store.currentPeriod();
+    const first = Array.from({ length: 150 }, (_, i) => ({ id: `grow_${i}`, units: 1 }));
+    const extra = Array.from({ length: 100 }, (_, i) => ({ id: `late_${i}`, units: 2 }));
+    ctx.service.store.setDetails(period, first);
+    const probe = await openDashboard();
+    ctx.service.faults.add({
+      method: 'GET', path: /^\/usage\/details$/, kind: 'transform', times: 1,
+      // Page 1 of the export says 150; records arrive meanwhile and later pages say 250.
+      transform: (body, query) => {
+        if (query.pageSize === '100') ctx.service.store.setDetails(period, [...first, ...extra]);
+        return body;
+      },
+    });
+    ctx.service.clearRequests();
+    const lines = await exportCsv(probe, 'grow.csv');
+    const exported = lines.map((l) => l.split(',')[0]);
+    assert.equal(exported.length, 250, 'every record, including those added while paging');
+    assert.ok(unique(exported));
+    const pages = ctx.service.requests.filter((r) => r.path === '/v1/usage/details' && r.query.pageSize === '100').map((r) => r.query.page).sort();
+    assert.deepEqual(pages, ['1', '2', '3'], 'one more page was read, each page once');
+  });
+
+  it('export: totalCount shrinks while reading pages: what was read is written, no page asked for twice', async () => {
+    const period = ctx.service.store.currentPeriod();
+    const records = Array.from({ length: 250 }, (_, i) => ({ id: `shrink_${i}`, units: 1 }));
+    ctx.service.store.setDetails(period, records);
+    const probe = await openDashboard();
+    ctx.service.faults.add({
+      method: 'GET', path: /^\/usage\/details$/, kind: 'transform', times: 1,
+      transform: (body, query) => {
+        if (query.pageSize === '100') ctx.service.store.setDetails(period, records.slice(0, 120));
+        return body;
+      },
+    });
+    ctx.service.clearRequests();
+    const exported = (await exportCsv(probe, 'shrink.csv')).map((l) => l.split(',')[0]);
+    assert.equal(exported.length, 120);
+    assert.ok(unique(exported));
+    const pages = ctx.service.requests.filter((r) => r.path === '/v1/usage/details' && r.query.pageSize === '100').map((r) => r.query.page);
+    assert.ok(unique(pages), `each page once: ${pages.join(', ')}`);
+  });
+
+  it('export: the same record id on two pages is written once', async () => {
+    const period = ctx.service.store.currentPeriod();
+    const records = Array.from({ length: 180 }, (_, i) => ({ id: `dup_${i % 150}`, units: 1 }));
+    ctx.service.store.setDetails(period, records);
+    const probe = await openDashboard();
+    const exported = (await exportCsv(probe, 'dups.csv')).map((l) => l.split(',')[0]);
+    assert.equal(exported.length, 150);
+    assert.ok(unique(exported));
+  });
+});

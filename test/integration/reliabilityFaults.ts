@@ -1,0 +1,65 @@
+// The faults every endpoint is tried with, what each must lead to, and the checks shared by
+// the fault suites: requests counted where the service received them (GETs retried within
+// their bounds, POST and PATCH never sent again by the extension).
+import assert from 'node:assert/strict';
+import type { FaultRule, RecordedRequest } from '../service/server';
+import { figures } from './reliabilityKit';
+
+export interface FaultCase {
+  name: string;
+  rule: Omit<FaultRule, 'method' | 'path' | 'times'>;
+  /** The ApiError kind the extension must report. */
+  kind: string;
+  /** Whether the client retries a GET that fails this way (2 retries: 3 requests in all). */
+  retried: boolean;
+  /** In the sentence the user reads (describeError). */
+  said: RegExp;
+  /** In the client's own message (the status bar tooltip and the key check quote it). */
+  raw: RegExp;
+}
+
+/** Request timeout used by the fault suites, and the latency that goes beyond it. */
+export const TIMEOUT_SECONDS = 2;
+
+export const FAULTS: readonly FaultCase[] = [
+  { name: 'latency beyond the timeout', rule: { kind: 'latency', ms: TIMEOUT_SECONDS * 1000 + 1500 }, kind: 'timeout', retried: false, said: /did not answer in time/, raw: /did not answer in time/ },
+  { name: '429 without Retry-After', rule: { kind: 'status', status: 429 }, kind: 'rateLimited', retried: true, said: /limiting requests \(429\)\. Wait a little/, raw: /HTTP 429/ },
+  { name: '429 with Retry-After: 1', rule: { kind: 'status', status: 429, headers: { 'Retry-After': '1' } }, kind: 'rateLimited', retried: true, said: /limiting requests \(429\)\. It can be tried again in 1 s/, raw: /HTTP 429/ },
+  { name: '429 with Retry-After: 3600 (not waited for)', rule: { kind: 'status', status: 429, headers: { 'Retry-After': '3600' } }, kind: 'rateLimited', retried: false, said: /tried again in 3600 s/, raw: /HTTP 429/ },
+  { name: '500', rule: { kind: 'status', status: 500 }, kind: 'server', retried: false, said: /The service failed \(HTTP 500\): Injected fault/, raw: /HTTP 500/ },
+  { name: '502', rule: { kind: 'status', status: 502 }, kind: 'server', retried: true, said: /The service failed \(HTTP 502\)/, raw: /HTTP 502/ },
+  { name: '503', rule: { kind: 'status', status: 503 }, kind: 'server', retried: true, said: /The service failed \(HTTP 503\)/, raw: /HTTP 503/ },
+  { name: 'dropped connection', rule: { kind: 'drop' }, kind: 'network', retried: true, said: /Cannot reach the service/, raw: /could not reach the service/ },
+  { name: 'body that is not JSON', rule: { kind: 'notJson' }, kind: 'badResponse', retried: false, said: /does not understand: .*text that is not JSON/, raw: /text that is not JSON/ },
+  { name: 'JSON of the wrong shape', rule: { kind: 'body', body: { unexpected: true } }, kind: 'badResponse', retried: false, said: /does not understand: .*not what the contract describes/, raw: /not what the contract describes/ },
+  { name: 'truncated body', rule: { kind: 'truncated' }, kind: 'network', retried: false, said: /answer was cut off/, raw: /answer was cut off/ },
+  { name: 'HTML error page (502)', rule: { kind: 'html' }, kind: 'server', retried: true, said: /The service failed \(HTTP 502\): 502 Bad Gateway/, raw: /HTTP 502: 502 Bad Gateway/ },
+  { name: 'HTML page with 200', rule: { kind: 'html', status: 200 }, kind: 'badResponse', retried: false, said: /does not understand: .*an HTML page/, raw: /an HTML page/ },
+  { name: 'empty 200', rule: { kind: 'empty200' }, kind: 'badResponse', retried: false, said: /does not understand: .*an empty body/, raw: /an empty body/ },
+];
+
+/** Requests the service received for a method and a path (after /v1). */
+export function requestsTo(requests: readonly RecordedRequest[], method: string, path: RegExp): RecordedRequest[] {
+  return requests.filter((r) => r.method === method && path.test(r.path.replace(/^\/v1/, '')));
+}
+
+/** A failed GET took 1 request, or 3 when the fault is one the client retries; `endpoints` GETs at once. */
+export function expectGetBound(count: number, fault: FaultCase, endpoints = 1): void {
+  const expected = (fault.retried ? 3 : 1) * endpoints;
+  assert.equal(count, expected, `${fault.name}: ${expected} request(s) (${fault.retried ? 'retried twice' : 'not retried'}), got ${count}`);
+  const f = figures();
+  f.getsFailed += endpoints;
+  f.getRequests += count;
+}
+
+/** A failed write was sent exactly once before the user chose anything. */
+export function expectSentOnce(count: number, fault: FaultCase): void {
+  const f = figures();
+  f.writesFailed += 1;
+  f.writeRepeats += Math.max(0, count - 1);
+  assert.equal(count, 1, `${fault.name}: a POST/PATCH is never sent again by the extension`);
+}
+
+export function countFault(): void {
+  figures().faultsTried += 1;
+}

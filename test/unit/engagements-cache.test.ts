@@ -1,0 +1,142 @@
+// The first page saved per environment: shown at once by a new store (the next activation)
+// before the service answers, marked until a refresh lands, dropped with a rejected key;
+// the memento holds only engagements, for a bounded number of environments.
+import assert from 'node:assert/strict';
+import { ServiceApi } from '../../src/api/service';
+import { MAX_CACHED_ENVIRONMENTS, type MementoLike } from '../../src/cache';
+import { engagementCache } from '../../src/engagements/cache';
+import { EngagementStore } from '../../src/engagements/store';
+import { startService, type RunningService } from '../service/server';
+
+const KEY = 'engagementUsage.engagements.cache';
+
+/** A workspace memento in memory that, like VS Code's, keeps JSON copies. */
+class MemoryMemento implements MementoLike {
+  readonly data = new Map<string, string>();
+  get<T>(key: string): T | undefined {
+    const text = this.data.get(key);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  }
+  update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.data.delete(key);
+    else this.data.set(key, JSON.stringify(value));
+    return Promise.resolve();
+  }
+}
+
+describe('engagements saved between sessions', function () {
+  let service: RunningService;
+  let memento: MemoryMemento;
+  let key: string | undefined;
+
+  before(async () => {
+    service = await startService({ port: 0 });
+  });
+  after(async () => {
+    await service.close();
+  });
+  beforeEach(() => {
+    service.reset();
+    memento = new MemoryMemento();
+    key = service.keys.admin;
+  });
+
+  /** A store as the extension makes one at activation, for environment `env`. */
+  const storeFor = (env: string | (() => string | undefined)) => {
+    const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => key, timeoutMs: 5000, retryLimit: 0 });
+    const environmentId = typeof env === 'function' ? env : () => env;
+    return new EngagementStore({ environmentId, api: () => api, hasKey: () => Promise.resolve(key !== undefined), pageSize: () => 25, cache: engagementCache(memento, KEY) });
+  };
+  const listCalls = () => service.requests.filter((r) => r.path === '/v1/engagements');
+
+  it('shows the page saved by the last session at once, marked, and refreshes it behind', async () => {
+    const first = storeFor('env-1');
+    assert.equal(first.snapshot().cached, false, 'nothing saved yet');
+    await first.ensureLoaded();
+    const shown = first.snapshot().items.map((e) => e.id);
+
+    // The next activation: answers are slow now.
+    service.setLatency(300);
+    service.clearRequests();
+    const next = storeFor('env-1');
+    const at = next.snapshot();
+    assert.equal(listCalls().length, 0, 'no request was needed to show it');
+    assert.deepEqual(at.items.map((e) => e.id), shown, 'the saved page is there at once');
+    assert.equal(at.cached, true);
+    assert.equal(at.phase, 'idle', 'a view that becomes visible still loads');
+    assert.equal(at.hasMore, true, 'Load more is offered as before');
+    assert.ok(next.seenTypes().length > 0, 'its types are known to the create flow');
+
+    service.store.createEngagement({ name: 'Made meanwhile', type: 'onboarding' });
+    const refreshing = next.ensureLoaded();
+    assert.equal(next.snapshot().cached, true, 'still marked while the refresh runs');
+    await refreshing;
+    assert.equal(next.snapshot().cached, false);
+    assert.equal(next.snapshot().items[0].name, 'Made meanwhile', 'the refresh landed');
+    assert.equal(listCalls().length, 1, 'one request: the first page');
+  });
+
+  it('keeps the pages of several environments apart, and of a bounded number of them', async () => {
+    for (let i = 0; i <= MAX_CACHED_ENVIRONMENTS; i++) {
+      service.store.seedEngagements(30 + i);
+      await storeFor(`env-${i}`).ensureLoaded();
+    }
+    const stored = memento.get<{ entries: Record<string, { totalCount: number; items: unknown[] }> }>(KEY);
+    assert.ok(stored);
+    assert.equal(Object.keys(stored.entries).length, MAX_CACHED_ENVIRONMENTS);
+    assert.equal(stored.entries['env-0'], undefined, 'the oldest went');
+    assert.equal(stored.entries['env-3'].totalCount, 33);
+    assert.equal(stored.entries['env-3'].items.length, 25, 'only the first page is kept');
+    assert.equal(storeFor('env-3').snapshot().totalCount, 33);
+    assert.equal(storeFor('env-elsewhere').snapshot().items.length, 0);
+  });
+
+  it('never keeps anything key-like', async () => {
+    await storeFor('env-1').ensureLoaded();
+    const text = [...memento.data.values()].join('');
+    for (const secret of Object.values(service.keys) as string[]) assert.ok(!text.includes(secret), 'no key in the memento');
+    assert.ok(!/bearer|authorization/i.test(text));
+  });
+
+  it('drops the saved page when the key is rejected, missing, or the environment changes', async () => {
+    await storeFor('env-1').ensureLoaded();
+    key = 'key_admin.revoked';
+    const rejected = storeFor('env-1');
+    assert.equal(rejected.snapshot().cached, true);
+    await rejected.ensureLoaded();
+    assert.equal(rejected.snapshot().items.length, 0, 'a rejected key does not keep showing what another read');
+    assert.equal(rejected.snapshot().phase, 'failed');
+    assert.equal(storeFor('env-1').snapshot().cached, false, 'and it is forgotten');
+
+    key = service.keys.admin;
+    await storeFor('env-1').ensureLoaded();
+    key = undefined;
+    const keyless = storeFor('env-1');
+    await keyless.ensureLoaded();
+    assert.equal(keyless.snapshot().phase, 'keyMissing');
+    assert.equal(keyless.snapshot().items.length, 0);
+
+    // Switching environments shows the other one's page, at once.
+    key = service.keys.admin;
+    let env = 'env-1';
+    const switching = storeFor(() => env);
+    await switching.ensureLoaded();
+    env = 'env-2';
+    switching.reset();
+    assert.equal(switching.snapshot().items.length, 0, 'nothing saved for env-2');
+    await switching.ensureLoaded();
+    env = 'env-1';
+    switching.reset();
+    assert.equal(switching.snapshot().cached, true);
+    assert.equal(switching.snapshot().items.length, 25);
+  });
+
+  it('ignores what it cannot read (an older format, a hand-edited entry)', () => {
+    void memento.update(KEY, { version: 1, entries: { 'env-1': { items: [{ id: 1 }], totalCount: 1, pageSize: 25, fetchedAt: 1 } } });
+    assert.equal(storeFor('env-1').snapshot().items.length, 0);
+    void memento.update(KEY, { version: 0, entries: {} });
+    assert.equal(storeFor('env-1').snapshot().items.length, 0);
+    void memento.update(KEY, 'garbage');
+    assert.equal(storeFor('env-1').snapshot().items.length, 0);
+  });
+});
