@@ -4,6 +4,7 @@
 import type { Engagement } from '../api/types';
 import { absoluteTime, formatCount, relativeTime } from './format';
 import { statusLook } from './status';
+import { displayText } from './text';
 
 export interface EngagementWords {
   evaluations(count: number, formatted: string): string;
@@ -42,16 +43,17 @@ export const ENGLISH: EngagementWords = {
 /** `quality-review · 12 evaluations · updated 3 d ago` */
 export function describeEngagement(engagement: Engagement, now: number = Date.now(), words: EngagementWords = ENGLISH): string {
   const count = engagement.evaluationCount;
-  return [engagement.type, words.evaluations(count, formatCount(count)), words.updated(relativeTime(engagement.updatedAt, now))].join(' · ');
+  return [displayText(engagement.type), words.evaluations(count, formatCount(count)), words.updated(relativeTime(engagement.updatedAt, now))].join(' · ');
 }
 
 /** Escapes text so Markdown shows it literally (no links, emphasis, HTML or headings). */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`).replace(/\r?\n/g, '  \n');
+  return displayText(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`).replace(/\r?\n/g, '  \n');
 }
 
 /** Inline code that survives backticks inside the value. */
-export function inlineCode(text: string): string {
+export function inlineCode(raw: string): string {
+  const text = displayText(raw);
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';

@@ -8,6 +8,7 @@ import { describeEngagement, engagementMarkdown, type EngagementWords } from '..
 import { formatCount } from '../core/format';
 import { applyQuery, type EngagementGroup } from '../core/query';
 import { statusLook } from '../core/status';
+import { displayText } from '../core/text';
 import type { QueryState } from './queryState';
 import type { EngagementStore } from './store';
 
@@ -182,15 +183,16 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
 /** The tree item of an engagement; its tooltip too unless `tooltip: false` (then resolveTreeItem adds it). */
 export function engagementItem(engagement: Engagement, environmentId: string, options: { tooltip?: boolean } = {}): vscode.TreeItem {
   const look = statusLook(engagement.status);
-  const item = new vscode.TreeItem(engagement.name, vscode.TreeItemCollapsibleState.None);
+  const name = displayText(engagement.name);
+  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `engagement:${environmentId}:${engagement.id}`;
   const description = describeEngagement(engagement, Date.now(), words());
   // Colour alone never carries the status: statuses the contract does not name are written out.
-  item.description = look.kind === 'other' ? `${look.text} · ${description}` : description;
+  item.description = look.kind === 'other' ? `${displayText(look.text)} · ${description}` : description;
   item.iconPath = new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined);
   if (options.tooltip !== false) item.tooltip = engagementTooltip(engagement);
   item.contextValue = `engagement status-${look.kind}`;
-  item.accessibilityInformation = { label: `${engagement.name}, ${vscode.l10n.t('status {0}', look.text)}, ${description}` };
+  item.accessibilityInformation = { label: `${name}, ${vscode.l10n.t('status {0}', displayText(look.text))}, ${description}` };
   return item;
 }
 
@@ -205,7 +207,7 @@ export function engagementTooltip(engagement: Engagement): vscode.MarkdownString
 function groupItem(node: GroupNode): vscode.TreeItem {
   const { group, by } = node;
   const look = by === 'status' ? statusLook(group.label) : undefined;
-  const item = new vscode.TreeItem(look ? look.text : group.label, vscode.TreeItemCollapsibleState.Expanded);
+  const item = new vscode.TreeItem(displayText(look ? look.text : group.label), vscode.TreeItemCollapsibleState.Expanded);
   item.id = node.id;
   item.description = formatCount(group.items.length);
   item.iconPath = look ? new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined) : new vscode.ThemeIcon('tag');

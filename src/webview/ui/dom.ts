@@ -1,4 +1,6 @@
-// A tiny element builder. Text is always added as text nodes; nothing is ever parsed as HTML.
+// A tiny element builder. Text is always added as text nodes (without bidirectional
+// controls); nothing is ever parsed as HTML.
+import { displayText } from '../../core/text';
 
 export type Child = Node | string | null | undefined | false;
 
@@ -16,7 +18,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
   if (props.class) element.className = props.class;
   for (const [name, value] of Object.entries(props.attrs ?? {})) {
     if (value === undefined || value === false) continue;
-    element.setAttribute(name, value === true ? '' : String(value));
+    element.setAttribute(name, value === true ? '' : displayText(String(value)));
   }
   for (const [event, handler] of Object.entries(props.on ?? {})) element.addEventListener(event, handler);
   if (props.focusKey) element.dataset.focus = props.focusKey;
@@ -27,7 +29,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
 export function append(parent: Node, ...children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+    parent.appendChild(typeof child === 'string' ? document.createTextNode(displayText(child)) : child);
   }
 }
 
