@@ -88,7 +88,7 @@ if (watch) {
     if (!result.metafile) continue;
     for (const [file, info] of Object.entries(result.metafile.outputs)) {
       written.add(path.normalize(file));
-      if (/\.m?js$/.test(file) && !file.includes('/chunks/')) console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
+      if (/\.m?js$/.test(file) && !/\/chunks(-dev)?\//.test(file)) console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
     }
   }
   // Chunks of earlier builds of this kind (names carry a content hash), the former CommonJS bundle.

@@ -49,7 +49,7 @@ const allExtension = [...shipped.keys()].filter((f) => /^extension\/dist\/.*\.mj
 const onDemand = allExtension.filter((f) => !atActivation.includes(f));
 const measure = (files) => {
   const bytes = Buffer.concat(files.map((f) => shipped.get(f)));
-  return { files: files.length, bytes: bytes.length, gzip: gzipSize(bytes), minified: files.every((f) => shipped.get(f).toString('utf8').split('\n').length < 20) };
+  return { files: files.length, bytes: bytes.length, gzip: gzipSize(bytes), minified: files.every((f) => !shipped.get(f).toString('utf8').includes('sourceMappingURL')) };
 };
 const sizes = [
   { name: 'extension, loaded at activation', detail: `\`dist/extension.mjs\` + ${atActivation.length - 1} chunks it imports`, ...measure(atActivation), target: true },
@@ -86,9 +86,10 @@ const pageSize = 100;
 for (const r of listing.rows) {
   const floor = Math.ceil(r.n / pageSize);
   const speedUp = r.sequentialMs / r.concurrentMs;
-  const measured = `${r.concurrentRequests} requests in ${ms(r.concurrentMs)}; one page at a time ${r.sequentialRequests} in ${ms(r.sequentialMs)}: **${speedUp.toFixed(1)}×**`;
+  const requests = (n) => `${n} request${n === 1 ? '' : 's'}`;
+  const measured = `${requests(r.concurrentRequests)} in ${ms(r.concurrentMs)}; one page at a time ${requests(r.sequentialRequests)} in ${ms(r.sequentialMs)}: **${speedUp.toFixed(1)}×**`;
   const headline = r.n === 10_000 && r.latencyMs === 20;
-  const target = headline ? `≤ ${floor} requests, ≥ 10×` : `≤ ${floor} requests`;
+  const target = headline ? `≤ ${floor} requests, ≥ 10×` : `≤ ${floor} request${floor === 1 ? '' : 's'}`;
   const ok = r.concurrentRequests <= floor && (!headline || speedUp >= 10);
   row(`List ${r.n.toLocaleString('en-US')} engagements at ${r.latencyMs} ms latency`, measured, target, met(ok));
 }
@@ -114,7 +115,10 @@ if (perf) {
     const floor = Math.max(perf.meters.readyMs, rtt);
     row(`Dashboard opened → meters posted (${rtt} ms latency)`, ms(perf.meters.metersMs), `one round trip after the webview is ready: < ${ms(floor + rtt)}`, met(perf.meters.metersMs < floor + rtt));
   }
-  if (perf.savedMetersMs !== undefined) row('Dashboard reopened → saved meters posted (service answers after 1,500 ms)', ms(perf.savedMetersMs), 'before the answer', met(perf.savedMetersMs < 1500));
+  if (perf.savedMeters) {
+    row('Dashboard reopened → webview ready', ms(perf.savedMeters.readyMs), '', '');
+    row('Dashboard reopened → saved meters posted (service answers after 1,500 ms)', ms(perf.savedMeters.metersMs), 'when the webview is ready, before the answer', met(perf.savedMeters.metersMs < 1500 && perf.savedMeters.metersMs - perf.savedMeters.readyMs < 50));
+  }
   if (perf.memory) {
     row('Extension host heap before → after 10,000 engagements in the tree', `${mb(perf.memory.heapBeforeMb)} → ${mb(perf.memory.heapAfterMb)} (+${mb(perf.memory.heapAfterMb - perf.memory.heapBeforeMb)})`, '', '');
     row('Load more × 99 (pages of 100) up to 10,000 in the tree', ms(perf.memory.loadMoreMs), '', '');
@@ -122,7 +126,7 @@ if (perf) {
 }
 row('Node heap of 10,000 engagements read by the client', `${mb(memory.heapBeforeMb)} → ${mb(memory.heapAfterMb)} (+${mb(memory.heapAfterMb - memory.heapBeforeMb)})`, '', '');
 for (const size of sizes) {
-  row(`Size: ${size.name} (${size.detail})`, `${kb(size.bytes)} minified${size.minified ? '' : ' (NOT minified?)'}, ${kb(size.gzip)} gzip`, size.target ? '< 100 KB minified' : '', size.target ? met(size.bytes < 100 * 1024) : '');
+  row(`Size: ${size.name} (${size.detail})`, `${kb(size.bytes)} minified${size.minified ? '' : ' (a development build: NOT minified)'}, ${kb(size.gzip)} gzip`, size.target ? '< 100 KB minified' : '', size.target ? met(size.bytes < 100 * 1024) : '');
 }
 row('Size: `.vsix`', kb(vsixBytes), '< 250 KB', met(vsixBytes < 250 * 1024));
 

@@ -25,7 +25,7 @@ export interface BenchFigures {
   firstItemsMs?: number;
   savedItemsMs?: number;
   meters?: { readyMs: number; metersMs: number };
-  savedMetersMs?: number;
+  savedMeters?: { readyMs: number; metersMs: number };
   memory?: { items: number; heapBeforeMb: number; heapAfterMb: number; loadMoreMs: number };
 }
 
