@@ -77,7 +77,8 @@ describe('Reliability: hostile and odd data from the service', function () {
     for (const e of ctx.service.store.engagements.slice(0, 7)) {
       const item = byId.get(e.id);
       assert.ok(item, `${e.id} is shown`);
-      assert.equal(item.label, e.name, 'the label is the name, character for character');
+      // Character for character, but for bidirectional controls, which could disguise it.
+      assert.equal(item.label, e.name.replace(/[\u202A-\u202E\u2066-\u2069]/g, ''), 'the label is the name as sent, without bidi controls');
       const tooltip = item.tooltip ?? '';
       assert.deepEqual(unescapedOutsideCode(tooltip), [], `the tooltip of ${e.id} escapes everything: ${tooltip.slice(0, 300)}`);
       assert.ok(!prose(tooltip).includes('](command:'), 'no command link outside code');
@@ -94,6 +95,7 @@ describe('Reliability: hostile and odd data from the service', function () {
     assert.equal(numbers.evaluationCount, 12, 'a count sent as a string is read as a number');
     assert.equal(numbers.description, undefined, 'a null description is no description');
     assert.match(byId.get('eng_hostile_numbers')?.description ?? '', /12 evaluations/);
+    assert.equal(byId.get('eng_hostile_rtl')?.label, 'مراجعة الجودة evil שלום', 'the override is dropped: "evil" cannot display reversed');
     assert.equal(byId.get('eng_hostile_long')?.label.length, HOSTILE_TEXT.long.length, 'a 10,000-character name is kept whole');
     assert.equal(eng().message(), undefined);
     inputs(HOSTILE_VALUES.length + 3);
