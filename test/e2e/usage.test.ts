@@ -207,4 +207,32 @@ describe('Usage dashboard (e2e)', function () {
     assert.equal(await frame.locator('#records-range').textContent(), `Records 1–${Math.min(100, records.length)} of ${records.length}`);
     assert.deepEqual(await recordIds(frame), records.slice(0, 100));
   });
+
+  it('after a window reload the dashboard comes back with its period, page, page size and sort', async () => {
+    const wb = workbench();
+    const previous = previousPeriod(current);
+    const records = wb.service.store.details(previous).map((r) => String(r.id));
+    const pages = Math.ceil(records.length / 100);
+    assert.ok(pages >= 2, `the previous period has more than one page of 100 (${records.length} records)`);
+    // Left as the last test left it (previous period, 100 rows per page): page 2, keys by name.
+    await frame.getByRole('button', { name: 'Next page' }).click();
+    await frame.locator('#page-of', { hasText: `Page 2 of ${pages}` }).waitFor({ timeout: 15_000 });
+    await frame.locator('#keys-table button[data-column="name"]').click();
+    await frame.locator('#keys-table th[aria-sort="ascending"]', { hasText: 'Name' }).waitFor({ timeout: 15_000 });
+    await waitForPeriod(frame, previous);
+
+    await wb.runCommand('Developer: Reload Window');
+    await wb.page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
+    await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    frame = await wb.webviewFrame('.meter-card[data-meter="calls"]:not(.skeleton-card)', 60_000);
+    await waitForPeriod(frame, previous);
+
+    assert.equal(await frame.locator('#page-of').textContent(), `Page 2 of ${pages}`, 'the page is kept');
+    assert.equal(await frame.locator('#page-size').inputValue(), '100', 'the page size is kept');
+    assert.deepEqual(await recordIds(frame), records.slice(100, 200), 'the records of that page, read again');
+    const names = (await readKeyRows(frame)).map((r) => r.name);
+    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)), 'the per-key table still sorted by name');
+    assert.equal((await frame.locator('#keys-table th[aria-sort="ascending"]').textContent())?.replace(/[▲▼\s]+$/, ''), 'Name');
+    assertMeters(await readMeters(frame), wb.service.store.summary(previous));
+  });
 });
