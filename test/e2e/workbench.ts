@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { type CodeServer, launchBrowser, startCodeServer, stopAll, workbenchUrl } from '../../scripts/vscode/code-server.mjs';
 import { type RunningService, startService } from '../service/server';
+import { poll } from '../poll';
 
 export const SCREENSHOT_DIR = path.resolve(process.env.EUS_E2E_SCREENSHOTS ?? 'test-results/e2e');
 const SHORT = 15_000;
@@ -195,19 +196,8 @@ export class Workbench {
   }
 
   /** Polls `check` until it returns a truthy value; bounded. */
-  async waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = SHORT): Promise<NonNullable<T>> {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    while (Date.now() < deadline) {
-      try {
-        const value = await check();
-        if (value) return value;
-      } catch (error) {
-        last = error;
-      }
-      await this.page.waitForTimeout(100);
-    }
-    throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? ` (${last.message})` : ''}`);
+  waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = SHORT): Promise<NonNullable<T>> {
+    return poll(check, what, timeoutMs, 100);
   }
 
   /**

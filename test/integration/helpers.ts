@@ -7,6 +7,7 @@ import type { ExtensionExports } from '../../src/exports';
 import { EXTENSION_ID } from '../../src/constants';
 import { BACK, type InputStep, type MessageLevel, type MessageOptions, type PickStep, type Ui } from '../../src/ui/ui';
 import { startService, type RunningService } from '../service/server';
+import { poll } from '../poll';
 
 export { BACK };
 
@@ -132,19 +133,8 @@ export function pickByLabel(text: string): Answer {
 }
 
 /** Polls until `check` returns a truthy value; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? ` (last error: ${last.message})` : ''}`);
+export function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
+  return poll(check, what, timeoutMs);
 }
 
 export async function activate(): Promise<ExtensionExports> {
