@@ -1,5 +1,5 @@
 // One build script for every bundle: the extension (Node, CommonJS, `vscode` external),
-// the dashboard webview (browser IIFE) and, with --tests, the test suites and the
+// the dashboard and details webviews (browser IIFE) and, with --tests, the test suites and the
 // reference service. `--production` minifies without sourcemaps (what `vsce package`
 // ships); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
@@ -44,7 +44,7 @@ const builds = [
 if (fs.existsSync('src/webview/ui/main.ts')) {
   builds.push({
     ...common,
-    entryPoints: { webview: 'src/webview/ui/main.ts' },
+    entryPoints: { webview: 'src/webview/ui/main.ts', details: 'src/webview/ui/engagementDetails.ts' },
     outdir: 'dist',
     platform: 'browser',
     format: 'iife',

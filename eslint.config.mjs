@@ -23,7 +23,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/webview/ui/**/*.ts', 'src/webview/protocol.ts'],
+    files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/webview/ui/**/*.ts', 'src/webview/protocol.ts', 'src/webview/detailsProtocol.ts'],
     rules: noVscode,
   },
   {
@@ -35,8 +35,8 @@ export default tseslint.config(
     },
   },
   {
-    // The npm-start-only demo seeder is a plain CommonJS extension (no build step).
-    files: ['scripts/demo-seeder/**/*.js'],
+    // The npm-start-only demo seeder and the e2e probe are plain CommonJS extensions (no build step).
+    files: ['scripts/demo-seeder/**/*.js', 'test/e2e/fixtures/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', process: 'readonly', console: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -6,7 +6,9 @@
 //   - inside a real VS Code (the Performance suite through scripts/run-integration.mjs,
 //     production bundles): VS Code's own activation figures, requests during activation,
 //     time to the first tree items and to the dashboard's meters, saved data on reopening,
-//     extension host heap before/after 10,000 engagements in the tree;
+//     extension host heap before/after 10,000 engagements in the tree, the 12-period trend
+//     (one round trip; one request when reopened), summary reads per interval with 1–3 windows,
+//     Go to Engagement and sorting over 10,000 engagements at 20 ms latency (every page read);
 //   - sizes of the bundles as shipped in the .vsix (minified and gzip) and of the .vsix;
 //   - Node heap of 10,000 engagements read by the client.
 // Options (environment): BENCH_SKIP_VSCODE=1 leaves the VS Code part out; BENCH_SIZES,
@@ -41,7 +43,8 @@ const vsix = path.join('dist-vsix', 'engagement-usage.vsix');
 const shipped = readZip(vsix);
 const ENTRY = 'extension/dist/extension.mjs';
 const WEBVIEW = 'extension/dist/webview.js';
-for (const file of [ENTRY, WEBVIEW]) if (!shipped.has(file)) throw new Error(`${file} is not in ${vsix}`);
+const DETAILS = 'extension/dist/details.js';
+for (const file of [ENTRY, WEBVIEW, DETAILS]) if (!shipped.has(file)) throw new Error(`${file} is not in ${vsix}`);
 // The extension is an ES module split in chunks: what activation loads is the entry and the
 // chunks it imports statically; the rest is loaded by import() when a command first needs it.
 const atActivation = staticClosure(shipped, ENTRY);
@@ -56,6 +59,7 @@ const sizes = [
   { name: 'extension, loaded on first use of a command or the dashboard', detail: `${onDemand.length} chunks`, ...measure(onDemand), target: false },
   { name: 'extension, all', detail: `${allExtension.length} files`, ...measure(allExtension), target: false },
   { name: 'webview', detail: '`dist/webview.js`', ...measure([WEBVIEW]), target: true },
+  { name: 'details webview', detail: '`dist/details.js`', ...measure([DETAILS]), target: true },
 ];
 const vsixBytes = fs.statSync(vsix).size;
 
@@ -84,14 +88,17 @@ if (!process.env.BENCH_SKIP_VSCODE) {
 // ---- the table ----
 const pageSize = 100;
 for (const r of listing.rows) {
-  const floor = Math.ceil(r.n / pageSize);
+  // A service that caps its pages is read in its own page size: ceil(N / cap) requests.
+  const floor = Math.ceil(r.n / (r.cap ?? pageSize));
   const speedUp = r.sequentialMs / r.concurrentMs;
   const requests = (n) => `${n} request${n === 1 ? '' : 's'}`;
   const measured = `${requests(r.concurrentRequests)} in ${ms(r.concurrentMs)}; one page at a time ${requests(r.sequentialRequests)} in ${ms(r.sequentialMs)}: **${speedUp.toFixed(1)}×**`;
   const headline = r.n === 10_000 && r.latencyMs === 20;
+  const capped = r.cap === undefined ? '' : ` from a service capped at ${r.cap} per page`;
   const target = headline ? `≤ ${floor} requests, ≥ 10×` : `≤ ${floor} request${floor === 1 ? '' : 's'}`;
   const ok = r.concurrentRequests <= floor && (!headline || speedUp >= 10);
-  row(`List ${r.n.toLocaleString('en-US')} engagements at ${r.latencyMs} ms latency`, measured, target, met(ok));
+  const exact = r.cap === undefined || r.concurrentRequests === floor;
+  row(`List ${r.n.toLocaleString('en-US')} engagements${capped} at ${r.latencyMs} ms latency`, measured, r.cap === undefined ? target : `= ${floor} requests, ≥ 10×`, met(ok && exact));
 }
 
 if (perf) {
@@ -119,14 +126,32 @@ if (perf) {
     row('Dashboard reopened → webview ready', ms(perf.savedMeters.readyMs), '', '');
     row('Dashboard reopened → saved meters posted (service answers after 1,500 ms)', ms(perf.savedMeters.metersMs), 'when the webview is ready, before the answer', met(perf.savedMeters.metersMs < 1500 && perf.savedMeters.metersMs - perf.savedMeters.readyMs < 50));
   }
+  if (perf.trends) {
+    const floor = Math.max(perf.trends.readyMs, rtt);
+    row(`Dashboard opened → 12-period trends on screen (${rtt} ms latency)`, `${ms(perf.trends.trendMs)}; ${perf.trends.requests} summaries sent within ${ms(perf.trends.spreadMs)}`, `one round trip after the webview is ready: < ${ms(floor + rtt)}`, met(perf.trends.trendMs < floor + rtt && perf.trends.spreadMs < rtt));
+  }
+  if (perf.trendsReopen) row('Dashboard reopened with the closed periods stored → summaries read', `${perf.trendsReopen.requests} request${perf.trendsReopen.requests === 1 ? '' : 's'}`, '1 request', met(perf.trendsReopen.requests === 1));
+  for (const shared of perf.sharedReads ?? []) {
+    const perInterval = shared.reads / shared.intervals;
+    row(`Windows open × summary reads per interval (${shared.windows} window${shared.windows === 1 ? '' : 's'}, ${shared.intervals} intervals)`, `${perInterval} read per interval (${shared.reads} in all)`, '1 read per interval', met(perInterval === 1));
+  }
   if (perf.memory) {
     row('Extension host heap before → after 10,000 engagements in the tree', `${mb(perf.memory.heapBeforeMb)} → ${mb(perf.memory.heapAfterMb)} (+${mb(perf.memory.heapAfterMb - perf.memory.heapBeforeMb)})`, '', '');
     row('Load more × 99 (pages of 100) up to 10,000 in the tree', ms(perf.memory.loadMoreMs), '', '');
   }
+  if (perf.goTo) {
+    const g = perf.goTo;
+    row(`Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency): first matches on screen (the ${g.firstItems} loaded)`, ms(g.firstMs), `from what is loaded, before the first round trip ends: < ${ms(g.latencyMs)}`, met(g.firstMs < g.latencyMs));
+    row(`Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency): all matches`, ms(g.allMs), '< 500 ms', met(g.allMs < 500));
+  }
+  if (perf.sortAll) {
+    row(`Sort ${perf.sortAll.items.toLocaleString('en-US')} engagements (${perf.sortAll.latencyMs} ms latency): command → every page read → sorted tree`, ms(perf.sortAll.ms), '< 500 ms end to end', met(perf.sortAll.ms < 500));
+  }
 }
 row('Node heap of 10,000 engagements read by the client', `${mb(memory.heapBeforeMb)} → ${mb(memory.heapAfterMb)} (+${mb(memory.heapAfterMb - memory.heapBeforeMb)})`, '', '');
 for (const size of sizes) {
-  row(`Size: ${size.name} (${size.detail})`, `${kb(size.bytes)} minified${size.minified ? '' : ' (a development build: NOT minified)'}, ${kb(size.gzip)} gzip`, size.target ? '< 100 KB minified' : '', size.target ? met(size.bytes < 100 * 1024) : '');
+  const limit = size.name === 'webview' ? 40 : 100;
+  row(`Size: ${size.name} (${size.detail})`, `${kb(size.bytes)} minified${size.minified ? '' : ' (a development build: NOT minified)'}, ${kb(size.gzip)} gzip`, size.target ? `< ${limit} KB minified` : '', size.target ? met(size.bytes < limit * 1024) : '');
 }
 row('Size: `.vsix`', kb(vsixBytes), '< 250 KB', met(vsixBytes < 250 * 1024));
 

@@ -12,9 +12,12 @@ import { parseArgs } from 'node:util';
 import Mocha from 'mocha';
 import { ROOT, ensureCodeServerPrereqs } from './vscode/prereqs.mjs';
 
-const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '600' } } });
+const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '1800' } } });
 const started = Date.now();
 const VSIX = path.join(ROOT, 'dist-vsix', 'engagement-usage.vsix');
+// Another extension installed next to ours (test/e2e/fixtures/probe-extension): what it gets from our exports.
+const PROBE = path.join(ROOT, 'test', 'e2e', 'fixtures', 'probe-extension');
+const PROBE_VSIX = path.join(ROOT, 'dist-vsix', 'exports-probe.vsix');
 const SCREENSHOTS = path.join(ROOT, 'test-results', 'e2e');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -55,9 +58,12 @@ async function main() {
   step('building the test bundles', process.execPath, ['esbuild.mjs', '--tests']);
   step('packaging the extension (npm run package)', npm, ['run', 'package']);
   if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} was not made`);
+  const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const probe = spawnSync(process.execPath, [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', PROBE_VSIX], { cwd: PROBE, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (probe.status !== 0 || !fs.existsSync(PROBE_VSIX)) throw new Error(`packaging the probe extension failed:\n${probe.stdout}${probe.stderr}`);
   fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  Object.assign(process.env, { EUS_E2E_CODE_SERVER: codeServer, EUS_E2E_CHROMIUM: chromium, EUS_E2E_VSIX: VSIX, EUS_E2E_SCREENSHOTS: SCREENSHOTS });
+  Object.assign(process.env, { EUS_E2E_CODE_SERVER: codeServer, EUS_E2E_CHROMIUM: chromium, EUS_E2E_VSIX: VSIX, EUS_E2E_PROBE_VSIX: PROBE_VSIX, EUS_E2E_SCREENSHOTS: SCREENSHOTS });
 
   const files = testFiles();
   if (!files.length) throw new Error('no end-to-end test files were built (test/e2e/*.test.ts)');

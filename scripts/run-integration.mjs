@@ -1,4 +1,7 @@
-// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds] [--production]`
+// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds] [--production] [--restricted]`
+// --restricted: only test/integration/*.restricted.test.ts, with VS Code's workspace trust ON
+// and a test folder that is not trusted (Restricted Mode), whose .vscode/settings.json defines
+// an environment and a default environment (which the extension must not use there).
 // Runs test/integration inside a real VS Code, with this repository as the extension under
 // development: a desktop VS Code through @vscode/test-electron when VSCODE_EXECUTABLE names
 // one, otherwise code-server 4.100.3 (VS Code 1.100.3) opened in headless Chromium. The same
@@ -14,7 +17,13 @@ import { ROOT, ensureCodeServerPrereqs } from './vscode/prereqs.mjs';
 import { launchBrowser, startCodeServer, stopAll, workbenchUrl } from './vscode/code-server.mjs';
 
 // --production: the extension's bundles as they ship (minified), e.g. for `npm run bench`.
-const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '600' }, production: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '2400' }, production: { type: 'boolean', default: false }, restricted: { type: 'boolean', default: false } } });
+/** What a repository could ship in .vscode/settings.json: a "Production" pointing elsewhere. */
+const RESTRICTED_WORKSPACE_SETTINGS = {
+  'engagementUsage.environments': [{ label: 'Production', baseUrl: 'http://127.0.0.1:9/workspace/v1', production: true }],
+  'engagementUsage.defaultEnvironment': 'Production',
+  'engagementUsage.engagements.autoRefreshSeconds': 1,
+};
 const timeoutMs = Number(values.timeout) * 1000;
 const suite = path.join(ROOT, 'out', 'test', 'integration', 'index.js');
 const started = Date.now();
@@ -32,6 +41,7 @@ function reportFiles() {
   const files = { dir, output: path.join(dir, 'output.txt'), results: path.join(dir, 'results.json') };
   const env = { EUS_TEST_OUTPUT: files.output, EUS_TEST_RESULTS: files.results };
   if (values.grep) env.EUS_TEST_GREP = values.grep;
+  if (values.restricted) env.EUS_TEST_RESTRICTED = '1';
   // Other EUS_* variables of the caller (e.g. benchmark switches) reach the tests too.
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('EUS_') && !(k in env)) env[k] = v;
   return { files, env };
@@ -73,13 +83,19 @@ async function runWithTestElectron(executable, env) {
   const { runTests } = await import('@vscode/test-electron');
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-workspace-'));
   const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-user-'));
+  if (values.restricted) {
+    fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify(RESTRICTED_WORKSPACE_SETTINGS, null, 2));
+    fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+    fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({ 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }, null, 2));
+  }
   try {
     await runTests({
       vscodeExecutablePath: executable,
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: suite,
       extensionTestsEnv: env,
-      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--user-data-dir', userData],
+      launchArgs: [workspace, '--disable-extensions', ...(values.restricted ? [] : ['--disable-workspace-trust']), '--skip-welcome', '--user-data-dir', userData],
     });
     return undefined;
   } catch (error) {
@@ -93,7 +109,11 @@ async function runWithTestElectron(executable, env) {
 const running = {};
 async function runWithCodeServer(env, output, results) {
   const { chromium, codeServer } = ensureCodeServerPrereqs();
-  const server = (running.server = await startCodeServer({ codeServer, env }));
+  const server = (running.server = await startCodeServer({
+    codeServer,
+    env,
+    ...(values.restricted ? { workspaceTrust: true, workspaceSettings: RESTRICTED_WORKSPACE_SETTINGS } : {}),
+  }));
   console.log(`[integration] code-server ${server.url} (VS Code 1.100.3 extension host), Chromium ${chromium}`);
   const crash = new Promise((resolve) => {
     server.onLine((line) => {

@@ -1,6 +1,6 @@
 // `npm test`: every suite the project has, in order: build (type-check + bundle), lint, unit,
-// integration (inside a real VS Code), end-to-end (Playwright driving VS Code with the
-// packaged extension). Each runner prints its own output; a summary table and the total
+// integration (inside a real VS Code), the same in Restricted Mode, end-to-end (Playwright
+// driving VS Code with the packaged extension). Each runner prints its own output; a summary table and the total
 // "N passed, N failed" close the run. A failed build stops the run (nothing else would mean
 // anything); any other failure still lets the remaining stages run. Exits non-zero on any
 // failure.
@@ -18,6 +18,8 @@ const stages = [
   { name: 'lint', cmd: npm, args: ['run', 'lint'] },
   { name: 'unit', cmd: npm, args: ['run', 'test:unit'] },
   { name: 'integration', cmd: process.execPath, args: ['scripts/run-integration.mjs'] },
+  // The same harness with workspace trust on and an untrusted folder (Restricted Mode).
+  { name: 'restricted', cmd: process.execPath, args: ['scripts/run-integration.mjs', '--restricted'] },
   { name: 'e2e', cmd: process.execPath, args: ['scripts/run-e2e.mjs'] },
 ];
 

@@ -25,6 +25,8 @@ export const Commands = {
   filterEngagements: `${P}.filterEngagements`,
   clearEngagementFilter: `${P}.clearEngagementFilter`,
   openUsageDashboard: `${P}.openUsageDashboard`,
+  goToEngagement: `${P}.goToEngagement`,
+  cancelReadingEngagements: `${P}.cancelReadingEngagements`,
 } as const;
 
 export const Views = {
@@ -34,6 +36,7 @@ export const Views = {
 
 export const WebviewTypes = {
   usageDashboard: `${P}.usageDashboard`,
+  engagementDetails: `${P}.engagementDetails`,
 } as const;
 
 /** Context keys for `when` clauses in package.json. */
@@ -45,6 +48,8 @@ export const ContextKeys = {
   canWrite: `${P}.canWrite`,
   canReadUsage: `${P}.canReadUsage`,
   filtered: `${P}.filtered`,
+  /** Every page of engagements is being read (the view title offers Cancel). */
+  readingAll: `${P}.readingAll`,
 } as const;
 
 export const Settings = {
@@ -55,8 +60,11 @@ export const Settings = {
   pageSize: 'engagements.pageSize',
   staleAfterSeconds: 'engagements.staleAfterSeconds',
   autoRefreshSeconds: 'engagements.autoRefreshSeconds',
+  wholeSetLimit: 'engagements.wholeSetLimit',
   usageStatusBar: 'usage.statusBar',
   usageStatusBarRefreshMinutes: 'usage.statusBarRefreshMinutes',
+  usageAlerts: 'usage.alerts',
+  usageAlertThresholds: 'usage.alertThresholds',
 } as const;
 
 /** Keys of globalState / workspaceState. None of them ever holds an API key. */
@@ -67,6 +75,12 @@ export const StateKeys = {
   engagementsQuery: `${P}.engagements.query`,
   engagementsCache: `${P}.engagements.cache`,
   usageDashboardCache: `${P}.usage.dashboardCache`,
+  /** Global: closed billing periods of the trend, per environment. */
+  usageHistory: `${P}.usage.history`,
+  /** Global: the last summary read per environment and which window read it (shared reads). */
+  usageReads: `${P}.usage.reads`,
+  /** Global: usage alerts shown, per environment, period, meter and threshold. */
+  usageAlertsShown: `${P}.usage.alertsShown`,
 } as const;
 
 export const SECRET_PREFIX = `${P}.apiKey.`;

@@ -4,7 +4,8 @@ import type { UsageExports } from './usage/index';
 import type { Ui } from './ui/ui';
 
 /**
- * What `activate` returns. Integration tests use it as their seam: `useUi` answers the same
+ * What `activate` returns in Test and Development mode only (nothing in Production: see
+ * extension.ts). Integration tests use it as their seam: `useUi` answers the same
  * input flows a person sees; the rest lets them read what the views hold.
  */
 export interface ExtensionExports {

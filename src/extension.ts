@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { Commands } from './constants';
 import { registerEngagements } from './engagements/index';
@@ -14,8 +14,13 @@ import { registerUsage } from './usage/index';
 import type { Ui } from './ui/ui';
 import { VscodeUi } from './ui/vscodeUi';
 
-/** Composition root: builds the object graph and registers everything; does no I/O itself. */
-export function activate(context: vscode.ExtensionContext): ExtensionExports {
+/**
+ * Composition root: builds the object graph and registers everything; does no I/O itself.
+ * Returns the test seams only when VS Code runs the extension for its tests or from source
+ * (`npm start`); installed (Production mode) it returns nothing, so no other extension can
+ * replace its input boxes, take its client, or read a key through `exports`.
+ */
+export function activate(context: vscode.ExtensionContext): ExtensionExports | undefined {
   const log = new Log();
   const vault = new KeyVault(context.secrets);
   const store = new EnvironmentStore(context);
@@ -35,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
   );
   void connection.updateContext();
 
+  if (!exposesTestSeams(context.extensionMode)) return undefined;
   return {
     useUi(replacement?: Ui) {
       ui.current = replacement ?? realUi;
@@ -43,6 +49,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports {
     engagements: engagements.exports,
     usage: usage.exports,
   };
+}
+
+/** Test seams exist for the integration suite (Test) and `npm start`'s demo seeder (Development) only. */
+export function exposesTestSeams(mode: vscode.ExtensionMode): boolean {
+  return mode === vscode.ExtensionMode.Test || mode === vscode.ExtensionMode.Development;
 }
 
 export function deactivate(): void {

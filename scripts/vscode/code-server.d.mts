@@ -16,7 +16,19 @@ export interface CodeServer {
   stop(): Promise<void>;
 }
 
-export function startCodeServer(options: { codeServer: string; env?: Record<string, string>; vsix?: string; settings?: Record<string, unknown>; startTimeoutMs?: number }): Promise<CodeServer>;
+export function startCodeServer(options: {
+  codeServer: string;
+  env?: Record<string, string>;
+  vsix?: string;
+  /** More .vsix files installed next to `vsix` (e.g. the e2e probe extension). */
+  extraVsix?: string[];
+  settings?: Record<string, unknown>;
+  /** Keep VS Code's workspace trust on: the test folder opens in Restricted Mode. */
+  workspaceTrust?: boolean;
+  /** Written to the test folder's .vscode/settings.json before start. */
+  workspaceSettings?: Record<string, unknown>;
+  startTimeoutMs?: number;
+}): Promise<CodeServer>;
 export function workbenchUrl(server: CodeServer, options: { folder: string; extensionDevelopmentPath?: string; extensionTestsPath?: string }): string;
 export function launchBrowser(executablePath: string, options?: { viewport?: { width: number; height: number } }): Promise<{ browser: Browser; context: BrowserContext }>;
 export function stopAll(running: { browser?: Browser; server?: CodeServer }): Promise<void>;

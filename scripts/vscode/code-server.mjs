@@ -35,24 +35,30 @@ function tempDir(prefix) {
  * workspace folders. `env` is added to its environment: its extension host inherits it.
  * `vsix` (optional) is installed into the throwaway extensions folder first.
  */
-export async function startCodeServer({ codeServer, env = {}, vsix, settings = {}, startTimeoutMs = 60_000 }) {
+export async function startCodeServer({ codeServer, env = {}, vsix, extraVsix = [], settings = {}, workspaceTrust = false, workspaceSettings, startTimeoutMs = 60_000 }) {
   const dirs = { root: tempDir('vscode') };
   for (const name of ['user-data', 'extensions', 'workspace', 'config']) {
     dirs[name] = path.join(dirs.root, name);
     fs.mkdirSync(dirs[name], { recursive: true });
   }
   fs.mkdirSync(path.join(dirs['user-data'], 'User'), { recursive: true });
-  fs.writeFileSync(path.join(dirs['user-data'], 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
+  // workspaceTrust: VS Code's workspace trust stays on (Restricted Mode for the test folder).
+  const trust = workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false } : {};
+  fs.writeFileSync(path.join(dirs['user-data'], 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...trust, ...settings }, null, 2));
+  if (workspaceSettings) {
+    fs.mkdirSync(path.join(dirs.workspace, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(dirs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
+  }
   const configFile = path.join(dirs.config, 'config.yaml');
   fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
   const childEnv = { ...process.env, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: path.join(dirs.root, 'data'), ...env };
   const common = ['--config', configFile, '--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.extensions];
 
-  if (vsix) {
-    const install = spawnSync(codeServer, [...common, '--install-extension', vsix], { encoding: 'utf8', env: childEnv, timeout: 120_000 });
+  for (const file of [vsix, ...extraVsix].filter(Boolean)) {
+    const install = spawnSync(codeServer, [...common, '--install-extension', file], { encoding: 'utf8', env: childEnv, timeout: 120_000 });
     if (install.status !== 0 || !/successfully installed/i.test(`${install.stdout}${install.stderr}`)) {
       fs.rmSync(dirs.root, { recursive: true, force: true });
-      throw new Error(`code-server --install-extension ${vsix} failed:\n${install.stdout}${install.stderr}`);
+      throw new Error(`code-server --install-extension ${file} failed:\n${install.stdout}${install.stderr}`);
     }
   }
 
@@ -62,7 +68,7 @@ export async function startCodeServer({ codeServer, env = {}, vsix, settings = {
     '--bind-addr', '127.0.0.1:0',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
     '--log', 'debug',

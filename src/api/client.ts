@@ -3,7 +3,8 @@
 // only, and a log hook. No `vscode` import: it runs in the extension host and in a browser.
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import { parseBaseUrl } from '../core/validation';
-import { ApiError, kindForStatus, parseRetryAfter, readErrorBody, type Endpoint } from './errors';
+import { ApiError, kindForStatus, parseRetryAfter, readErrorBody, type Endpoint, type WriteOutcome } from './errors';
+import { readWriteAnswer, type WriteAnswer } from './readings';
 import { ShapeError } from './validate';
 
 export type KeyProvider = () => string | undefined | Promise<string | undefined>;
@@ -48,8 +49,24 @@ export interface RequestInit<T> {
   query?: Record<string, string | number | undefined>;
   json?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (conditional headers of a write). */
+  headers?: Record<string, string>;
   parse: (body: unknown) => T;
 }
+
+export interface WriteInit<T> extends RequestInit<T> {
+  /** A field the bare resource always has; see `unwrapSingle`. */
+  marker: string;
+}
+
+interface Exchange {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+
+/** Connection failures that happen before a request leaves: a write was certainly not carried out. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
 
 const RETRY_STATUS = [429, 502, 503, 504];
 export const DEFAULT_CONCURRENCY = 32;
@@ -110,6 +127,19 @@ export class ApiClient {
 
   /** Sends one request of the contract and returns its checked body. */
   async request<T>(endpoint: Endpoint, init: RequestInit<T>): Promise<T> {
+    return this.exchange(endpoint, init, (answer) => init.parse(parseJson(answer.text)));
+  }
+
+  /**
+   * Sends a request whose answer's body the contract leaves open (a single read, a POST or a
+   * PATCH). Any 2xx is returned, whatever its body: the answer says what came back (the
+   * resource, or why not), and the caller decides, reading back what it needs after a write.
+   */
+  async send<T>(endpoint: Endpoint, init: WriteInit<T>): Promise<WriteAnswer<T>> {
+    return this.exchange(endpoint, init, (answer) => readWriteAnswer(answer.status, answer.text, answer.headers, init.parse, init.marker));
+  }
+
+  private async exchange<T, R>(endpoint: Endpoint, init: RequestInit<T>, read: (answer: Exchange) => R): Promise<R> {
     const path = buildPath(endpoint.path, init.params ?? {});
     const searchParams = new URLSearchParams();
     for (const [name, value] of Object.entries(init.query ?? {})) if (value !== undefined) searchParams.set(name, String(value));
@@ -132,7 +162,7 @@ export class ApiClient {
         searchParams: query ? searchParams : undefined,
         json: init.json,
         signal,
-        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+        headers: { ...init.headers, Authorization: `Bearer ${key}`, Accept: 'application/json' },
         context: { call },
       });
       call.status = response.status;
@@ -140,12 +170,13 @@ export class ApiClient {
       call.readingBody = true;
       const text = await response.text();
       call.readingBody = false;
-      const result = init.parse(parseJson(text));
-      this.log(endpoint, logPath, started, call, 'ok');
+      const result = read({ status: response.status, text, headers: response.headers });
+      const unreadable = (result as { unreadable?: string }).unreadable;
+      this.log(endpoint, logPath, started, call, 'ok', unreadable ? `answered without a usable body (${unreadable})` : undefined);
       return result;
     } catch (error) {
       const apiError = await toApiError(error, endpoint, call, bodyDeadline.signal.aborted && !init.signal?.aborted);
-      this.log(endpoint, logPath, started, { ...call, status: apiError.status ?? call.status }, apiError.kind, apiError.message);
+      this.log(endpoint, logPath, started, { ...call, status: apiError.status ?? call.status }, apiError.kind, apiError.detail ? `${apiError.message} (${apiError.detail})` : apiError.message);
       throw apiError;
     } finally {
       if (timer) clearTimeout(timer);
@@ -191,56 +222,107 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR');
 }
 
-/** Removes the key, and anything that looks like a bearer token, from a text. */
+/**
+ * Removes the key, and anything that looks like a bearer token, from a text, in whatever form
+ * the key appears: as typed, JSON-escaped (`\/`, `\u0041`), percent-encoded (`%2F`) or any mix
+ * of these, so a service that echoes the key escaped does not slip it past.
+ */
 export function redact(text: string, key?: string): string {
   let out = text;
   if (key && key.length >= 4) {
-    out = out.split(key).join('[redacted]');
+    out = out.replace(keyPattern(key), '[redacted]');
     // Keys of the form `<keyId>.<secret>`: the secret alone is a secret too.
     const secret = key.slice(key.indexOf('.') + 1);
-    if (secret !== key && secret.length >= 8) out = out.split(secret).join('[redacted]');
+    if (secret !== key && secret.length >= 8) out = out.replace(keyPattern(secret), '[redacted]');
   }
-  return out.replace(/(Bearer\s+)[^\s"',]+/gi, '$1[redacted]');
+  return out.replace(/(Bearer(?:\s|%20|\\u0020)+)[^\s"',]+/gi, '$1[redacted]');
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** A pattern matching `secret` with each character as itself, `\uXXXX`, `%XX` (UTF-8) or, for `/`, `\/`. */
+function keyPattern(secret: string): RegExp {
+  let pattern = patterns.get(secret);
+  if (pattern) return pattern;
+  const anyCase = (hex: string) => hex.replace(/[a-f]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+  const parts = Array.from(secret, (ch) => {
+    const forms = [ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')];
+    const code = ch.codePointAt(0) ?? 0;
+    if (code < 0x10000) forms.push(`\\\\u${anyCase(code.toString(16).padStart(4, '0'))}`);
+    forms.push(Array.from(new TextEncoder().encode(ch), (b) => `%${anyCase(b.toString(16).padStart(2, '0'))}`).join(''));
+    if (ch === '/') forms.push('\\\\/');
+    return `(?:${forms.join('|')})`;
+  });
+  pattern = new RegExp(parts.join(''), 'g');
+  if (patterns.size > 32) patterns.clear();
+  patterns.set(secret, pattern);
+  return pattern;
+}
+
+/** What an error's `cause` may keep: its name, code and redacted message; never the request or its headers. */
+function safeCause(error: unknown, key?: string): Error {
+  const source = error as { name?: unknown; message?: unknown; code?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const cause = new Error(redact(typeof source?.message === 'string' ? source.message : String(error), key));
+  cause.name = typeof source?.name === 'string' ? source.name : 'Error';
+  const code = source?.code ?? source?.cause?.code;
+  if (typeof code === 'string') (cause as Error & { code?: string }).code = code;
+  cause.stack = `${cause.name}: ${cause.message}`;
+  return cause;
 }
 
 async function toApiError(error: unknown, endpoint: Endpoint, call: { retries: number; key?: string; status?: number; readingBody: boolean }, bodyTimedOut: boolean): Promise<ApiError> {
   const where = `${endpoint.method} ${endpoint.path}`;
   if (error instanceof ApiError) return error;
+  const write = endpoint.method !== 'GET';
+  const outcome = (value: WriteOutcome | undefined) => (write ? value : undefined);
   if (error instanceof ShapeError) {
-    return new ApiError('badResponse', `The service's answer to ${where} is not what the contract describes (${error.message}).`, {
+    return new ApiError('badResponse', `The service answered ${where} in a form this extension does not understand; details are in the log.`, {
       endpoint,
+      detail: error.message,
       fieldErrors: { [error.field || 'body']: `expected ${error.expected}, got ${error.got}` },
+      writeOutcome: outcome('applied'),
     });
   }
   if (error instanceof HTTPError) {
     const { response } = error;
     const status = response.status;
     if (status >= 300 && status < 400 || response.type === 'opaqueredirect') {
+      // Only the origin of a Location is ever shown; a raw header that is not a URL is not echoed.
       const location = response.headers.get('Location') ?? undefined;
-      let target = location;
+      let target: string | undefined;
       try {
-        target = location ? new URL(location, response.url).origin : undefined;
+        target = location ? redact(new URL(location, response.url).origin, call.key) : undefined;
       } catch {
-        /* keep as sent */
+        target = undefined;
       }
       return new ApiError('redirected', `The service redirected ${where} to ${target ?? 'another address'}; check the environment's base URL.`, { endpoint, status, location: target });
     }
     const text = await response.text().catch(() => '');
-    const body = readErrorBody(redact(text, call.key), response.headers.get('Content-Type'));
+    // Redacted after decoding too: a key escaped in the JSON body is plain once parsed.
+    const decoded = readErrorBody(redact(text, call.key), response.headers.get('Content-Type'));
+    const body = {
+      ...decoded,
+      serverMessage: decoded.serverMessage === undefined ? undefined : redact(decoded.serverMessage, call.key),
+      fieldErrors: decoded.fieldErrors && Object.fromEntries(Object.entries(decoded.fieldErrors).map(([field, message]) => [redact(field, call.key), redact(message, call.key)])),
+    };
     const kind = kindForStatus(status);
     const retryAfterMs = kind === 'rateLimited' || status === 503 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined;
     const said = body.serverMessage ? `: ${body.serverMessage}` : '';
-    return new ApiError(kind, `${where} failed with HTTP ${status}${said}`, { endpoint, status, retryAfterMs, serverMessage: body.serverMessage, fieldErrors: body.fieldErrors, scope: kind === 'forbidden' ? body.scope ?? endpoint.scope : undefined });
+    return new ApiError(kind, `${where} failed with HTTP ${status}${said}`, { endpoint, status, retryAfterMs, serverMessage: body.serverMessage, fieldErrors: body.fieldErrors, scope: kind === 'forbidden' ? body.scope ?? endpoint.scope : undefined, writeOutcome: outcome(status >= 500 ? 'unknown' : undefined) });
   }
   if (error instanceof TimeoutError || bodyTimedOut) {
-    return new ApiError('timeout', `${where} did not answer in time.`, { endpoint, cause: error });
+    // A timeout while the body arrived came after a status: a 2xx means it was carried out.
+    const applied = bodyTimedOut && call.status !== undefined && call.status < 300;
+    return new ApiError('timeout', `${where} did not answer in time.`, { endpoint, cause: safeCause(error, call.key), writeOutcome: outcome(applied ? 'applied' : 'unknown') });
   }
   if (isAbort(error)) return new ApiError('cancelled', `${where} was cancelled.`, { endpoint });
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
   if (call.readingBody) {
     // The service answered, then the connection ended before the whole body had arrived.
-    return new ApiError('network', `${where} answered HTTP ${call.status ?? '?'}, but the answer was cut off before it was complete (${redact(String(detail), call.key)}).`, { endpoint, status: call.status, cause: error });
+    const applied = call.status !== undefined && call.status < 300;
+    return new ApiError('network', `${where} answered HTTP ${call.status ?? '?'}, but the answer was cut off before it was complete (${redact(String(detail), call.key)}).`, { endpoint, status: call.status, cause: safeCause(error, call.key), writeOutcome: outcome(applied ? 'applied' : 'unknown') });
   }
-  return new ApiError('network', `${where} could not reach the service (${redact(String(detail), call.key)}).`, { endpoint, cause: error });
+  const notSent = cause?.code !== undefined && NOT_SENT.has(cause.code);
+  return new ApiError('network', `${where} could not reach the service (${redact(String(detail), call.key)}).`, { endpoint, cause: safeCause(error, call.key), writeOutcome: outcome(notSent ? undefined : 'unknown') });
 }

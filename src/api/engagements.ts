@@ -1,9 +1,10 @@
 import type { ApiClient } from './client';
 import { ApiError, type Endpoint } from './errors';
-import { fetchAllPages } from './paging';
-import type { CallOptions, Engagement, EngagementChanges, NewEngagement, Page, PageRequest } from './types';
-import { parseEngagement, parseEngagementPage } from './validate';
-import { validateDescription, validateName, validatePageRequest, validateStatus, validateType } from '../core/validation';
+import { fetchAllPages, type PagedResult } from './paging';
+import { locatedId, readPage, type WriteAnswer } from './readings';
+import type { CallOptions, Engagement, EngagementChanges, NewEngagement, Page, PageRequest, WriteResult, WriteSource } from './types';
+import { parseEngagement } from './validate';
+import { validateName, validatePageRequest, validateStatus, validateType } from '../core/validation';
 
 export const ENDPOINTS = {
   list: { method: 'GET', path: '/engagements', scope: 'engagements:read' },
@@ -12,27 +13,46 @@ export const ENDPOINTS = {
   update: { method: 'PATCH', path: '/engagements/{id}', scope: 'engagements:write' },
 } as const satisfies Record<string, Endpoint>;
 
-/** The contract leaves the engagement list's page bounds open; 100 matches the usage list. */
-export const MAX_ENGAGEMENT_PAGE_SIZE = 100;
+/** What `listAll` asks for first; the service's first answer decides the size of the rest. */
+export const LIST_ALL_PAGE_SIZE = 100;
+
+/** How far back a create counts as "just made" when looking for one whose answer was lost. */
+export const RECENT_CREATE_WINDOW_MS = 10 * 60_000;
+
+const MARKER = 'id';
 
 function refuse(message: string | undefined, field?: string): void {
   if (message) throw new ApiError('invalidRequest', message, { fieldErrors: field ? { [field]: message } : undefined });
 }
 
+export interface UpdateOptions extends CallOptions {
+  /** The `updatedAt` the change is meant for: sent as a precondition, so a service that checks answers 412 if it moved. */
+  expectedUpdatedAt?: string;
+}
+
 export class EngagementsApi {
+  /** The validator the service last gave for each engagement's version, with that version's `updatedAt`. */
+  private readonly etags = new Map<string, { etag: string; updatedAt: string }>();
+
   constructor(private readonly client: ApiClient) {}
 
+  /** One page as the service answers it: its `page` and `pageSize` may differ from the request. */
   async list({ page = 1, pageSize = 25 }: PageRequest = {}, options: CallOptions = {}): Promise<Page<Engagement>> {
-    refuse(validatePageRequest(page, pageSize, MAX_ENGAGEMENT_PAGE_SIZE));
-    return this.client.request(ENDPOINTS.list, { query: { page, pageSize }, signal: options.signal, parse: parseEngagementPage });
+    // The contract sets no bound on the list's page size: the service enforces its own.
+    refuse(validatePageRequest(page, pageSize, Number.MAX_SAFE_INTEGER));
+    return this.client.request(ENDPOINTS.list, {
+      query: { page, pageSize },
+      signal: options.signal,
+      parse: (body) => readPage(body, { page, pageSize }, parseEngagement),
+    });
   }
 
-  /** Every engagement: the first page, then the rest concurrently (bounded). */
-  async listAll(options: CallOptions & { pageSize?: number; onProgress?: (loaded: number, total: number) => void } = {}): Promise<{ items: Engagement[]; totalCount: number; requests: number }> {
-    const pageSize = options.pageSize ?? MAX_ENGAGEMENT_PAGE_SIZE;
+  /** Every engagement (or the first `limit`): the first page, then the rest concurrently (bounded), in the service's page size. */
+  async listAll(options: CallOptions & { pageSize?: number; limit?: number; concurrency?: number; onProgress?: (loaded: number, total: number) => void } = {}): Promise<PagedResult<Engagement>> {
     return fetchAllPages((page, size, signal) => this.list({ page, pageSize: size }, { signal }), {
-      pageSize,
-      concurrency: this.client.concurrency,
+      pageSize: options.pageSize ?? LIST_ALL_PAGE_SIZE,
+      concurrency: options.concurrency ?? this.client.concurrency,
+      limit: options.limit,
       signal: options.signal,
       onProgress: options.onProgress,
       idOf: (engagement) => engagement.id,
@@ -40,37 +60,132 @@ export class EngagementsApi {
   }
 
   async get(id: string, options: CallOptions = {}): Promise<Engagement> {
-    return this.client.request(ENDPOINTS.get, { params: { id }, signal: options.signal, parse: (body) => parseEngagement(body) });
+    const answer = await this.client.send(ENDPOINTS.get, { params: { id }, signal: options.signal, parse: parseEngagement, marker: MARKER });
+    if (!answer.resource) {
+      throw new ApiError('badResponse', `The service answered GET ${ENDPOINTS.get.path} in a form this extension does not understand; details are in the log.`, { endpoint: ENDPOINTS.get, detail: answer.unreadable });
+    }
+    this.remember(answer.resource, answer.etag);
+    return answer.resource;
   }
 
-  /** Never retried automatically: a create must not be sent twice. */
-  async create(input: NewEngagement, options: CallOptions = {}): Promise<Engagement> {
-    refuse(validateName(input.name), 'name');
-    refuse(validateType(input.type), 'type');
-    const body: NewEngagement = { name: input.name.trim(), type: input.type.trim() };
-    if (input.description !== undefined && input.description.trim() !== '') {
-      refuse(validateDescription(input.description), 'description');
-      body.description = input.description.trim();
-    }
-    return this.client.request(ENDPOINTS.create, { json: body, signal: options.signal, parse: (value) => parseEngagement(value) });
+  /**
+   * Never retried automatically: a create must not be sent twice. Any 2xx is a success; when
+   * the answer carries no engagement it is read back from its `Location` (only on this
+   * environment's own base URL), or found as the newest engagement with the name and type sent.
+   */
+  async create(input: NewEngagement, options: CallOptions = {}): Promise<WriteResult> {
+    const body = createBody(input);
+    const answer = await this.client.send(ENDPOINTS.create, { json: body, signal: options.signal, parse: parseEngagement, marker: MARKER });
+    return this.settle(answer, async () => {
+      const id = locatedId(answer.location, this.client.baseUrl, 'engagements');
+      if (id !== undefined) return { engagement: await this.get(id), source: 'location' };
+      const found = await this.findCreated(body, undefined, options);
+      return found ? { engagement: found, source: 'search' } : undefined;
+    });
   }
 
   /** PATCH with only the given fields. `type` is not part of the body's type and is never sent. */
-  async update(id: string, changes: EngagementChanges, options: CallOptions = {}): Promise<Engagement> {
-    const body: EngagementChanges = {};
-    if (changes.name !== undefined) {
-      refuse(validateName(changes.name), 'name');
-      body.name = changes.name.trim();
-    }
-    if (changes.description !== undefined) {
-      refuse(validateDescription(changes.description), 'description');
-      body.description = changes.description;
-    }
-    if (changes.status !== undefined) {
-      refuse(validateStatus(changes.status), 'status');
-      body.status = changes.status.trim();
-    }
-    if (Object.keys(body).length === 0) throw new ApiError('invalidRequest', 'Nothing to change: give a name, description or status.');
-    return this.client.request(ENDPOINTS.update, { params: { id }, json: body, signal: options.signal, parse: (value) => parseEngagement(value) });
+  async update(id: string, changes: EngagementChanges, options: UpdateOptions = {}): Promise<WriteResult> {
+    const body = updateBody(changes);
+    const answer = await this.client.send(ENDPOINTS.update, { params: { id }, json: body, signal: options.signal, headers: this.preconditions(id, options.expectedUpdatedAt), parse: parseEngagement, marker: MARKER });
+    return this.settle(answer, async () => ({ engagement: await this.get(id), source: 'reread' }), (engagement) => holdsChanges(engagement, body));
   }
+
+  /**
+   * The result of a 2xx write: what it answered, or what reading back found. A read-back that
+   * shows the change was not made (nothing matching a create; a PATCH's fields not there,
+   * unless the service answered 202 and may apply it later) is a failure with nothing applied.
+   */
+  private async settle(answer: WriteAnswer<Engagement>, readBack: () => Promise<{ engagement: Engagement; source: WriteSource } | undefined>, holds: (engagement: Engagement) => boolean = () => true): Promise<WriteResult> {
+    const accepted = answer.status === 202;
+    if (answer.resource) {
+      this.remember(answer.resource, answer.etag);
+      return { engagement: answer.resource, source: 'answer', accepted };
+    }
+    let found: { engagement: Engagement; source: WriteSource } | undefined;
+    try {
+      found = await readBack();
+    } catch (error) {
+      throw new ApiError('badResponse', 'The service answered that the change was made, but reading the result back failed.', {
+        endpoint: error instanceof ApiError ? error.endpoint : undefined,
+        detail: `${answer.unreadable ?? 'no body'}; reading back: ${error instanceof Error ? error.message : String(error)}`,
+        writeOutcome: 'applied',
+        cause: error,
+      });
+    }
+    if (!found || (!accepted && !holds(found.engagement))) {
+      throw new ApiError('badResponse', 'The service answered that the change was made, but reading it back shows it was not.', {
+        status: answer.status,
+        detail: `HTTP ${answer.status} with ${answer.unreadable ?? 'no body'}; ${found ? 'the engagement read back does not hold the change' : 'no engagement with the name and type sent was found'}`,
+      });
+    }
+    return { ...found, accepted };
+  }
+
+  /**
+   * After a create whose outcome is unknown (or that answered with nothing): the engagement
+   * with the name and type sent, newest first; with `since`, only one created after it
+   * (less a margin for clocks that disagree).
+   */
+  async findCreated(input: NewEngagement, since: number | undefined, options: CallOptions = {}): Promise<Engagement | undefined> {
+    const body = createBody(input);
+    const all = await this.listAll({ signal: options.signal });
+    const from = since === undefined ? Number.NEGATIVE_INFINITY : since - RECENT_CREATE_WINDOW_MS;
+    const matches = all.items.filter((e) => e.name === body.name && e.type === body.type && (body.description ?? '') === (e.description ?? '') && Date.parse(e.createdAt) >= from);
+    matches.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    return matches[0];
+  }
+
+  /** After an update whose outcome is unknown: the engagement now, and whether it holds every field sent. */
+  async checkUpdate(id: string, changes: EngagementChanges, options: CallOptions = {}): Promise<{ engagement: Engagement; applied: boolean }> {
+    const body = updateBody(changes);
+    const engagement = await this.get(id, options);
+    return { engagement, applied: holdsChanges(engagement, body) };
+  }
+
+  private remember(engagement: Engagement, etag: string | undefined): void {
+    if (etag) this.etags.set(engagement.id, { etag, updatedAt: engagement.updatedAt });
+    else this.etags.delete(engagement.id);
+  }
+
+  /** If-Match when the service gave a validator for the expected version; If-Unmodified-Since from `updatedAt` always. */
+  private preconditions(id: string, expectedUpdatedAt: string | undefined): Record<string, string> | undefined {
+    if (expectedUpdatedAt === undefined) return undefined;
+    const headers: Record<string, string> = {};
+    const known = this.etags.get(id);
+    if (known && known.updatedAt === expectedUpdatedAt) headers['If-Match'] = known.etag;
+    const at = Date.parse(expectedUpdatedAt);
+    if (Number.isFinite(at)) headers['If-Unmodified-Since'] = new Date(at).toUTCString();
+    return headers;
+  }
+}
+
+/** Whether an engagement holds every field of a PATCH body. */
+function holdsChanges(engagement: Engagement, body: EngagementChanges): boolean {
+  return Object.entries(body).every(([field, value]) => (engagement[field] ?? '') === value);
+}
+
+/** The POST body: trimmed name and type, a description only when there is one. */
+export function createBody(input: NewEngagement): NewEngagement {
+  refuse(validateName(input.name), 'name');
+  refuse(validateType(input.type), 'type');
+  const body: NewEngagement = { name: input.name.trim(), type: input.type.trim() };
+  if (input.description !== undefined && input.description.trim() !== '') body.description = input.description.trim();
+  return body;
+}
+
+/** The PATCH body: only the fields given, name and status trimmed. */
+export function updateBody(changes: EngagementChanges): EngagementChanges {
+  const body: EngagementChanges = {};
+  if (changes.name !== undefined) {
+    refuse(validateName(changes.name), 'name');
+    body.name = changes.name.trim();
+  }
+  if (changes.description !== undefined) body.description = changes.description;
+  if (changes.status !== undefined) {
+    refuse(validateStatus(changes.status), 'status');
+    body.status = changes.status.trim();
+  }
+  if (Object.keys(body).length === 0) throw new ApiError('invalidRequest', 'Nothing to change: give a name, description or status.');
+  return body;
 }

@@ -22,6 +22,13 @@ export interface Endpoint {
   scope: Scope;
 }
 
+/**
+ * What a failed POST or PATCH means for the data: `applied` when the service said it was
+ * carried out (a 2xx) but its result could not be read; `unknown` when it may or may not
+ * have been (a timeout, a cut connection, a 5xx). Absent when it certainly was not.
+ */
+export type WriteOutcome = 'applied' | 'unknown';
+
 export interface ApiErrorDetails {
   endpoint?: Endpoint;
   status?: number;
@@ -35,6 +42,9 @@ export interface ApiErrorDetails {
   fieldErrors?: Record<string, string>;
   /** For `redirected`: where the service pointed. */
   location?: string;
+  /** Technical detail for the log (never shown as the message). */
+  detail?: string;
+  writeOutcome?: WriteOutcome;
   cause?: unknown;
 }
 
@@ -48,6 +58,8 @@ export class ApiError extends Error {
   readonly serverMessage?: string;
   readonly fieldErrors?: Record<string, string>;
   readonly location?: string;
+  readonly detail?: string;
+  readonly writeOutcome?: WriteOutcome;
 
   constructor(kind: ApiErrorKind, message: string, details: ApiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -59,6 +71,8 @@ export class ApiError extends Error {
     this.serverMessage = details.serverMessage;
     this.fieldErrors = details.fieldErrors;
     this.location = details.location;
+    this.detail = details.detail;
+    this.writeOutcome = details.writeOutcome;
   }
 
   /** GETs that failed this way may succeed if tried again later. */

@@ -1,7 +1,40 @@
+// Reading paged lists the way the service pages them, not the way we asked. The first answer
+// tells the page size the service really uses (it may cap, ignore `pageSize`, or send every
+// item at once); later pages are asked in that size. A service that ignores `page` (answers
+// the first page again) or repeats what was read is noticed, and reading stops with a reason
+// instead of looping or losing items silently.
 import { ApiError } from './errors';
 import type { Page } from './types';
 
+/** Why reading stopped before `totalCount` items were read. */
+export type PagingStop =
+  /** The service answered another page than the one asked for (it ignores `page`). */
+  | 'ignoresPage'
+  /** A page held only items already read. */
+  | 'repeatsPages'
+  /** The service ran out of items before the total it announced. */
+  | 'endedEarly'
+  /** The safety bound on pages was reached. */
+  | 'tooManyPages';
+
+export type PageFetcher<T> = (page: number, pageSize: number, signal?: AbortSignal) => Promise<Page<T>>;
+
+export interface PagedResult<T> {
+  /** Items in the service's order, each id once. */
+  items: T[];
+  /** The service's latest `totalCount` (at least the items read). */
+  totalCount: number;
+  requests: number;
+  /** The page size the service really answers with; later pages are asked in it. */
+  pageSize: number;
+  /** Pages read, in the service's page size. */
+  pages: number;
+  /** Set when items are missing and cannot be read by asking for more pages. */
+  stop?: PagingStop;
+}
+
 export interface AllPagesOptions<T> {
+  /** The page size to ask for first; the answer decides the size of the rest. */
   pageSize: number;
   /** Requests in flight at once after the first page. */
   concurrency: number;
@@ -10,65 +43,132 @@ export interface AllPagesOptions<T> {
   onProgress?: (loaded: number, total: number) => void;
   /** Items with an id already seen (an item that moved between pages) are dropped. */
   idOf?: (item: T) => string | undefined;
+  /** Read only until this many items are in (whole pages); default all. */
+  limit?: number;
   /** Safety bound on the number of pages read. Default 10,000. */
   maxPages?: number;
 }
 
-export type PageFetcher<T> = (page: number, pageSize: number, signal?: AbortSignal) => Promise<Page<T>>;
+/**
+ * The page size the service uses, learned from its first answer: the number of items on a
+ * page that is not the last one. For a last (or only) page, the size it says or we asked.
+ */
+export function learnedPageSize(first: Page<unknown>, asked: number): number {
+  const n = first.data.length;
+  if (n > 0 && n < first.totalCount) return n;
+  return Math.max(1, first.pageSize || asked);
+}
+
+/** Checks a later page against what was asked and read; a reason to stop, or undefined. */
+export function checkPage<T>(asked: number, answer: Page<T>, seen: ReadonlySet<string>, idOf?: (item: T) => string | undefined): PagingStop | undefined {
+  if (answer.page !== asked) return 'ignoresPage';
+  if (answer.data.length > 0 && idOf) {
+    const ids = answer.data.map(idOf);
+    if (ids.every((id) => id !== undefined && seen.has(id))) return 'repeatsPages';
+  }
+  return undefined;
+}
 
 /**
- * Reads every page: the first one alone (it tells `totalCount`), then the rest concurrently
- * with at most `concurrency` requests in flight, kept in page order. If `totalCount` grows
- * while paging, the extra pages are read too; items repeated across pages appear once.
+ * Reads pages: the first one alone (it tells the total and the service's page size), then
+ * the rest concurrently with at most `concurrency` requests in flight, kept in page order.
+ * When the total grows while paging, or a page comes back short, the following pages are
+ * read too, one at a time, until the total is reached or the service has nothing more.
  */
-export async function fetchAllPages<T>(fetchPage: PageFetcher<T>, options: AllPagesOptions<T>): Promise<{ items: T[]; totalCount: number; requests: number }> {
-  const { pageSize, signal } = options;
+export async function fetchAllPages<T>(fetchPage: PageFetcher<T>, options: AllPagesOptions<T>): Promise<PagedResult<T>> {
+  const { signal, idOf } = options;
   const maxPages = options.maxPages ?? 10_000;
-  const first = await fetchPage(1, pageSize, signal);
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const first = await fetchPage(1, options.pageSize, signal);
+  const pageSize = learnedPageSize(first, options.pageSize);
   const pages = new Map<number, T[]>([[1, first.data]]);
+  const seen = new Set<string>();
+  const remember = (data: T[]) => {
+    for (const item of data) {
+      const id = idOf?.(item);
+      if (id !== undefined) seen.add(id);
+    }
+  };
+  remember(first.data);
   let total = first.totalCount;
   let loaded = first.data.length;
   let requests = 1;
-  options.onProgress?.(loaded, total);
+  let stop: PagingStop | undefined;
+  /** An empty page answered: the service has nothing beyond it. */
+  let ended = false;
+  options.onProgress?.(Math.min(loaded, total), total);
 
-  const pageCount = () => Math.min(maxPages, Math.max(1, Math.ceil(total / pageSize)));
-  let next = 2;
-  // One failed page stops the others: their requests in flight are aborted.
-  const stop = new AbortController();
-  const inner = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
-  const worker = async (): Promise<void> => {
-    while (next <= pageCount()) {
-      if (inner.aborted) throw new ApiError('cancelled', 'Reading every page was cancelled.');
-      const page = next++;
-      const result = await fetchPage(page, pageSize, inner);
-      requests++;
-      pages.set(page, result.data);
-      loaded += result.data.length;
-      // A page may report a larger total (items added meanwhile): more pages are read.
-      if (result.totalCount > total) total = result.totalCount;
-      options.onProgress?.(Math.min(loaded, total), total);
+  const wanted = () => Math.min(total, limit);
+  const plannedPages = () => Math.min(maxPages, Math.max(1, Math.ceil(wanted() / pageSize)));
+  const accept = (page: number, answer: Page<T>): void => {
+    requests++;
+    const problem = checkPage(page, answer, seen, idOf);
+    if (problem) {
+      stop ??= problem;
+      return;
     }
+    if (answer.data.length === 0) ended = true;
+    pages.set(page, answer.data);
+    remember(answer.data);
+    loaded += answer.data.length;
+    // A later total (items added or removed meanwhile) is the one that counts.
+    total = answer.totalCount;
+    options.onProgress?.(Math.min(loaded, total), total);
   };
-  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, pageCount() - 1)) }, () => worker());
-  try {
-    await Promise.all(workers);
-  } catch (error) {
-    stop.abort();
-    await Promise.allSettled(workers);
-    throw error;
+
+  if (first.data.length > 0 && first.data.length < wanted()) {
+    let next = 2;
+    const halt = new AbortController();
+    const inner = signal ? AbortSignal.any([signal, halt.signal]) : halt.signal;
+    const worker = async (): Promise<void> => {
+      while (next <= plannedPages() && stop === undefined) {
+        if (inner.aborted) throw new ApiError('cancelled', 'Reading every page was cancelled.');
+        const page = next++;
+        accept(page, await fetchPage(page, pageSize, inner));
+      }
+    };
+    const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, plannedPages() - 1)) }, () => worker());
+    try {
+      await Promise.all(workers);
+    } catch (error) {
+      halt.abort();
+      await Promise.allSettled(workers);
+      throw error;
+    }
+    // Short pages or a grown total: go on one page at a time while the service has more.
+    let page = Math.max(...pages.keys()) + 1;
+    while (stop === undefined && !ended && count(pages) < wanted()) {
+      if (page > maxPages) {
+        stop = 'tooManyPages';
+        break;
+      }
+      if (signal?.aborted) throw new ApiError('cancelled', 'Reading every page was cancelled.');
+      accept(page, await fetchPage(page, pageSize, signal));
+      page++;
+    }
+    // An empty page: the service has nothing more, whatever its total said.
+    if (stop === undefined && ended && count(pages) < Math.min(total, limit)) stop = 'endedEarly';
+  } else if (first.data.length === 0 && total > 0) {
+    stop = 'endedEarly';
   }
 
   const items: T[] = [];
-  const seen = new Set<string>();
+  const unique = new Set<string>();
   for (const page of [...pages.keys()].sort((a, b) => a - b)) {
     for (const item of pages.get(page) ?? []) {
-      const id = options.idOf?.(item);
+      const id = idOf?.(item);
       if (id !== undefined) {
-        if (seen.has(id)) continue;
-        seen.add(id);
+        if (unique.has(id)) continue;
+        unique.add(id);
       }
       items.push(item);
     }
   }
-  return { items, totalCount: Math.max(total, items.length), requests };
+  return { items, totalCount: Math.max(total, items.length), requests, pageSize, pages: pages.size, stop };
+}
+
+function count(pages: Map<number, unknown[]>): number {
+  let n = 0;
+  for (const data of pages.values()) n += data.length;
+  return n;
 }

@@ -19,6 +19,8 @@ export interface Page<T> {
   page: number;
   pageSize: number;
   totalCount: number;
+  /** The service sent no total (a bare array): one more item is assumed after a full page. */
+  totalEstimated?: boolean;
 }
 
 export interface NewEngagement {
@@ -76,4 +78,15 @@ export interface PageRequest {
 
 export interface CallOptions {
   signal?: AbortSignal;
+}
+
+/** How a write's result was learned: from its answer, or read back because the answer had none. */
+export type WriteSource = 'answer' | 'location' | 'reread' | 'search';
+
+export interface WriteResult {
+  /** The engagement as the service now holds it. */
+  engagement: Engagement;
+  source: WriteSource;
+  /** The service answered 202: it accepted the change and may apply it a little later. */
+  accepted: boolean;
 }

@@ -1,8 +1,9 @@
 import type { ApiClient } from './client';
 import { ApiError, type Endpoint } from './errors';
-import { fetchAllPages } from './paging';
+import { fetchAllPages, type PagedResult } from './paging';
+import { readPage, unwrapSingle } from './readings';
 import type { CallOptions, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
-import { parseUsageByKey, parseUsagePage, parseUsageSummary } from './validate';
+import { parseUsageByKey, parseUsageRecord, parseUsageSummary } from './validate';
 import { validateBillingPeriod, validatePageRequest } from '../core/validation';
 
 export const USAGE_ENDPOINTS = {
@@ -32,7 +33,7 @@ export class UsageApi {
   /** Without a billing period the service answers for the current one. */
   async summary(billingPeriod?: string, options: CallOptions = {}): Promise<UsageSummary> {
     checkPeriod(billingPeriod);
-    return this.client.request(USAGE_ENDPOINTS.summary, { query: { billingPeriod }, signal: options.signal, parse: parseUsageSummary });
+    return this.client.request(USAGE_ENDPOINTS.summary, { query: { billingPeriod }, signal: options.signal, parse: (body) => parseUsageSummary(unwrapSingle(body, 'usage')) });
   }
 
   async details({ billingPeriod, page = 1, pageSize = DEFAULT_DETAILS_PAGE_SIZE }: DetailsRequest = {}, options: CallOptions = {}): Promise<Page<UsageRecord>> {
@@ -42,12 +43,12 @@ export class UsageApi {
     return this.client.request(USAGE_ENDPOINTS.details, {
       query: { billingPeriod, page, pageSize },
       signal: options.signal,
-      parse: (body) => parseUsagePage(body, { page, pageSize }),
+      parse: (body) => readPage(body, { page, pageSize }, parseUsageRecord),
     });
   }
 
   /** Every record of a period, read concurrently like `EngagementsApi.listAll`. */
-  async detailsAll(billingPeriod: string | undefined, options: CallOptions & { onProgress?: (loaded: number, total: number) => void } = {}): Promise<{ items: UsageRecord[]; totalCount: number; requests: number }> {
+  async detailsAll(billingPeriod: string | undefined, options: CallOptions & { onProgress?: (loaded: number, total: number) => void } = {}): Promise<PagedResult<UsageRecord>> {
     return fetchAllPages((page, pageSize, signal) => this.details({ billingPeriod, page, pageSize }, { signal }), {
       pageSize: MAX_DETAILS_PAGE_SIZE,
       concurrency: this.client.concurrency,
@@ -59,6 +60,6 @@ export class UsageApi {
 
   async byKey(billingPeriod?: string, options: CallOptions = {}): Promise<UsageByKey> {
     checkPeriod(billingPeriod);
-    return this.client.request(USAGE_ENDPOINTS.byKey, { query: { billingPeriod }, signal: options.signal, parse: parseUsageByKey });
+    return this.client.request(USAGE_ENDPOINTS.byKey, { query: { billingPeriod }, signal: options.signal, parse: (body) => parseUsageByKey(unwrapSingle(body, 'keys')) });
   }
 }

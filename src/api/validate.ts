@@ -1,6 +1,6 @@
 // Run-time checks of the service's answers against the contract's shapes. Extra fields are
 // kept; a missing or mistyped required field throws a ShapeError naming the field's path.
-import type { Engagement, KeyUsage, Meter, MeterName, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
+import type { Engagement, KeyUsage, Meter, MeterName, UsageByKey, UsageRecord, UsageSummary } from './types';
 import { METER_NAMES } from './types';
 
 export class ShapeError extends Error {
@@ -81,33 +81,9 @@ export function parseEngagement(value: unknown, path = ''): Engagement {
   return engagement;
 }
 
-function parsePageFields(obj: Obj): Omit<Page<unknown>, 'data'> {
-  return {
-    page: number(obj, 'page', '', { integer: true }),
-    pageSize: number(obj, 'pageSize', '', { integer: true }),
-    totalCount: number(obj, 'totalCount', '', { integer: true }),
-  };
-}
-
-export function parseEngagementPage(value: unknown): Page<Engagement> {
-  const obj = object(value, '');
-  const data = array(obj, 'data', '').map((item, index) => parseEngagement(item, `data[${index}]`));
-  return { ...parsePageFields(obj), data };
-}
-
-/**
- * A page of usage detail records. The contract only says "a page of records"; the envelope
- * of the engagement list is expected, and a bare array is accepted too.
- */
-export function parseUsagePage(value: unknown, request: { page: number; pageSize: number }): Page<UsageRecord> {
-  if (Array.isArray(value)) {
-    const data = value.map((item, index) => object(item, `[${index}]`));
-    const seen = (request.page - 1) * request.pageSize + data.length;
-    return { data, page: request.page, pageSize: request.pageSize, totalCount: data.length < request.pageSize ? seen : seen + 1 };
-  }
-  const obj = object(value, '');
-  const data = array(obj, 'data', '').map((item, index) => object(item, `data[${index}]`));
-  return { ...parsePageFields(obj), data };
+/** A usage detail record: the contract leaves its fields open, so any object is one. */
+export function parseUsageRecord(value: unknown, path: string): UsageRecord {
+  return object(value, path);
 }
 
 function parseMeter(value: unknown, path: string): Meter {

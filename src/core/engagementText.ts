@@ -72,7 +72,8 @@ function when(iso: string, now: number): string {
 }
 
 /**
- * Every field of an engagement as Markdown: the name as heading (when `heading`), then a
+ * Every field of an engagement as Markdown: the name as heading (or, with `heading: false`
+ * for tooltips, after the table, so ID, type and status show first), a
  * table of the fields (id as code, times absolute and relative), the description, and any
  * field the contract does not name. Every value from the service is escaped.
  */
@@ -80,8 +81,8 @@ export function engagementMarkdown(engagement: Engagement, options: { now?: numb
   const now = options.now ?? Date.now();
   const w = (options.words ?? ENGLISH).fields;
   const lines: string[] = [];
-  if (options.heading !== false) lines.push(`## ${escapeLine(engagement.name)}`, '');
-  else lines.push(`**${escapeLine(engagement.name)}**`, '');
+  const tooltip = options.heading === false;
+  if (!tooltip) lines.push(`## ${escapeLine(engagement.name)}`, '');
   lines.push(`| | |`, `|---|---|`);
   // In a table a pipe ends the cell even inside code, unless escaped (GFM).
   lines.push(`| ${w.id} | ${inlineCode(engagement.id.replace(/\r?\n/g, ' ')).replace(/\|/g, '\\|')} |`);
@@ -90,6 +91,8 @@ export function engagementMarkdown(engagement: Engagement, options: { now?: numb
   lines.push(`| ${w.evaluations} | ${formatCount(engagement.evaluationCount)} |`);
   lines.push(`| ${w.created} | ${when(engagement.createdAt, now)} |`);
   lines.push(`| ${w.updated} | ${when(engagement.updatedAt, now)} |`);
+  // In a tooltip the short facts come first; a long name cannot push them out of sight.
+  if (tooltip) lines.push('', `**${w.name}**`, '', escapeMarkdown(engagement.name));
   lines.push('', `**${w.description}**`, '');
   const description = engagement.description?.trim();
   lines.push(description ? escapeMarkdown(description) : `*${w.noDescription}*`);

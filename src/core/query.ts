@@ -58,6 +58,15 @@ export function normaliseQuery(value: unknown): EngagementQuery {
   return { sort, direction, group, filter };
 }
 
+/**
+ * True for the view's default: last updated first, no group, no filter. The default keeps the
+ * view cheap (pages load one by one, "Load more…"); a sort, group or filter the user chooses
+ * reads the whole set first.
+ */
+export function isDefaultQuery(query: EngagementQuery): boolean {
+  return query.sort === 'updated' && query.direction === 'desc' && query.group === 'none' && !isFiltered(query.filter);
+}
+
 export function isFiltered(filter: EngagementFilter): boolean {
   return Boolean(filter.statuses?.length || filter.types?.length || filter.nameContains?.trim());
 }

@@ -44,10 +44,11 @@ function inline(value: unknown, depth: number): string {
 }
 
 /**
- * One line for a table cell: scalars as they are, `{region: eu, sdk: node}` as
+ * One line for a table cell: scalars as they are (null as an empty cell), `{region: eu, sdk: node}` as
  * `region: eu, sdk: node`, arrays as `[a, b]`; cut with an ellipsis past `max` characters.
  */
 export function compactValue(value: unknown, max = 80): string {
+  if (value === null) return '';
   const text = inline(value, 0).replace(/\s+/g, ' ');
   const chars = Array.from(text);
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
@@ -55,9 +56,10 @@ export function compactValue(value: unknown, max = 80): string {
 
 /** The whole value for a tooltip: strings as they are, anything else as indented JSON. */
 export function fullValue(value: unknown): string {
+  if (value === null) return '';
   const simple = scalar(value);
   if (simple !== undefined) return simple;
-  return JSON.stringify(value, null, 2) ?? String(value);
+  return JSON.stringify(value, null, 2) ?? '';
 }
 
 // ---- usage by key ----
@@ -92,12 +94,41 @@ export interface KeySort {
 
 export const DEFAULT_KEY_SORT: KeySort = { column: 'calls', direction: 'desc' };
 
-/** Shows the start and end of an id, never all of it: `key_admin` → `ke…in`. */
-export function maskKeyId(keyId: string): string {
+/** Shows the start and end of an id, never all of it: at least a third is hidden (`key_admin` → `key…min`). */
+export function maskKeyId(keyId: string, extraSuffix = 0): string {
   const chars = Array.from(keyId);
   if (chars.length <= 3) return '…';
-  const visible = chars.length >= 12 ? 4 : chars.length >= 6 ? 2 : 1;
-  return `${chars.slice(0, visible).join('')}…${chars.slice(-visible).join('')}`;
+  const hidden = Math.max(1, Math.floor(chars.length / 3));
+  const prefix = Math.min(4, Math.floor((chars.length - hidden) / 2));
+  const suffix = Math.min(chars.length - prefix - 1, prefix + extraSuffix);
+  return `${chars.slice(0, prefix).join('')}…${chars.slice(chars.length - suffix).join('')}`;
+}
+
+/**
+ * Masks for the ids of one table: each as `maskKeyId`, and where two masks would be the same,
+ * more of their ends shown until they differ (never the whole id).
+ */
+export function maskKeyIds(keyIds: readonly string[]): string[] {
+  const extra = keyIds.map(() => 0);
+  let masks = keyIds.map((id) => maskKeyId(id));
+  for (let round = 0; round < 64; round++) {
+    const counts = new Map<string, number>();
+    for (const mask of masks) counts.set(mask, (counts.get(mask) ?? 0) + 1);
+    const clashing = masks.map((mask, i) => (counts.get(mask) ?? 0) > 1 && keyIds.indexOf(keyIds[i]) === i);
+    if (!clashing.some(Boolean)) break;
+    let widened = false;
+    masks = masks.map((mask, i) => {
+      if (!clashing[i]) return mask;
+      const next = maskKeyId(keyIds[i], extra[i] + 1);
+      if (next !== mask) {
+        extra[i]++;
+        widened = true;
+      }
+      return next;
+    });
+    if (!widened) break;
+  }
+  return masks;
 }
 
 /**
@@ -115,9 +146,10 @@ export function keyIdOfApiKey(key: string | undefined): string | undefined {
 /** Rows for the per-key table: the share of all calls, the masked id, the current key marked. */
 export function keyRows(keys: readonly KeyUsageInput[], currentKeyId?: string): KeyRow[] {
   const total = keys.reduce((sum, key) => sum + Math.max(0, key.calls), 0);
-  return keys.map((key) => ({
+  const masks = maskKeyIds(keys.map((key) => key.keyId));
+  return keys.map((key, i) => ({
     name: key.name,
-    maskedKeyId: maskKeyId(key.keyId),
+    maskedKeyId: masks[i],
     calls: key.calls,
     share: total > 0 ? Math.max(0, key.calls) / total : 0,
     lastUsedAt: key.lastUsedAt,

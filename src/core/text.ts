@@ -7,3 +7,46 @@ const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 export function displayText(text: string): string {
   return text.replace(BIDI_CONTROLS, '');
 }
+
+// Control characters (C0 but tab and newline, DEL, C1), bidirectional marks, embeddings,
+// overrides and isolates, zero-width joiners and the BOM: none has a place in a message.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
+
+/**
+ * Text for a notification, a dialog or a quick input's title and prompt, where VS Code would
+ * otherwise act on syntax inside it: a Markdown link `[x](command:…)` becomes `[x] (command:…)`
+ * (shown, never a link), and control and bidirectional characters are dropped. Every message
+ * of the extension goes through this (VscodeUi), so text from a service or a workspace
+ * cannot run a command or disguise itself.
+ */
+export function safeText(text: string): string {
+  return text.replace(CONTROLS, '').replace(/\]\s*\(/g, '] (');
+}
+
+/**
+ * `safeText` on one line, for quick-pick items and status-bar items, which also render
+ * `$(name)` as an icon: it is escaped (`\$(name)`) so it shows as written.
+ */
+export function safeLabel(text: string): string {
+  return safeText(text)
+    .replace(/[\n\t]+/g, ' ')
+    .replace(/\\?\$\(/g, '\\$(');
+}
+
+/** The longest label the tree and quick picks show before shortening it with an ellipsis. */
+export const LABEL_LIMIT = 80;
+
+/**
+ * A one-line label: bidirectional controls dropped, runs of white space (line breaks
+ * included) made one space, cut at `limit` characters (whole code points, never half a
+ * surrogate pair) with an ellipsis. Never empty: a name with nothing visible shows `fallback`.
+ */
+export function shortLabel(text: string, fallback: string, limit = LABEL_LIMIT): string {
+  const line = displayText(text).replace(/\s+/gu, ' ').trim();
+  // Zero-width characters alone show nothing (joiners inside emoji sequences are kept).
+  if (line.replace(/[\u200B-\u200D\u2060\uFEFF]/g, '').trim() === '') return fallback;
+  const chars = Array.from(line);
+  if (chars.length <= limit) return line;
+  return `${chars.slice(0, Math.max(1, limit - 1)).join('').trimEnd()}…`;
+}

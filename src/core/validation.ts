@@ -3,9 +3,14 @@
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
+/**
+ * Hosts that are this machine whatever the network says: `localhost`, 127.0.0.0/8 and [::1].
+ * A name under `.localhost` is not among them: it is looked up like any other name, and a
+ * resolver may send it elsewhere, so plain http to it would carry the key off the machine.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  return LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host) || host.endsWith('.localhost');
+  return LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 export type BaseUrlResult = { ok: true; url: string } | { ok: false; message: string };
@@ -25,6 +30,10 @@ export function parseBaseUrl(input: string): BaseUrlResult {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, message: 'The base URL must start with https://.' };
   if (url.username || url.password) return { ok: false, message: 'Do not put credentials in the URL; the API key is asked for next.' };
+  // An internationalised name can imitate another (a Cyrillic "а" in api.exаmple.com).
+  if (url.hostname.split('.').some((label) => label.startsWith('xn--'))) {
+    return { ok: false, message: 'Use the host name in plain ASCII letters: internationalised names can imitate another address.' };
+  }
   if (url.search || url.hash) return { ok: false, message: 'The base URL must not have a query (?) or fragment (#).' };
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     return { ok: false, message: 'Use https: plain http is allowed only for loopback hosts (localhost, 127.0.0.1, [::1]).' };
@@ -34,32 +43,20 @@ export function parseBaseUrl(input: string): BaseUrlResult {
   return { ok: true, url: `${url.origin}${path}` };
 }
 
-export const NAME_MAX_LENGTH = 200;
-export const DESCRIPTION_MAX_LENGTH = 2000;
+// The contract sets no length or format rules for names, types, descriptions or statuses:
+// those are the service's to enforce (its 400/422 message is shown with the input kept).
+// Only what the contract itself requires is checked here.
 
 export function validateName(input: string): string | undefined {
-  const name = input.trim();
-  if (!name) return 'A name is required.';
-  if (name.length > NAME_MAX_LENGTH) return `Keep the name under ${NAME_MAX_LENGTH} characters (it has ${name.length}).`;
-  return undefined;
+  return input.trim() ? undefined : 'A name is required.';
 }
 
 export function validateType(input: string): string | undefined {
-  const type = input.trim();
-  if (!type) return 'A type is required.';
-  if (type.length > NAME_MAX_LENGTH) return `Keep the type under ${NAME_MAX_LENGTH} characters.`;
-  return undefined;
-}
-
-export function validateDescription(input: string): string | undefined {
-  return input.length > DESCRIPTION_MAX_LENGTH ? `Keep the description under ${DESCRIPTION_MAX_LENGTH} characters (it has ${input.length}).` : undefined;
+  return input.trim() ? undefined : 'A type is required.';
 }
 
 export function validateStatus(input: string): string | undefined {
-  const status = input.trim();
-  if (!status) return 'A status is required.';
-  if (status.length > 100) return 'Keep the status under 100 characters.';
-  return undefined;
+  return input.trim() ? undefined : 'A status is required.';
 }
 
 /** `YYYY-MM` with a real month (01–12). */

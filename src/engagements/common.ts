@@ -5,12 +5,14 @@ import type { ServiceApi } from '../api/service';
 import type { Engagement } from '../api/types';
 import { Commands } from '../constants';
 import { statusLook } from '../core/status';
+import { shortLabel } from '../core/text';
 import type { Services } from '../services';
 import type { Ui } from '../ui/ui';
 import type { QueryState } from './queryState';
 import type { EngagementStore } from './store';
 import { isEngagementNode } from './tree';
 import type { EngagementsView } from './view';
+import { safeText } from '../core/text';
 
 export interface EngagementDeps {
   services: Services;
@@ -41,7 +43,8 @@ export async function requireApi(deps: EngagementDeps): Promise<ServiceApi | und
 
 /** Runs a request with a progress notification. Writes are not cancellable: they may land anyway. */
 export function withProgress<T>(title: string, task: () => Promise<T>): Promise<T> {
-  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, task));
+  // A progress notification renders links like any notification: the title quotes names.
+  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: safeText(title), cancellable: false }, task));
 }
 
 /** A short confirmation in the status bar, plus the log. */
@@ -84,7 +87,7 @@ export async function pickEngagement(deps: EngagementDeps, title: string): Promi
   const id = await ui(deps).pick<string>({
     title,
     placeholder: vscode.l10n.t('Type to search the loaded engagements by name'),
-    items: items.map((e) => ({ label: e.name, description: `${statusLook(e.status).text} · ${e.type}`, detail: e.id, value: e.id, iconId: statusLook(e.status).icon })),
+    items: items.map((e) => ({ label: shortLabel(e.name, e.id), description: `${statusLook(e.status).text} · ${e.type}`, detail: e.id, value: e.id, iconId: statusLook(e.status).icon })),
   });
   return typeof id === 'string' ? deps.store.get(id) : undefined;
 }

@@ -4,15 +4,15 @@
 import * as vscode from 'vscode';
 import type { NewEngagement } from '../api/types';
 import { Commands } from '../constants';
-import { validateDescription, validateName, validateType } from '../core/validation';
-import { showError } from '../ui/errors';
+import { validateName, validateType } from '../core/validation';
 import { isBack, runSteps } from '../ui/ui';
-import { type EngagementDeps, environmentLabel, notice, requireApi, ui, withProgress } from './common';
+import { type EngagementDeps, environmentLabel, requireApi, ui } from './common';
+import { confirmWrite, performWrite, pinEnvironment, refusedFields, type Pinned } from './writes';
 
 const STEPS = 4;
 
 /** Asks for a new engagement (prefilled with `draft`, starting at `startAt`) and sends it. */
-export async function createEngagement(deps: EngagementDeps, draft: Partial<NewEngagement> = {}, startAt = 0): Promise<void> {
+export async function createEngagement(deps: EngagementDeps, draft: Partial<NewEngagement> = {}, startAt = 0, refusal?: string): Promise<void> {
   if (!(await requireApi(deps))) return;
   // The types offered come from the data; load it if nothing was read yet.
   void deps.store.ensureLoaded();
@@ -27,7 +27,8 @@ export async function createEngagement(deps: EngagementDeps, draft: Partial<NewE
         value: answer.name,
         prompt: vscode.l10n.t('Name of the engagement (required)'),
         placeholder: vscode.l10n.t('For example: Q3 Support Quality Review'),
-        validate: (v) => (validateName(v) ? vscode.l10n.t('Enter a name (at most 200 characters).') : undefined),
+        initialError: startAt === 0 ? refusal : undefined,
+        validate: (v) => (validateName(v) ? vscode.l10n.t('Enter a name.') : undefined),
       });
       if (name === undefined || isBack(name)) return name;
       answer.name = name.trim();
@@ -40,13 +41,13 @@ export async function createEngagement(deps: EngagementDeps, draft: Partial<NewE
         title,
         step: 2,
         totalSteps: STEPS,
-        placeholder: types.length ? vscode.l10n.t('Choose a type, or type a new one') : vscode.l10n.t('Type the engagement type'),
+        placeholder: startAt === 1 && refusal ? refusal : types.length ? vscode.l10n.t('Choose a type, or type a new one') : vscode.l10n.t('Type the engagement type'),
         items: types.map((t) => ({ label: t, value: t, iconId: 'tag', description: t === answer.type ? vscode.l10n.t('chosen') : undefined })),
         activeValue: answer.type || undefined,
         freeEntry: {
           label: (text) => vscode.l10n.t('Use the type “{0}”', text),
           value: (text) => text.trim(),
-          validate: (text) => (validateType(text) ? vscode.l10n.t('Enter a type (at most 200 characters).') : undefined),
+          validate: (text) => (validateType(text) ? vscode.l10n.t('Enter a type.') : undefined),
         },
       });
       if (type === undefined || isBack(type)) return type;
@@ -60,7 +61,7 @@ export async function createEngagement(deps: EngagementDeps, draft: Partial<NewE
         totalSteps: STEPS,
         value: answer.description,
         prompt: vscode.l10n.t('Description (optional; press Enter to leave it empty)'),
-        validate: (v) => (validateDescription(v) ? vscode.l10n.t('Keep the description under 2,000 characters.') : undefined),
+        initialError: startAt === 2 ? refusal : undefined,
       });
       if (description === undefined || isBack(description)) return description;
       answer.description = description.trim();
@@ -92,26 +93,42 @@ export async function createEngagement(deps: EngagementDeps, draft: Partial<NewE
   await submit(deps, input);
 }
 
-async function submit(deps: EngagementDeps, input: NewEngagement): Promise<void> {
-  const send = async () => {
-    const api = deps.services.connection.api;
-    if (!api) throw new Error(vscode.l10n.t('No environment is active.'));
-    const created = await withProgress(vscode.l10n.t('Creating “{0}” in {1}…', input.name, environmentLabel(deps) ?? ''), () => api.engagements.create(input));
-    deps.store.upsert(created, true);
-    notice(deps, vscode.l10n.t('Created “{0}” ({1}).', created.name, created.id));
-    if (!(await deps.view.reveal(created.id))) await hiddenByFilter(deps, created.name);
-  };
-  try {
-    await send();
-  } catch (error) {
-    deps.services.log.error(`Creating the engagement "${input.name}" failed`, error);
-    await showError(ui(deps), error, {
-      action: vscode.l10n.t('create “{0}”', input.name),
-      environmentLabel: environmentLabel(deps),
-      retry: send,
-      edit: () => createEngagement(deps, input, 0),
-    });
-  }
+async function submit(deps: EngagementDeps, input: NewEngagement, pinned?: Pinned): Promise<void> {
+  const pin = pinned ?? pinEnvironment(deps);
+  if (!pin) return;
+  const sentAt = Date.now();
+  await performWrite(deps, {
+    pin,
+    action: vscode.l10n.t('create “{0}”', input.name),
+    progress: vscode.l10n.t('Creating “{0}” in {1}…', input.name, pin.label),
+    send: () => pin.api.engagements.create(input),
+    // Created after all? An engagement with this name and type, made since it was sent.
+    check: () => pin.api.engagements.findCreated(input, sentAt),
+    done: async (created, how) => {
+      if (pin.active()) deps.store.upsert(created, true);
+      confirmWrite(deps, vscode.l10n.t('Created “{0}” ({1}).', created.name, created.id), how);
+      if (pin.active() && !(await deps.view.reveal(created.id))) await hiddenByFilter(deps, created.name);
+    },
+    // Only offered when nothing was created: the same input, to the same environment.
+    retry: () => submit(deps, input, pin),
+    edit: () => createEngagement(deps, input, 0),
+    handle: async (error) => {
+      // The service refused a field: ask for it again, its message shown, the rest kept.
+      const refused = refusedField(error);
+      if (!refused) return false;
+      await createEngagement(deps, input, refused.step, refused.message);
+      return true;
+    },
+  });
+}
+
+const FIELD_STEPS: Record<string, number> = { name: 0, type: 1, description: 2 };
+
+/** The field the service refused (a 400/422 naming it), if it is one the flow asks for. */
+function refusedField(error: unknown): { step: number; message: string } | undefined {
+  const fields = refusedFields(error) ?? {};
+  const field = Object.keys(fields).find((f) => f in FIELD_STEPS);
+  return field === undefined ? undefined : { step: FIELD_STEPS[field], message: vscode.l10n.t('The service refused this {0}: {1}', field, fields[field]) };
 }
 
 async function hiddenByFilter(deps: EngagementDeps, name: string): Promise<void> {

@@ -7,10 +7,12 @@ import type { Engagement, EngagementChanges } from '../api/types';
 import { changedFields, differingFields, hasChanges } from '../core/changes';
 import { relativeTime } from '../core/format';
 import { statusChoices, statusLook } from '../core/status';
-import { validateDescription, validateName, validateStatus } from '../core/validation';
+import { validateName, validateStatus } from '../core/validation';
+import { isApiError } from '../api/errors';
 import { showError } from '../ui/errors';
 import { type Back, isBack, runSteps } from '../ui/ui';
-import { type EngagementDeps, environmentLabel, notice, requireApi, ui, withProgress } from './common';
+import { type EngagementDeps, notice, requireApi, ui, withProgress } from './common';
+import { confirmWrite, performWrite, pinEnvironment, refusedFields, type Pinned } from './writes';
 
 export type EditField = 'name' | 'description' | 'status';
 
@@ -21,15 +23,16 @@ function fieldTitle(field: EditField, name: string): string {
 }
 
 /** Asks for one field's new value; the current value (or the user's earlier answer) is prefilled. */
-export async function askField(deps: EngagementDeps, field: EditField, engagement: Engagement, value: string, step?: { step: number; totalSteps: number }, note?: string): Promise<string | Back | undefined> {
+export async function askField(deps: EngagementDeps, field: EditField, engagement: Engagement, value: string, step?: { step: number; totalSteps: number }, refusal?: string): Promise<string | Back | undefined> {
   const title = fieldTitle(field, engagement.name);
-  if (field === 'status') return askStatus(deps, title, engagement.status, value, step, note);
+  if (field === 'status') return askStatus(deps, title, engagement.status, value, step, refusal);
   return ui(deps).input({
     title,
     ...step,
     value,
-    prompt: note ?? (field === 'name' ? vscode.l10n.t('New name (required)') : vscode.l10n.t('New description (empty to clear it)')),
-    validate: field === 'name' ? (v) => (validateName(v) ? vscode.l10n.t('Enter a name (at most 200 characters).') : undefined) : (v) => (validateDescription(v) ? vscode.l10n.t('Keep the description under 2,000 characters.') : undefined),
+    prompt: field === 'name' ? vscode.l10n.t('New name (required)') : vscode.l10n.t('New description (empty to clear it)'),
+    initialError: refusal,
+    validate: field === 'name' ? (v) => (validateName(v) ? vscode.l10n.t('Enter a name.') : undefined) : undefined,
   });
 }
 
@@ -48,7 +51,7 @@ export function askStatus(deps: EngagementDeps, title: string, current: string |
     freeEntry: {
       label: (text) => vscode.l10n.t('Set the status “{0}”', text),
       value: (text) => text.trim(),
-      validate: (text) => (validateStatus(text) ? vscode.l10n.t('Enter a status (at most 100 characters).') : undefined),
+      validate: (text) => (validateStatus(text) ? vscode.l10n.t('Enter a status.') : undefined),
     },
   });
 }
@@ -57,7 +60,7 @@ export function askStatus(deps: EngagementDeps, title: string, current: string |
  * The edit flow. Without `field`, it first asks what to change (step 1 of 2, Back returns to
  * it). `wanted` prefills the answer (Edit after a failure, Reload after a conflict).
  */
-export async function editEngagement(deps: EngagementDeps, engagement: Engagement, field?: EditField, wanted: EngagementChanges = {}): Promise<void> {
+export async function editEngagement(deps: EngagementDeps, engagement: Engagement, field?: EditField, wanted: EngagementChanges = {}, refusal?: string): Promise<void> {
   if (!(await requireApi(deps))) return;
   let chosen: EditField | undefined = field;
   let value = '';
@@ -84,13 +87,13 @@ export async function editEngagement(deps: EngagementDeps, engagement: Engagemen
   steps.push(async () => {
     const f = chosen as EditField;
     const prefill = wanted[f] ?? (f === 'description' ? (engagement.description ?? '') : engagement[f]);
-    const answer = await askField(deps, f, engagement, prefill, field ? undefined : { step: 2, totalSteps: 2 });
+    const answer = await askField(deps, f, engagement, prefill, field ? undefined : { step: 2, totalSteps: 2 }, refusal);
     if (answer === undefined || isBack(answer)) return answer;
     value = answer;
     return 'next';
   });
   if (!(await runSteps(steps)) || !chosen) return;
-  await applyChanges(deps, engagement, changedFields(engagement, { [chosen]: value }), (again) => editEngagement(deps, again, chosen, { [chosen as EditField]: value }));
+  await applyChanges(deps, engagement, changedFields(engagement, { [chosen]: value }), (again, why) => editEngagement(deps, again, chosen, { [chosen as EditField]: value }, why));
 }
 
 export type ConflictChoice = 'overwrite' | 'reload' | 'cancel';
@@ -107,47 +110,88 @@ export async function askOnConflict(deps: EngagementDeps, shown: Engagement, fre
   return choice === overwrite ? 'overwrite' : choice === reload ? 'reload' : 'cancel';
 }
 
+/** How often in one flow the user is asked about changes made meanwhile before it gives up. */
+const MAX_CONFLICT_ROUNDS = 5;
+
 /**
- * Sends `changes` for `shown` after checking it did not change meanwhile. `edit` reopens the
- * flow (prefilled) on a given version: after Reload, and for the Edit action of a failure.
+ * Sends `changes` for `shown`. Right before sending (again after Overwrite, and for Retry) the
+ * engagement is read: if it changed since the version the user decided on, they choose
+ * Overwrite, Reload or Cancel. The PATCH carries that version as a precondition, so a service
+ * that checks answers 409/412 when someone changed it in between: the same question again.
+ * `edit` reopens the flow (prefilled) on a version, with the service's refusal when it gave one.
  */
-export async function applyChanges(deps: EngagementDeps, shown: Engagement, changes: EngagementChanges, edit: (engagement: Engagement) => Promise<void>): Promise<void> {
+export async function applyChanges(deps: EngagementDeps, shown: Engagement, changes: EngagementChanges, edit: (engagement: Engagement, refusal?: string) => Promise<void>, pinned?: Pinned): Promise<void> {
   if (!hasChanges(changes)) {
     notice(deps, vscode.l10n.t('Nothing changed in “{0}”; nothing was sent.', shown.name));
     return;
   }
-  const api = deps.services.connection.api;
-  if (!api) return;
+  const pin = pinned ?? pinEnvironment(deps);
+  if (!pin) return;
+  const { api } = pin;
   const action = vscode.l10n.t('update “{0}”', shown.name);
-  const errorOptions = { action, environmentLabel: environmentLabel(deps), edit: () => edit(deps.store.get(shown.id) ?? shown) };
-  let fresh: Engagement;
-  try {
-    fresh = await withProgress(vscode.l10n.t('Checking “{0}”…', shown.name), () => api.engagements.get(shown.id));
-  } catch (error) {
-    deps.services.log.error(`Re-reading engagement ${shown.id} before an update failed`, error);
-    await showError(ui(deps), error, { ...errorOptions, retry: () => applyChanges(deps, shown, changes, edit) });
-    return;
-  }
-  if (fresh.updatedAt !== shown.updatedAt) {
-    const choice = await askOnConflict(deps, shown, fresh);
-    if (choice === 'cancel') return;
-    if (choice === 'reload') {
-      deps.store.upsert(fresh);
-      await deps.view.reveal(fresh.id);
-      await edit(fresh);
+  const again = () => applyChanges(deps, basis, changes, edit, pin);
+  const reopen = () => edit((pin.active() ? deps.store.get(shown.id) : undefined) ?? basis);
+  /** The version the user decided to change (moves forward with each Overwrite). */
+  let basis = shown;
+  let preconditions = true;
+  for (let round = 0; round < MAX_CONFLICT_ROUNDS; round++) {
+    let fresh: Engagement;
+    try {
+      fresh = await withProgress(vscode.l10n.t('Checking “{0}”…', shown.name), () => api.engagements.get(shown.id));
+    } catch (error) {
+      deps.services.log.error(`Re-reading engagement ${shown.id} before an update failed`, error);
+      await showError(ui(deps), error, { action, environmentLabel: pin.label, edit: reopen, retry: again });
       return;
     }
+    if (fresh.updatedAt !== basis.updatedAt) {
+      const choice = await askOnConflict(deps, basis, fresh);
+      if (choice === 'cancel') return;
+      if (choice === 'reload') {
+        if (pin.active()) {
+          deps.store.upsert(fresh);
+          await deps.view.reveal(fresh.id);
+        }
+        await edit(fresh);
+        return;
+      }
+      // Overwrite: decided on this version; read once more right before sending.
+      basis = fresh;
+      continue;
+    }
+    let conflict = false;
+    await performWrite(deps, {
+      pin,
+      action,
+      progress: vscode.l10n.t('Updating “{0}”…', shown.name),
+      send: () => api.engagements.update(shown.id, changes, preconditions ? { expectedUpdatedAt: fresh.updatedAt } : {}),
+      check: async () => {
+        const { engagement, applied } = await api.engagements.checkUpdate(shown.id, changes);
+        return applied ? engagement : undefined;
+      },
+      done: async (updated, how) => {
+        if (pin.active()) deps.store.upsert(updated);
+        confirmWrite(deps, vscode.l10n.t('Updated “{0}”.', updated.name), how);
+        if (pin.active()) await deps.view.reveal(updated.id);
+      },
+      retry: again,
+      edit: reopen,
+      handle: async (error) => {
+        if (isApiError(error) && error.kind === 'conflict') {
+          conflict = true;
+          return true;
+        }
+        const fields = refusedFields(error);
+        const field = fields && (['name', 'description', 'status'] as const).find((f) => f in fields);
+        if (!field || !fields) return false;
+        await edit(basis, vscode.l10n.t('The service refused this {0}: {1}', field, fields[field]));
+        return true;
+      },
+    });
+    if (!conflict) return;
+    // 409/412: someone changed it between the read and the PATCH. Read again and ask. A
+    // service that refuses the precondition although nothing changed gets the PATCH without it.
+    const now = await api.engagements.get(shown.id).catch(() => undefined);
+    if (now && now.updatedAt === fresh.updatedAt) preconditions = false;
   }
-  const send = async () => {
-    const updated = await withProgress(vscode.l10n.t('Updating “{0}”…', shown.name), () => api.engagements.update(shown.id, changes));
-    deps.store.upsert(updated);
-    notice(deps, vscode.l10n.t('Updated “{0}”.', updated.name));
-    await deps.view.reveal(updated.id);
-  };
-  try {
-    await send();
-  } catch (error) {
-    deps.services.log.error(`Updating engagement ${shown.id} failed`, error);
-    await showError(ui(deps), error, { ...errorOptions, retry: send });
-  }
+  await ui(deps).message('warning', vscode.l10n.t('“{0}” keeps changing on the server; nothing was sent. Try again in a moment.', shown.name), {});
 }

@@ -4,11 +4,16 @@ import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { Commands, Settings, StateKeys } from '../constants';
 import type { EngagementQuery } from '../core/query';
+import { displayText } from '../core/text';
+import { originOf } from '../environments/model';
 import type { Feature, Services } from '../services';
 import { keepInStep } from '../cache';
 import { engagementCache } from './cache';
 import { type EngagementDeps, pickEngagement, singleTarget, targetsFromArgs } from './common';
-import { DETAILS_SCHEME, DetailsProvider, copyId, openDetails } from './details';
+import { copyId, openDetails } from './details';
+import type { DetailsPanel } from './detailsPanel';
+import type { DetailsView } from '../webview/detailsProtocol';
+import type { GoToTimeline } from './goTo';
 import type { EditField } from './edit';
 import { QueryState } from './queryState';
 import { EngagementStore } from './store';
@@ -54,6 +59,15 @@ export interface EngagementsExports {
   served(): { at: number; count: number; cached: boolean } | undefined;
   /** True while the items shown are the page saved by an earlier session (no refresh landed yet). */
   cached(): boolean;
+  /** Every engagement is loaded (a whole-set read landed). */
+  complete(): boolean;
+  /** The details panel: the engagement shown and the view last posted to its webview. */
+  details(): { id: string; view?: DetailsView; ready: boolean; visible: boolean; webviewErrors: string[] } | undefined;
+  /** Hands a message to the details panel exactly as if its webview had sent it. */
+  detailsMessage(message: unknown): Promise<void>;
+  closeDetails(): void;
+  /** The last Go to Engagement: when it showed the loaded and then all engagements, and its quick pick while open. */
+  goTo(): GoToTimeline | undefined;
 }
 
 function toData(provider: EngagementsView['provider'], node: Node): TreeItemData {
@@ -87,15 +101,28 @@ export function registerEngagements(services: Services): Feature<EngagementsExpo
     cache,
   });
   const query = new QueryState(context.workspaceState);
-  const view = new EngagementsView(store, query, () => connection.environment?.label);
+  const view = new EngagementsView(
+    store,
+    query,
+    () => connection.environment?.label,
+    () => {
+      const env = connection.environment;
+      return env?.source === 'workspace' ? vscode.l10n.t('{0} (workspace) — {1}', displayText(env.label), originOf(env.baseUrl)) : undefined;
+    },
+    () => connection.capabilities().write === false,
+  );
   if (view.treeView.visible) services.shown.mark();
   const deps: EngagementDeps = { services, store, query, view, notices: [] };
-  const details = new DetailsProvider(() => deps);
+  // The details panel (and its webview code) is loaded when first opened, not at activation.
+  let details: DetailsPanel | undefined;
+  const detailsPanel = async () => (details ??= new (await import('./detailsPanel')).DetailsPanel(() => deps));
+  let goTo: GoToTimeline | undefined;
   context.subscriptions.push(
     query,
     view,
-    details,
-    vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
+    { dispose: () => details?.dispose() },
+    // A write refused for lack of engagements:write (remembered per environment until its key is replaced).
+    services.store.onDidChangeCapabilities(() => view.update()),
     // Another environment, URL or key: what is shown belongs to the old one.
     connection.onDidChange(() => {
       store.reset();
@@ -129,12 +156,17 @@ export function registerEngagements(services: Services): Feature<EngagementsExpo
         const target = Array.isArray(targets) ? targets[0] : typeof targets === 'string' ? await singleTarget(deps, args, '') : await pickEngagement(deps, vscode.l10n.t('Change the status of…'));
         if (target) await (await import('./edit')).editEngagement(deps, target, 'status');
       },
-      [Commands.openEngagement]: (...args: unknown[]) => openDetails(deps, details, args),
+      [Commands.openEngagement]: async (...args: unknown[]) => openDetails(deps, await detailsPanel(), args),
       [Commands.copyEngagementId]: (...args: unknown[]) => copyId(deps, args),
       [Commands.sortEngagements]: queryCommand('sortEngagements'),
       [Commands.groupEngagements]: queryCommand('groupEngagements'),
       [Commands.filterEngagements]: queryCommand('filterEngagements'),
       [Commands.clearEngagementFilter]: queryCommand('clearFilter'),
+      [Commands.goToEngagement]: async () =>
+        (await import('./goTo')).goToEngagement(deps, async (id) => openDetails(deps, await detailsPanel(), [id]), (timeline) => {
+          goTo = timeline;
+        }),
+      [Commands.cancelReadingEngagements]: () => store.cancelLoadAll(),
     },
     exports: {
       settled: () => store.settled(),
@@ -154,6 +186,11 @@ export function registerEngagements(services: Services): Feature<EngagementsExpo
       notices: () => [...deps.notices],
       served: () => (view.provider.served ? { ...view.provider.served } : undefined),
       cached: () => store.snapshot().cached,
+      complete: () => store.snapshot().complete,
+      details: () => details?.current,
+      detailsMessage: async (message) => (await detailsPanel()).receive(message),
+      closeDetails: () => details?.close(),
+      goTo: () => goTo,
     },
   };
 }

@@ -1,10 +1,12 @@
 // Sort, group and filter from the view's title menu. The choices are kept per workspace; the
-// view's description shows the active filter.
+// view's description shows the active filter and how many match. The choice applies at once
+// to what is loaded, then to the whole set once every page is read (wholeSet.ts).
 import * as vscode from 'vscode';
-import { distinctValues, type GroupBy, naturalDirection, type SortField } from '../core/query';
+import { distinctValues, type GroupBy, isDefaultQuery, naturalDirection, type SortField } from '../core/query';
 import { statusLook } from '../core/status';
 import { isBack } from '../ui/ui';
 import { type EngagementDeps, ui } from './common';
+import { ensureWholeSet } from './wholeSet';
 
 function sortLabel(field: SortField): string {
   switch (field) {
@@ -38,6 +40,17 @@ export async function sortEngagements(deps: EngagementDeps): Promise<void> {
   const chosen = await ui(deps).pick<Choice>({ title: vscode.l10n.t('Sort Engagements'), items, activeValue: items.find((i) => i.value.sort === sort)?.value });
   if (chosen === undefined || isBack(chosen)) return;
   await deps.query.update(chosen);
+  await applyToWholeSet(deps);
+}
+
+/**
+ * Any query but the default (pages loaded one by one) reads every page. The command answers
+ * at once (the choice already applies to what is loaded); the read goes on behind, with its
+ * progress and Cancel in the view.
+ */
+async function applyToWholeSet(deps: EngagementDeps): Promise<void> {
+  if (!isDefaultQuery(deps.query.current)) void ensureWholeSet(deps);
+  return Promise.resolve();
 }
 
 export async function groupEngagements(deps: EngagementDeps): Promise<void> {
@@ -47,6 +60,7 @@ export async function groupEngagements(deps: EngagementDeps): Promise<void> {
   const chosen = await ui(deps).pick<GroupBy>({ title: vscode.l10n.t('Group Engagements'), items, activeValue: current });
   if (chosen === undefined || isBack(chosen)) return;
   await deps.query.update({ group: chosen });
+  await applyToWholeSet(deps);
 }
 
 type FilterAction = 'status' | 'type' | 'name' | 'clear';
@@ -60,14 +74,15 @@ export async function filterEngagements(deps: EngagementDeps): Promise<void> {
     { label: vscode.l10n.t('Name Contains…'), description: filter.nameContains ? `“${filter.nameContains}”` : undefined, value: 'name', iconId: 'search' },
   ];
   if (deps.query.filtered) items.push({ label: vscode.l10n.t('Clear Filter'), value: 'clear', iconId: 'clear-all' });
-  const action = await ui(deps).pick<FilterAction>({ title: vscode.l10n.t('Filter Engagements'), placeholder: vscode.l10n.t('Filters apply to the engagements loaded so far'), items });
+  const action = await ui(deps).pick<FilterAction>({ title: vscode.l10n.t('Filter Engagements'), placeholder: vscode.l10n.t('Filters apply to every engagement, not only those loaded'), items });
   if (action === undefined || isBack(action)) return;
   const loaded = deps.store.snapshot().items;
   if (action === 'clear') return deps.query.update({ filter: {} });
   if (action === 'name') {
     const text = await ui(deps).input({ title: vscode.l10n.t('Filter by Name'), value: filter.nameContains ?? '', prompt: vscode.l10n.t('Show engagements whose name contains this text (empty shows all)') });
     if (text === undefined || isBack(text)) return;
-    return deps.query.update({ filter: { ...filter, nameContains: text.trim() || undefined } });
+    await deps.query.update({ filter: { ...filter, nameContains: text.trim() || undefined } });
+    return applyToWholeSet(deps);
   }
   const field = action;
   const selected = (field === 'status' ? filter.statuses : filter.types) ?? [];
@@ -79,6 +94,7 @@ export async function filterEngagements(deps: EngagementDeps): Promise<void> {
   });
   if (chosen === undefined) return;
   await deps.query.update({ filter: { ...filter, [field === 'status' ? 'statuses' : 'types']: chosen.length ? chosen : undefined } });
+  await applyToWholeSet(deps);
 }
 
 export async function clearFilter(deps: EngagementDeps): Promise<void> {

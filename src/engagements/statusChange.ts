@@ -4,10 +4,12 @@
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { changedFields, differingFields, mapLimited } from '../core/changes';
+import { isApiError } from '../api/errors';
 import { describeError, showError } from '../ui/errors';
 import { isBack } from '../ui/ui';
-import { type EngagementDeps, environmentLabel, notice, requireApi, ui, withProgress } from './common';
+import { type EngagementDeps, notice, requireApi, ui, withProgress } from './common';
 import { askStatus } from './edit';
+import { pinEnvironment, type Pinned } from './writes';
 
 const CONCURRENCY = 4;
 
@@ -26,10 +28,16 @@ export async function changeStatusOfMany(deps: EngagementDeps, targets: Engageme
     notice(deps, vscode.l10n.t('All {0} engagements already have the status “{1}”; nothing was sent.', targets.length, status));
     return;
   }
-  const api = deps.services.connection.api;
-  if (!api) return;
+  const pin = pinEnvironment(deps);
+  if (pin) await setStatuses(deps, pin, toChange, status);
+}
 
-  // Read each again: which changed on the server since the tree showed them?
+/**
+ * Reads each again right before sending (also for Retry Failed): which changed on the server
+ * since the user saw them? Then PATCHes the status with that version as a precondition.
+ */
+async function setStatuses(deps: EngagementDeps, pin: Pinned, toChange: Engagement[], status: string): Promise<void> {
+  const { api } = pin;
   const reads = await withProgress(vscode.l10n.t('Checking {0}…', engagements(toChange.length)), () => mapLimited(toChange, CONCURRENCY, (e) => api.engagements.get(e.id)));
   const unreadable = toChange.flatMap((e, i) => (reads[i].status === 'rejected' ? [{ engagement: e, error: reads[i].reason as unknown }] : []));
   const fresh = toChange.flatMap((e, i) => (reads[i].status === 'fulfilled' ? [{ shown: e, fresh: reads[i].value }] : []));
@@ -46,61 +54,68 @@ export async function changeStatusOfMany(deps: EngagementDeps, targets: Engageme
       reload,
     );
     if (choice === reload) {
-      for (const pair of moved) deps.store.upsert(pair.fresh);
+      if (pin.active()) for (const pair of moved) deps.store.upsert(pair.fresh);
       return;
     }
     if (choice !== overwrite) return;
   }
-  const ready = fresh.map((pair) => pair.shown);
-  const failures = await patchAll(deps, ready, status);
-  await report(deps, [...unreadable, ...failures], ready.length + unreadable.length, status);
+  const ready = fresh.map((pair) => pair.fresh);
+  const failures = await patchAll(deps, pin, ready, status);
+  await report(deps, pin, [...unreadable, ...failures], ready.length + unreadable.length, status);
 }
 
-async function patchAll(deps: EngagementDeps, targets: Engagement[], status: string): Promise<Array<{ engagement: Engagement; error: unknown }>> {
-  const api = deps.services.connection.api;
-  if (!api || targets.length === 0) return [];
+/** `checked`: the outcome was unknown and a check found the change not made (Retry is safe). */
+type Failure = { engagement: Engagement; error: unknown; checked?: boolean };
+
+async function patchAll(deps: EngagementDeps, pin: Pinned, targets: Engagement[], status: string): Promise<Failure[]> {
+  const { api } = pin;
+  if (targets.length === 0) return [];
+  const checkedNotMade = new Set<string>();
   const results = await withProgress(vscode.l10n.t('Setting the status of {0} to “{1}”…', engagements(targets.length), status), () =>
     mapLimited(targets, CONCURRENCY, async (e) => {
-      const updated = await api.engagements.update(e.id, { status });
-      deps.store.upsert(updated);
+      let updated: Engagement;
+      try {
+        updated = (await api.engagements.update(e.id, { status }, { expectedUpdatedAt: e.updatedAt })).engagement;
+      } catch (error) {
+        if (!isApiError(error) || !error.writeOutcome) throw error;
+        // Made, or perhaps made: look before calling it failed.
+        const check = await api.engagements.checkUpdate(e.id, { status }).catch(() => undefined);
+        if (check && !check.applied) checkedNotMade.add(e.id);
+        if (!check?.applied) throw error;
+        updated = check.engagement;
+      }
+      if (pin.active()) deps.store.upsert(updated);
       return updated;
     }),
   );
-  const failures: Array<{ engagement: Engagement; error: unknown }> = [];
+  const failures: Failure[] = [];
   results.forEach((r, i) => {
     if (r.status === 'rejected') {
-      failures.push({ engagement: targets[i], error: r.reason as unknown });
+      failures.push({ engagement: targets[i], error: r.reason as unknown, checked: checkedNotMade.has(targets[i].id) });
       deps.services.log.error(`Setting the status of engagement ${targets[i].id} failed`, r.reason);
     }
   });
   return failures;
 }
 
-async function report(deps: EngagementDeps, failures: Array<{ engagement: Engagement; error: unknown }>, attempted: number, status: string): Promise<void> {
+async function report(deps: EngagementDeps, pin: Pinned, failures: Failure[], attempted: number, status: string): Promise<void> {
   const succeeded = attempted - failures.length;
   if (succeeded > 0) notice(deps, vscode.l10n.t('Set the status of {0} to “{1}”.', engagements(succeeded), status));
   if (failures.length === 0) return;
+  // Retry sends again only what certainly did not happen (an unknown outcome was checked above).
+  const again = () => setStatuses(deps, pin, failures.map((f) => (pin.active() ? deps.store.get(f.engagement.id) : undefined) ?? f.engagement), status);
   if (failures.length === 1 && attempted === 1) {
-    const { engagement, error } = failures[0];
-    await showError(ui(deps), error, { action: vscode.l10n.t('set the status of “{0}”', engagement.name), environmentLabel: environmentLabel(deps), retry: () => retryOne(deps, engagement, status) });
+    const { engagement, error, checked } = failures[0];
+    await showError(ui(deps), error, { action: vscode.l10n.t('set the status of “{0}”', engagement.name), environmentLabel: pin.label, retry: again, checkedNotApplied: checked });
     return;
   }
-  const env = environmentLabel(deps);
-  const lines = failures.map(({ engagement, error }) => `“${engagement.name}”: ${describeError(error, env)}`);
+  const lines = failures.map(({ engagement, error }) => `“${engagement.name}”: ${describeError(error, pin.label)}`);
   const retry = vscode.l10n.t('Retry Failed');
   const logs = vscode.l10n.t('Show Logs');
-  const choice = await ui(deps).message('error', vscode.l10n.t('Could not set the status of {0} of {1}: {2}', failures.length, engagements(attempted), lines.join(' · ')), {}, retry, logs);
-  if (choice === retry) {
-    const again = failures.map((f) => deps.store.get(f.engagement.id) ?? f.engagement);
-    const second = await patchAll(deps, again, status);
-    await report(deps, second, again.length, status);
-  } else if (choice === logs) deps.services.log.show();
-}
-
-async function retryOne(deps: EngagementDeps, engagement: Engagement, status: string): Promise<void> {
-  const api = deps.services.connection.api;
-  if (!api) return;
-  const updated = await withProgress(vscode.l10n.t('Updating “{0}”…', engagement.name), () => api.engagements.update(engagement.id, { status }));
-  deps.store.upsert(updated);
-  notice(deps, vscode.l10n.t('Updated “{0}”.', updated.name));
+  const uncertain = failures.some(({ error, checked }) => isApiError(error) && error.writeOutcome !== undefined && !checked);
+  const actions = uncertain ? [logs] : [retry, logs];
+  const note = uncertain ? ` ${vscode.l10n.t('Some may have been changed anyway (the check could not tell): refresh before you try again.')}` : '';
+  const choice = await ui(deps).message('error', `${vscode.l10n.t('Could not set the status of {0} of {1}: {2}', failures.length, engagements(attempted), lines.join(' · '))}${note}`, {}, ...actions);
+  if (choice === retry) await again();
+  else if (choice === logs) deps.services.log.show();
 }

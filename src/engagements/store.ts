@@ -3,6 +3,7 @@
 // they changed. It does not import `vscode`, so unit tests drive it against the reference
 // service directly.
 import { isApiError } from '../api/errors';
+import { checkPage, type PagingStop } from '../api/paging';
 import type { ServiceApi } from '../api/service';
 import type { Engagement } from '../api/types';
 import type { EngagementCache } from './cache';
@@ -18,6 +19,8 @@ export interface StoreSnapshot {
   totalCount: number;
   /** True while more pages can be loaded. */
   hasMore: boolean;
+  /** Why the service cannot give more although its total says there are more. */
+  stop?: PagingStop;
   /** When the items were last read successfully (ms since epoch). */
   fetchedAt?: number;
   /** The last failure of a load, refresh or Load more; cleared by the next success. */
@@ -26,6 +29,10 @@ export interface StoreSnapshot {
   loadingMore: boolean;
   /** The items are the first page saved by an earlier session; no refresh has landed yet. */
   cached: boolean;
+  /** Every engagement of the environment is loaded (a whole-set read landed): sort and filter see them all. */
+  complete: boolean;
+  /** While every page is being read: how many engagements so far, of how many. */
+  readingAll?: { loaded: number; total: number };
 }
 
 /** Where the store gets its client: the active environment's connection and settings. */
@@ -49,7 +56,9 @@ export class EngagementStore {
   private items: Engagement[] = [];
   private totalCount = 0;
   private pages = 0;
+  /** The page size the service really answers with (learned from its first page). */
   private pageSize = 0;
+  private stop?: PagingStop;
   private fetchedAt?: number;
   private error?: unknown;
   private refreshing?: Promise<void>;
@@ -62,6 +71,11 @@ export class EngagementStore {
   private readonly statuses = new Map<string, string>();
   private readonly types = new Set<string>();
   private cached = false;
+  /** The whole set: when it was last read (reset() forgets it), the read in flight, its progress. */
+  private wholeAt?: number;
+  private whole?: Promise<boolean>;
+  private wholeAbort?: AbortController;
+  private wholeProgress?: { loaded: number; total: number };
 
   constructor(private readonly source: StoreSource) {
     this.restoreCache();
@@ -96,13 +110,15 @@ export class EngagementStore {
       phase: this.source.environmentId() === undefined ? 'noEnvironment' : this.phase,
       items: this.items,
       totalCount: this.totalCount,
-      // A service that sent more than a page (all of them at once) has nothing more to give.
-      hasMore: this.pages > 0 && this.pages * this.pageSize < this.totalCount && this.items.length < this.totalCount,
+      hasMore: this.pages > 0 && this.stop === undefined && this.items.length < this.totalCount,
+      stop: this.items.length < this.totalCount ? this.stop : undefined,
       fetchedAt: this.fetchedAt,
       error: this.error,
       refreshing: this.refreshing !== undefined,
       loadingMore: this.loadingMore !== undefined,
       cached: this.cached,
+      complete: this.wholeAt !== undefined && this.items.length >= this.totalCount,
+      readingAll: this.wholeProgress ? { ...this.wholeProgress } : undefined,
     };
   }
 
@@ -130,9 +146,9 @@ export class EngagementStore {
     return this.settled();
   }
 
-  /** Resolves once no load, refresh or Load more is in flight. */
+  /** Resolves once no load, refresh, Load more or whole-set read is in flight. */
   async settled(): Promise<void> {
-    for (let i = 0; i < 100 && (this.refreshing || this.loadingMore); i++) await Promise.allSettled([this.refreshing, this.loadingMore]);
+    for (let i = 0; i < 100 && (this.refreshing || this.loadingMore || this.whole); i++) await Promise.allSettled([this.refreshing, this.loadingMore, this.whole]);
   }
 
   /** Forgets everything (the environment, its URL or key changed) and aborts what is in flight. */
@@ -144,6 +160,7 @@ export class EngagementStore {
     this.items = [];
     this.totalCount = 0;
     this.pages = 0;
+    this.stop = undefined;
     this.fetchedAt = undefined;
     this.error = undefined;
     this.refreshing = undefined;
@@ -152,6 +169,9 @@ export class EngagementStore {
     this.statuses.clear();
     this.types.clear();
     this.cached = false;
+    this.wholeAt = undefined;
+    this.whole = undefined;
+    this.wholeProgress = undefined;
     this.restoreCache();
     this.emit();
   }
@@ -183,26 +203,28 @@ export class EngagementStore {
       return;
     }
     if (generation !== this.generation) return;
+    if (this.wholeAt !== undefined) return void (await this.readAll(api, generation));
     if (this.phase !== 'loaded') this.phase = 'loading';
     this.emit();
     const pageSize = this.source.pageSize();
-    // Keep as many engagements in view as before, in pages of the current size.
-    const pageCount = Math.max(1, Math.ceil((this.pages * this.pageSize) / pageSize));
+    // Keep as many engagements in view as before (at least a page), in the service's pages.
+    const shown = Math.max(pageSize, this.cached ? 0 : this.items.length);
     const signal = this.abort.signal;
     try {
-      const pages = await readPages(api, pageCount, pageSize, signal);
+      const read = await api.engagements.listAll({ pageSize, limit: shown, concurrency: REFRESH_CONCURRENCY, signal });
       if (generation !== this.generation) return;
-      this.pageSize = pageSize;
-      this.pages = pageCount;
-      this.totalCount = Math.max(...pages.map((p) => p.totalCount));
-      this.items = this.mergeLocal(dedupe(pages.flatMap((p) => p.data)));
+      this.pageSize = read.pageSize;
+      this.pages = read.pages;
+      this.stop = read.stop;
+      this.totalCount = read.totalCount;
+      this.items = this.mergeLocal(read.items);
       this.fetchedAt = Date.now();
       this.error = undefined;
       this.phase = 'loaded';
       this.cached = false;
       this.learn(this.items);
       const id = this.source.environmentId();
-      if (id !== undefined) this.source.cache?.write(id, { items: this.items.slice(0, pageSize), totalCount: this.totalCount, pageSize, fetchedAt: this.fetchedAt });
+      if (id !== undefined) this.source.cache?.write(id, { items: this.items.slice(0, this.pageSize), totalCount: this.totalCount, pageSize: this.pageSize, fetchedAt: this.fetchedAt });
     } catch (error) {
       if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted)) return;
       this.error = error;
@@ -219,6 +241,7 @@ export class EngagementStore {
     this.items = [];
     this.totalCount = 0;
     this.pages = 0;
+    this.stop = undefined;
     this.fetchedAt = undefined;
   }
 
@@ -241,12 +264,19 @@ export class EngagementStore {
     if (!api || this.phase !== 'loaded' || !this.snapshot().hasMore) return;
     const signal = this.abort.signal;
     try {
-      const page = await api.engagements.list({ page: this.pages + 1, pageSize: this.pageSize }, { signal });
+      const asked = this.pages + 1;
+      const page = await api.engagements.list({ page: asked, pageSize: this.pageSize }, { signal });
       if (generation !== this.generation) return;
-      this.pages += 1;
-      this.totalCount = page.totalCount;
-      // Items may move between pages when others are created meanwhile: each id shows once.
-      this.items = dedupe([...this.items, ...page.data]);
+      // A service that answers another page, or only what is shown, cannot page further.
+      const stop = checkPage(asked, page, new Set(this.items.map((e) => e.id)), (e) => e.id);
+      if (stop) this.stop = stop;
+      else if (page.data.length === 0) this.stop = 'endedEarly';
+      else {
+        this.pages = asked;
+        this.totalCount = page.totalCount;
+        // Items may move between pages when others are created meanwhile: each id shows once.
+        this.items = dedupe([...this.items, ...page.data]);
+      }
       this.error = undefined;
       this.learn(page.data);
     } catch (error) {
@@ -260,7 +290,7 @@ export class EngagementStore {
    * added in front. Kept even if a load that started earlier answers later.
    */
   upsert(engagement: Engagement, created = false): void {
-    if (this.refreshing) this.localWrites.set(engagement.id, { engagement, created });
+    if (this.refreshing || this.whole) this.localWrites.set(engagement.id, { engagement, created });
     const index = this.items.findIndex((e) => e.id === engagement.id);
     if (index >= 0) this.items = this.items.map((e, i) => (i === index ? engagement : e));
     else {
@@ -269,6 +299,72 @@ export class EngagementStore {
     }
     this.learn([engagement]);
     this.emit();
+  }
+
+  /**
+   * Reads every page (the client's concurrent reader) and shows them all; later refreshes
+   * read the whole set again. A whole set read less than `maxAgeMs` ago is reused. Resolves
+   * true once every engagement is loaded; false when cancelled (what was shown stays) or
+   * failed (the error is kept for the view). Calls while one runs share it.
+   */
+  loadAll(maxAgeMs = 0): Promise<boolean> {
+    if (this.snapshot().complete && this.wholeAt !== undefined && Date.now() - this.wholeAt < maxAgeMs && !this.refreshing) return Promise.resolve(true);
+    this.whole ??= (async () => {
+      const generation = this.generation;
+      const api = this.source.api();
+      if (!api || !(await this.source.hasKey())) return false;
+      this.wholeAbort = new AbortController();
+      this.wholeProgress = { loaded: this.items.length, total: this.totalCount };
+      this.emit();
+      // A refresh in flight lands first; its pages are then read again with the rest.
+      await this.refreshing;
+      return generation === this.generation && (await this.readAll(api, generation));
+    })().finally(() => {
+      this.whole = undefined;
+      this.wholeAbort = undefined;
+      this.wholeProgress = undefined;
+      this.emit();
+    });
+    return this.whole;
+  }
+
+  /** Stops a whole-set read in flight; what was shown before stays. */
+  cancelLoadAll(): void {
+    this.wholeAbort?.abort();
+  }
+
+  private async readAll(api: ServiceApi, generation: number): Promise<boolean> {
+    const signals = [this.abort.signal, this.wholeAbort?.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = AbortSignal.any(signals);
+    try {
+      const result = await api.engagements.listAll({
+        signal,
+        onProgress: (loaded, total) => {
+          if (generation !== this.generation || !this.wholeProgress) return;
+          this.wholeProgress = { loaded, total };
+          this.emit();
+        },
+      });
+      if (generation !== this.generation) return false;
+      const pageSize = this.source.pageSize();
+      this.items = this.mergeLocal(result.items);
+      this.totalCount = Math.max(result.totalCount, this.items.length);
+      this.pageSize = pageSize;
+      this.pages = Math.max(1, Math.ceil(this.items.length / pageSize));
+      this.fetchedAt = this.wholeAt = Date.now();
+      this.error = undefined;
+      this.phase = 'loaded';
+      this.cached = false;
+      this.learn(this.items);
+      const id = this.source.environmentId();
+      if (id !== undefined) this.source.cache?.write(id, { items: this.items.slice(0, pageSize), totalCount: this.totalCount, pageSize, fetchedAt: this.fetchedAt });
+      return true;
+    } catch (error) {
+      if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted)) return false;
+      this.error = error;
+      if (this.phase !== 'loaded') this.phase = 'failed';
+      return false;
+    }
   }
 
   private mergeLocal(fetched: Engagement[]): Engagement[] {
@@ -298,17 +394,4 @@ export class EngagementStore {
 function dedupe(items: readonly Engagement[]): Engagement[] {
   const seen = new Set<string>();
   return items.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
-}
-
-async function readPages(api: ServiceApi, count: number, pageSize: number, signal: AbortSignal) {
-  const results = new Array<Awaited<ReturnType<ServiceApi['engagements']['list']>>>(count);
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const index = next++;
-      results[index] = await api.engagements.list({ page: index + 1, pageSize }, { signal });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, count) }, worker));
-  return results;
 }

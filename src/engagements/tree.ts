@@ -8,7 +8,7 @@ import { describeEngagement, engagementMarkdown, type EngagementWords } from '..
 import { formatCount } from '../core/format';
 import { applyQuery, type EngagementGroup } from '../core/query';
 import { statusLook } from '../core/status';
-import { displayText } from '../core/text';
+import { displayText, shortLabel } from '../core/text';
 import type { QueryState } from './queryState';
 import type { EngagementStore } from './store';
 
@@ -170,7 +170,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
     item.id = 'loadMore';
     item.iconPath = new vscode.ThemeIcon(snapshot.loadingMore ? 'loading~spin' : 'fold-down');
     item.contextValue = 'loadMore';
-    item.tooltip = vscode.l10n.t('Load the next page. Sorting, grouping and filtering apply to the engagements loaded so far.');
+    item.tooltip = vscode.l10n.t('Load the next page. Sorting, grouping and filtering read every engagement first.');
     item.command = { command: Commands.loadMoreEngagements, title: vscode.l10n.t('Load More Engagements') };
     return item;
   }
@@ -183,7 +183,9 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
 /** The tree item of an engagement; its tooltip too unless `tooltip: false` (then resolveTreeItem adds it). */
 export function engagementItem(engagement: Engagement, environmentId: string, options: { tooltip?: boolean } = {}): vscode.TreeItem {
   const look = statusLook(engagement.status);
-  const name = displayText(engagement.name);
+  // Shortened with an ellipsis (the whole name is in the tooltip and the details); a name with
+  // nothing visible shows the id, so no row is ever blank.
+  const name = shortLabel(engagement.name, engagement.id);
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `engagement:${environmentId}:${engagement.id}`;
   const description = describeEngagement(engagement, Date.now(), words());
@@ -192,6 +194,8 @@ export function engagementItem(engagement: Engagement, environmentId: string, op
   item.iconPath = new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined);
   if (options.tooltip !== false) item.tooltip = engagementTooltip(engagement);
   item.contextValue = `engagement status-${look.kind}`;
+  // A click (or Enter) opens the details in the one reusable details tab.
+  item.command = { command: Commands.openEngagement, title: vscode.l10n.t('Open Engagement Details'), arguments: [engagement.id] };
   item.accessibilityInformation = { label: `${name}, ${vscode.l10n.t('status {0}', displayText(look.text))}, ${description}` };
   return item;
 }

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { ContextKeys, Settings, Views } from '../constants';
-import { relativeTime } from '../core/format';
+import { formatCount, relativeTime } from '../core/format';
 import { applyQuery, describeFilter } from '../core/query';
 import { describeError } from '../ui/errors';
 import type { QueryState } from './queryState';
@@ -50,6 +50,10 @@ export class EngagementsView implements vscode.Disposable {
     private readonly store: EngagementStore,
     private readonly query: QueryState,
     private readonly environmentLabel: () => string | undefined,
+    /** Set for an environment a workspace defines: shown in the view's description. */
+    private readonly environmentMark: () => string | undefined = () => undefined,
+    /** True once a write was refused for lack of `engagements:write` with the active key. */
+    private readonly readOnly: () => boolean = () => false,
   ) {
     this.provider = new EngagementTreeProvider(store, query);
     this.treeView = vscode.window.createTreeView(Views.engagements, { treeDataProvider: this.provider, canSelectMany: true, showCollapseAll: false });
@@ -75,10 +79,10 @@ export class EngagementsView implements vscode.Disposable {
     const state = viewState(snapshot, this.query);
     this.setContext(ContextKeys.state, state);
     this.setContext(ContextKeys.filtered, this.query.filtered);
-    const filter = describeFilter(this.query.current.filter, { status: vscode.l10n.t('status'), type: vscode.l10n.t('type'), name: vscode.l10n.t('name') });
-    this.treeView.description = filter || undefined;
+    this.setContext(ContextKeys.readingAll, snapshot.readingAll !== undefined);
+    this.treeView.description = this.description(snapshot);
     this.treeView.message = this.message(snapshot, state);
-    this.showProgress(snapshot.refreshing || snapshot.loadingMore);
+    this.showProgress(snapshot.refreshing || snapshot.loadingMore || snapshot.readingAll !== undefined);
     this.repaint(snapshot);
   }
 
@@ -95,18 +99,53 @@ export class EngagementsView implements vscode.Disposable {
     else if (last.loadingMore !== next.loadingMore || last.totalCount !== next.totalCount) this.provider.refreshLoadMore();
   }
 
+  /** The title area: a workspace-defined environment, a read-only key, how many match of how many, and the active filter. */
+  private description(snapshot: StoreSnapshot): string | undefined {
+    const parts: string[] = [];
+    const mark = this.environmentMark();
+    if (mark) parts.push(mark);
+    if (this.readOnly()) parts.push(vscode.l10n.t('read-only key'));
+    if (this.query.filtered && snapshot.items.length > 0) {
+      const matching = formatCount(applyQuery(snapshot.items, this.query.current).items.length);
+      parts.push(snapshot.complete || !snapshot.hasMore ? vscode.l10n.t('{0} of {1} match', matching, formatCount(Math.max(snapshot.totalCount, snapshot.items.length))) : vscode.l10n.t('{0} of {1} loaded match', matching, formatCount(snapshot.items.length)));
+    }
+    const filter = describeFilter(this.query.current.filter, { status: vscode.l10n.t('status'), type: vscode.l10n.t('type'), name: vscode.l10n.t('name') });
+    if (filter) parts.push(filter);
+    return parts.length ? parts.join(' · ') : undefined;
+  }
+
   private message(snapshot: StoreSnapshot, state: ViewState): string | undefined {
     const env = this.environmentLabel();
+    if (snapshot.readingAll) {
+      const { loaded, total } = snapshot.readingAll;
+      return vscode.l10n.t('Reading every engagement… {0} of {1}', formatCount(loaded), formatCount(total));
+    }
     if (state === 'unreachable') return describeError(snapshot.error, env);
     if (snapshot.cached && snapshot.error === undefined && snapshot.items.length > 0) {
       // Saved by an earlier session: shown at once, marked until the refresh lands.
       const saved = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
       return snapshot.refreshing ? vscode.l10n.t('Showing engagements saved {0}; refreshing…', saved) : vscode.l10n.t('Showing engagements saved {0}.', saved);
     }
+    if (snapshot.error === undefined && snapshot.stop) return this.stopMessage(snapshot);
     if (snapshot.error === undefined || snapshot.items.length === 0) return undefined;
     // A failed refresh or Load more keeps what was shown; say why, and how old it is.
     const age = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
     return vscode.l10n.t('Could not refresh: {0} Showing engagements read {1}.', describeError(snapshot.error, env), age);
+  }
+
+  /** Engagements the service announced but will not page to: said, never hidden. */
+  private stopMessage(snapshot: StoreSnapshot): string {
+    const shown = formatCount(snapshot.items.length);
+    const total = formatCount(snapshot.totalCount);
+    switch (snapshot.stop) {
+      case 'ignoresPage':
+      case 'repeatsPages':
+        return vscode.l10n.t('Showing {0} of {1}: the service does not page this list (it answers the first page again).', shown, total);
+      case 'tooManyPages':
+        return vscode.l10n.t('Showing {0} of {1}: the service answers in more pages than the extension reads.', shown, total);
+      default:
+        return vscode.l10n.t('Showing {0} of {1}: the service announced more engagements than it sends. Refresh to try again.', shown, total);
+    }
   }
 
   private setContext(key: string, value: unknown): void {

@@ -4,7 +4,7 @@ import type { Scope } from '../api/types';
 import { ContextKeys, Settings } from '../constants';
 import type { Log } from '../log';
 import type { KeyVault } from './keyVault';
-import { type Capabilities, type Environment, SCOPE_CAPABILITY } from './model';
+import { type Capabilities, type Environment, originOf, SCOPE_CAPABILITY } from './model';
 import type { EnvironmentStore } from './store';
 
 /**
@@ -66,13 +66,17 @@ export class Connection implements vscode.Disposable {
   }
 
   /** A client for any environment (used to check a key before it is saved). */
-  createApi(env: Pick<Environment, 'id' | 'label' | 'baseUrl'>, keyOverride?: string): ServiceApi {
+  createApi(env: Pick<Environment, 'id' | 'label' | 'baseUrl' | 'source'>, keyOverride?: string): ServiceApi {
     const timeout = vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.requestTimeoutSeconds, 30);
     return new ServiceApi({
       baseUrl: env.baseUrl,
       timeoutMs: Math.max(1, timeout) * 1000,
       getKey: async () => {
-        const key = keyOverride ?? (await this.vault.get(env.id));
+        // The one place a stored key is handed to a client: only for the origin it was entered for.
+        const key = keyOverride ?? (await this.vault.keyFor(env));
+        if (key === undefined && keyOverride === undefined && (await this.vault.has(env.id))) {
+          this.log.warn(`The key stored for "${env.label}" was not entered for ${originOf(env.baseUrl)}; it was not sent. Enter the key for this address.`);
+        }
         this.log.rememberSecret(key);
         return key;
       },
@@ -89,7 +93,7 @@ export class Connection implements vscode.Disposable {
 
   async hasKey(): Promise<boolean> {
     const env = this.store.active();
-    return env ? this.vault.has(env.id) : false;
+    return env ? this.vault.usable(env) : false;
   }
 
   capabilities(): Capabilities {

@@ -3,7 +3,7 @@ import { parseBaseUrl } from '../core/validation';
 import type { Services } from '../services';
 import { type InputStep, runSteps } from '../ui/ui';
 import { checkKey } from './keyCheck';
-import { type Capabilities, type Environment, newEnvironmentId } from './model';
+import { type Capabilities, type Environment, newEnvironmentId, originOf } from './model';
 
 function validateKey(value: string): string | undefined {
   const key = value.trim();
@@ -18,7 +18,7 @@ type Verified = { ok: true; capabilities: Capabilities } | { ok: false; keyError
  * Checks a key with the service, with progress. Resolves to its capabilities, to an error to
  * show in the key (or URL) input, or to undefined when the user gave up.
  */
-async function verify(services: Services, env: Pick<Environment, 'id' | 'label' | 'baseUrl'>, key: string): Promise<Verified> {
+async function verify(services: Services, env: Pick<Environment, 'id' | 'label' | 'baseUrl' | 'source'>, key: string): Promise<Verified> {
   const { ui } = services;
   for (let attempt = 0; attempt < 20; attempt++) {
     const result = await vscode.window.withProgress(
@@ -42,8 +42,9 @@ async function verify(services: Services, env: Pick<Environment, 'id' | 'label' 
 }
 
 /** Stores a key, offering a session-only key when secret storage is not available. */
-export async function storeKey(services: Services, id: string, key: string): Promise<boolean> {
-  const outcome = await services.vault.store(id, key);
+export async function storeKey(services: Services, env: Pick<Environment, 'id' | 'baseUrl'>, key: string): Promise<boolean> {
+  const { id } = env;
+  const outcome = await services.vault.store(id, env.baseUrl, key);
   if (outcome === 'stored') return true;
   const session = vscode.l10n.t('Keep for This Session');
   const choice = await services.ui.current.message(
@@ -53,7 +54,7 @@ export async function storeKey(services: Services, id: string, key: string): Pro
     session,
   );
   if (choice !== session) return false;
-  services.vault.storeForSession(id, key);
+  services.vault.storeForSession(id, env.baseUrl, key);
   return true;
 }
 
@@ -62,7 +63,8 @@ export async function addEnvironmentFlow(services: Services): Promise<Environmen
   const { ui, store } = services;
   const title = vscode.l10n.t('Add Environment');
   const state = { label: '', baseUrl: '', key: '', keyError: undefined as string | undefined, urlError: undefined as string | undefined };
-  const taken = new Set(store.list().map((env) => env.label.toLowerCase()));
+  // A workspace's environments do not take a label from the user: theirs is marked "(workspace)".
+  const taken = new Set(store.list().filter((env) => env.source !== 'workspace').map((env) => env.label.toLowerCase()));
   const id = newEnvironmentId();
   const steps = [
     async () => {
@@ -108,7 +110,7 @@ export async function addEnvironmentFlow(services: Services): Promise<Environmen
   let startAt = 0;
   for (;;) {
     if (!(await runSteps(steps, startAt))) return undefined;
-    const verified = await verify(services, { id, label: state.label, baseUrl: state.baseUrl }, state.key);
+    const verified = await verify(services, { id, label: state.label, baseUrl: state.baseUrl, source: 'user' }, state.key);
     if (verified === undefined) return undefined;
     if (verified.ok) return save(services, id, state, verified.capabilities);
     // Back into the flow with what was right kept: only the rejected answer is asked again.
@@ -124,7 +126,7 @@ export async function addEnvironmentFlow(services: Services): Promise<Environmen
 }
 
 async function save(services: Services, id: string, state: { label: string; baseUrl: string; key: string }, capabilities: Capabilities): Promise<Environment | undefined> {
-  if (!(await storeKey(services, id, state.key))) return undefined;
+  if (!(await storeKey(services, { id, baseUrl: state.baseUrl }, state.key))) return undefined;
   const env = await services.store.add({ id, label: state.label, baseUrl: state.baseUrl, production: /\b(prod|production|live)\b/i.test(state.label) });
   await services.store.learn(id, capabilities);
   await services.store.setActive(id);
@@ -136,10 +138,14 @@ async function save(services: Services, id: string, state: { label: string; base
 export async function enterKeyFlow(services: Services, env: Environment): Promise<boolean> {
   let error: string | undefined;
   for (;;) {
+    // An environment a workspace defines says so, and where the key goes, before it is typed.
+    const fromWorkspace = env.source === 'workspace';
     const key = await services.ui.current.input({
-      title: vscode.l10n.t('API Key for {0}', env.label),
+      title: fromWorkspace ? vscode.l10n.t('API Key for {0}, defined by this workspace', env.label) : vscode.l10n.t('API Key for {0}', env.label),
       password: true,
-      prompt: vscode.l10n.t('The key is checked with {0}, then kept in VS Code\'s secret storage only.', env.baseUrl),
+      prompt: fromWorkspace
+        ? vscode.l10n.t('This workspace\'s settings (.vscode/settings.json) define "{0}": the key will be sent to {1} ({2}). Enter a key only if you trust that address.', env.label, originOf(env.baseUrl), env.baseUrl)
+        : vscode.l10n.t('The key is checked with {0}, then kept in VS Code\'s secret storage only.', env.baseUrl),
       placeholder: vscode.l10n.t('API key'),
       validate: validateKey,
       initialError: error,
@@ -152,7 +158,7 @@ export async function enterKeyFlow(services: Services, env: Environment): Promis
       if (!error) return false;
       continue;
     }
-    if (!(await storeKey(services, env.id, key.trim()))) return false;
+    if (!(await storeKey(services, env, key.trim()))) return false;
     await services.store.forgetCapabilities(env.id);
     await services.store.learn(env.id, verified.capabilities);
     services.log.info(`API key of "${env.label}" replaced.`);

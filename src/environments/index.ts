@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
+import { Commands, SECRET_PREFIX } from '../constants';
 import type { ServiceApi } from '../api/service';
 import type { Feature, Services } from '../services';
 import { type Capabilities, describeCapabilities, type Environment } from './model';
+import { destination, shownLabel, sourceNote } from './labels';
 import { EnvironmentStatusBar } from './statusBar';
 
 export interface EnvironmentsExports {
@@ -12,6 +13,10 @@ export interface EnvironmentsExports {
   statusBarText(): string;
   /** Where the key of an environment is held: SecretStorage, memory (session only), or nowhere. */
   keyLocation(id: string): Promise<'secretStorage' | 'session' | 'none'>;
+  /** The origin the key of an environment was entered for (undefined: none, or stored by an earlier build). */
+  keyOrigin(id: string): Promise<string | undefined>;
+  /** Writes a raw SecretStorage entry for an environment id (tests: a key as an earlier build stored it). */
+  storeRawSecret(id: string, raw: string): Promise<void>;
   /** The client of the active environment, as the views use it. */
   api(): ServiceApi | undefined;
   /** The extension's context keys as last set. */
@@ -40,15 +45,19 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
     const envs = store.list().filter(filter);
     if (envs.length === 0) return undefined;
     if (envs.length === 1) return envs[0];
-    const chosen = await ui.current.pick({ title, items: envs.map((env) => ({ label: env.label, description: env.baseUrl, value: env.id })) });
+    const all = store.list();
+    const chosen = await ui.current.pick({ title, items: envs.map((env) => ({ label: shownLabel(env, all), description: destination(env), value: env.id })) });
     return typeof chosen === 'string' ? store.get(chosen) : undefined;
   };
 
   const notForSettings = async (env: Environment): Promise<boolean> => {
-    if (env.source !== 'settings') return false;
+    if (env.source === 'user') return false;
     const open = vscode.l10n.t('Open Settings');
-    const choice = await ui.current.message('info', vscode.l10n.t('{0} is defined in the setting engagementUsage.environments; change it there.', env.label), {}, open);
-    if (choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'engagementUsage.environments');
+    const text = env.source === 'workspace'
+      ? vscode.l10n.t('{0} is defined by this workspace\'s setting engagementUsage.environments (.vscode/settings.json); change it there.', env.label)
+      : vscode.l10n.t('{0} is defined in the setting engagementUsage.environments; change it there.', env.label);
+    const choice = await ui.current.message('info', text, {}, open);
+    if (choice === open) await vscode.commands.executeCommand(env.source === 'workspace' ? 'workbench.action.openWorkspaceSettings' : 'workbench.action.openSettings', 'engagementUsage.environments');
     return true;
   };
 
@@ -91,10 +100,10 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
       await vscode.commands.executeCommand(Commands.addEnvironment);
       return;
     }
-    const hasKey = await vault.has(env.id);
+    const hasKey = await vault.usable(env);
     type Action = 'activate' | 'key' | 'rename' | 'production' | 'remove';
     const action = await ui.current.pick<Action>({
-      title: vscode.l10n.t('Manage {0}', env.label),
+      title: vscode.l10n.t('Manage {0}', shownLabel(env, store.list())),
       items: [
         { label: vscode.l10n.t('Make Active'), value: 'activate', iconId: 'check' },
         { label: hasKey ? vscode.l10n.t('Replace API Key…') : vscode.l10n.t('Enter API Key…'), value: 'key', iconId: 'key' },
@@ -116,13 +125,14 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
     type Choice = { env: string } | 'add' | 'manage';
     const items = await Promise.all(
       envs.map(async (env) => {
-        const hasKey = await vault.has(env.id);
+        const hasKey = await vault.usable(env);
         const keyNote = !hasKey ? vscode.l10n.t('key not on this machine') : vault.isSessionOnly(env.id) ? vscode.l10n.t('session-only key') : describeCapabilities(store.capabilities(env.id));
+        const note = sourceNote(env);
         return {
-          label: env.label,
-          iconId: env.id === active?.id ? 'check' : env.production ? 'warning' : 'server-environment',
-          description: env.baseUrl,
-          detail: `${env.production ? `${vscode.l10n.t('production')} · ` : ''}${keyNote}${env.source === 'settings' ? ` · ${vscode.l10n.t('from settings')}` : ''}`,
+          label: shownLabel(env, envs),
+          iconId: env.id === active?.id ? 'check' : env.production ? 'warning' : env.source === 'workspace' ? 'folder' : 'server-environment',
+          description: destination(env),
+          detail: `${env.production ? `${vscode.l10n.t('production')} · ` : ''}${keyNote}${note ? ` · ${note}` : ''}`,
           value: { env: env.id } as Choice,
         };
       }),
@@ -142,7 +152,7 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
     if (typeof chosen !== 'object' || chosen === null) return undefined;
     await store.setActive(chosen.env);
     const env = store.get(chosen.env);
-    if (env && !(await vault.has(env.id))) return enterKeyFlow(env);
+    if (env && !(await vault.usable(env))) return enterKeyFlow(env);
     return undefined;
   };
 
@@ -170,6 +180,10 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
       capabilities: (id) => store.capabilities(id),
       statusBarText: () => statusBar.text,
       keyLocation: async (id) => (vault.isSessionOnly(id) ? 'session' : (await vault.has(id)) ? 'secretStorage' : 'none'),
+      keyOrigin: (id) => vault.origin(id),
+      storeRawSecret: async (id, raw) => {
+        await context.secrets.store(SECRET_PREFIX + id, raw);
+      },
       api: () => services.connection.api,
       contextKeys: () => ({ ...services.connection.context }),
       mementos: () => {

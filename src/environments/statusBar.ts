@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import type { KeyVault } from './keyVault';
+import { displayText, safeLabel } from '../core/text';
+import { destination, shownLabel, sourceNote } from './labels';
 import { describeCapabilities } from './model';
 import type { EnvironmentStore } from './store';
 
@@ -29,16 +31,20 @@ export class EnvironmentStatusBar implements vscode.Disposable {
       this.item.show();
       return;
     }
-    const hasKey = await this.vault.has(env.id);
+    const hasKey = await this.vault.usable(env);
+    const label = shownLabel(env, this.store.list());
     this.item.command = Commands.switchEnvironment;
-    this.item.text = `${env.production ? '$(warning)' : '$(server-environment)'} ${env.label}${hasKey ? '' : ` $(key)`}`;
+    // The label may come from a workspace: `$(…)` in it shows as written (safeLabel).
+    const icon = env.production ? '$(warning)' : env.source === 'workspace' ? '$(folder)' : '$(server-environment)';
+    this.item.text = `${icon} ${safeLabel(label)}${hasKey ? '' : ` $(key)`}`;
     this.item.backgroundColor = env.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString(undefined, false);
-    tooltip.appendText(`${env.label}${env.production ? ` (${vscode.l10n.t('production')})` : ''}\n\n${env.baseUrl}\n\n`);
+    const note = sourceNote(env);
+    tooltip.appendText(`${displayText(env.label)}${env.production ? ` (${vscode.l10n.t('production')})` : ''}${note ? ` — ${note}` : ''}\n\n${destination(env)}\n\n`);
     tooltip.appendText(hasKey ? describeCapabilities(this.store.capabilities(env.id)) : vscode.l10n.t('Key not on this machine'));
     tooltip.appendText(`\n\n${vscode.l10n.t('Click to switch environment')}`);
     this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: vscode.l10n.t('Engagements environment: {0}{1}', env.label, env.production ? `, ${vscode.l10n.t('production')}` : '') };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Engagements environment: {0}{1}', displayText(label), env.production ? `, ${vscode.l10n.t('production')}` : '') };
     this.item.show();
   }
 

@@ -21,6 +21,7 @@ export class EnvironmentStore implements vscode.Disposable {
   private readonly capsChanged = new vscode.EventEmitter<string>();
   readonly onDidChangeCapabilities = this.capsChanged.event;
   private readonly subscription: vscode.Disposable;
+  private readonly trustSubscription: vscode.Disposable;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     context.globalState.setKeysForSync([StateKeys.environments]);
@@ -29,12 +30,19 @@ export class EnvironmentStore implements vscode.Disposable {
         this.changed.fire();
       }
     });
+    this.trustSubscription = vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire());
   }
 
+  /**
+   * The user's own environments first, then those of the user's settings, then those of the
+   * workspace's settings (only in a trusted workspace). Same label and URL in two places is
+   * one environment (the first); a label used by two different ones is listed twice, each
+   * marked with where it comes from: nothing from settings replaces an environment of the user.
+   */
   list(): Environment[] {
-    const user = this.userRecords().map((record): Environment => ({ ...record, source: 'user' }));
-    const fromSettings = this.settingsEnvironments().filter((env) => !user.some((u) => u.id === env.id));
-    return [...user, ...fromSettings];
+    const out: Environment[] = this.userRecords().map((record): Environment => ({ ...record, source: 'user' }));
+    for (const env of this.settingsEnvironments()) if (!out.some((e) => e.id === env.id)) out.push(env);
+    return out;
   }
 
   get(id: string): Environment | undefined {
@@ -46,7 +54,8 @@ export class EnvironmentStore implements vscode.Disposable {
     const chosen = this.context.workspaceState.get<string>(StateKeys.activeEnvironment);
     const byId = all.find((env) => env.id === chosen);
     if (byId) return byId;
-    const preferred = vscode.workspace.getConfiguration(Settings.section).get<string>(Settings.defaultEnvironment, '').trim();
+    const preferred = this.setting<string>(Settings.defaultEnvironment, (v): v is string => typeof v === 'string')?.trim();
+    // A label several environments share means the user's own first (the list's order).
     return all.find((env) => preferred && env.label === preferred) ?? all[0];
   }
 
@@ -107,22 +116,45 @@ export class EnvironmentStore implements vscode.Disposable {
     return stored.filter((r): r is EnvironmentRecord => typeof r === 'object' && r !== null && typeof (r as EnvironmentRecord).id === 'string' && typeof (r as EnvironmentRecord).label === 'string' && typeof (r as EnvironmentRecord).baseUrl === 'string');
   }
 
+  /**
+   * A setting's value as VS Code resolves it, except in a workspace that is not trusted:
+   * there only the user's own value counts (the manifest also lists these settings in
+   * `restrictedConfigurations`, so VS Code ignores the workspace's value itself).
+   */
+  private setting<T>(name: string, valid: (v: unknown) => v is T): T | undefined {
+    const config = vscode.workspace.getConfiguration(Settings.section);
+    if (vscode.workspace.isTrusted) return config.get<T>(name);
+    const inspected = config.inspect<T>(name);
+    const value = inspected?.globalValue;
+    return valid(value) ? value : undefined;
+  }
+
   private settingsEnvironments(): Environment[] {
-    const entries = vscode.workspace.getConfiguration(Settings.section).get<SettingsEntry[]>(Settings.environments, []);
+    const inspected = vscode.workspace.getConfiguration(Settings.section).inspect<SettingsEntry[]>(Settings.environments);
     const out: Environment[] = [];
-    for (const entry of Array.isArray(entries) ? entries : []) {
-      if (typeof entry?.label !== 'string' || typeof entry.baseUrl !== 'string') continue;
-      const parsed = parseBaseUrl(entry.baseUrl);
-      if (!parsed.ok) continue;
-      const label = entry.label.trim();
-      if (!label) continue;
-      out.push({ id: settingsEnvironmentId(label, parsed.url), label, baseUrl: parsed.url, production: entry.production === true, source: 'settings' });
+    const read = (entries: unknown, source: 'settings' | 'workspace') => {
+      for (const entry of Array.isArray(entries) ? (entries as SettingsEntry[]) : []) {
+        if (typeof entry?.label !== 'string' || typeof entry.baseUrl !== 'string') continue;
+        const parsed = parseBaseUrl(entry.baseUrl);
+        if (!parsed.ok) continue;
+        const label = entry.label.trim();
+        if (!label) continue;
+        const id = settingsEnvironmentId(label, parsed.url);
+        if (!out.some((e) => e.id === id)) out.push({ id, label, baseUrl: parsed.url, production: entry.production === true, source });
+      }
+    };
+    read(inspected?.globalValue, 'settings');
+    // A workspace that is not trusted (Restricted Mode) can neither add nor select an environment.
+    if (vscode.workspace.isTrusted) {
+      read(inspected?.workspaceValue, 'workspace');
+      read(inspected?.workspaceFolderValue, 'workspace');
     }
     return out;
   }
 
   dispose(): void {
     this.subscription.dispose();
+    this.trustSubscription.dispose();
     this.changed.dispose();
     this.capsChanged.dispose();
   }

@@ -11,14 +11,21 @@ export interface ErrorActions {
   /** Offered as "Edit": the input flow again, prefilled. */
   edit?: () => Promise<unknown>;
   environmentLabel?: string;
+  /** The write's outcome was unknown, and a check found it was not carried out: Retry is safe. */
+  checkedNotApplied?: boolean;
 }
 
 /** Words for the user, by kind. Never contains the key (the client's messages are redacted). */
 export function describeError(error: unknown, environmentLabel?: string): string {
-  const text = describeKind(error, environmentLabel);
-  // A write that got no (whole) answer may still have been carried out by the service.
-  const uncertain = isApiError(error) && (error.kind === 'timeout' || error.kind === 'network') && (error.endpoint?.method === 'POST' || error.endpoint?.method === 'PATCH');
-  return uncertain ? `${text} ${vscode.l10n.t('The service may have made the change anyway: refresh to check before you retry.')}` : text;
+  return describeKind(error, environmentLabel);
+}
+
+/** A write that got no (whole) answer may still have been carried out by the service. */
+function outcomeNote(error: unknown, checkedNotApplied: boolean | undefined): string | undefined {
+  if (!isApiError(error) || error.writeOutcome !== 'unknown') return undefined;
+  return checkedNotApplied
+    ? vscode.l10n.t('A check found the change was not made, so Retry is safe.')
+    : vscode.l10n.t('The service may have made the change anyway: refresh to check before you retry.');
 }
 
 function describeKind(error: unknown, environmentLabel?: string): string {
@@ -56,7 +63,9 @@ function describeKind(error: unknown, environmentLabel?: string): string {
     case 'cancelled':
       return vscode.l10n.t('Cancelled.');
     case 'badResponse':
-      return vscode.l10n.t('The service answered with something this extension does not understand: {0}', error.message);
+      return error.writeOutcome === 'applied'
+        ? vscode.l10n.t('The service carried out the change, but its answer could not be read; refresh to see it. Details are in the log.')
+        : vscode.l10n.t('The service answered in a form this extension does not understand; details are in the log.');
   }
 }
 
@@ -73,12 +82,15 @@ export async function showError(ui: Ui, error: unknown, actions: ErrorActions = 
   const logs = vscode.l10n.t('Show Logs');
   const offered: string[] = [];
   const kind = isApiError(error) ? error.kind : undefined;
-  if (actions.retry && kind !== 'unauthorized' && kind !== 'forbidden' && kind !== 'notFound') offered.push(retry);
+  // Retry only where sending again cannot make the change twice.
+  const uncertain = isApiError(error) && error.writeOutcome !== undefined && !actions.checkedNotApplied;
+  if (actions.retry && !uncertain && kind !== 'unauthorized' && kind !== 'forbidden' && kind !== 'notFound') offered.push(retry);
   if (actions.edit) offered.push(edit);
   if (kind === 'unauthorized' || kind === 'forbidden') offered.push(replaceKey);
-  if (kind === 'notFound') offered.push(refresh);
+  if (kind === 'notFound' || uncertain) offered.push(refresh);
   offered.push(logs);
-  const text = actions.action ? vscode.l10n.t('Could not {0}. {1}', actions.action, describeError(error, actions.environmentLabel)) : describeError(error, actions.environmentLabel);
+  const described = [describeError(error, actions.environmentLabel), outcomeNote(error, actions.checkedNotApplied)].filter(Boolean).join(' ');
+  const text = actions.action ? vscode.l10n.t('Could not {0}. {1}', actions.action, described) : described;
   const level = kind === 'rateLimited' || kind === 'forbidden' ? 'warning' : 'error';
   const chosen = await ui.message(level, text, {}, ...offered);
   if (chosen === retry) {

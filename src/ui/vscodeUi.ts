@@ -1,22 +1,26 @@
 import * as vscode from 'vscode';
+import { safeLabel, safeText } from '../core/text';
 import { BACK, type Back, type InputStep, type MessageLevel, type MessageOptions, type PickItem, type PickStep, type Ui } from './ui';
 
 /** The real UI: input boxes and quick picks with step numbers and a Back button. */
 export class VscodeUi implements Ui {
   input(step: InputStep): Promise<string | Back | undefined> {
     const box = vscode.window.createInputBox();
-    box.title = step.title;
+    // Titles, prompts and messages may quote a service or a workspace: made safe (core/text).
+    // The value is the user's own text and is left as it is.
+    box.title = optional(step.title, safeText);
     box.step = step.step;
     box.totalSteps = step.totalSteps;
     box.value = step.value ?? '';
     box.valueSelection = step.value ? [0, step.value.length] : undefined;
-    box.placeholder = step.placeholder;
-    box.prompt = step.prompt;
+    box.placeholder = optional(step.placeholder, safeText);
+    box.prompt = optional(step.prompt, safeText);
     box.password = step.password ?? false;
     // Typed text is never thrown away because focus moved elsewhere.
     box.ignoreFocusOut = true;
     box.buttons = step.step && step.step > 1 ? [vscode.QuickInputButtons.Back] : [];
-    if (step.initialError) box.validationMessage = { message: step.initialError, severity: vscode.InputBoxValidationSeverity.Error };
+    if (step.initialError) box.validationMessage = { message: safeText(step.initialError), severity: vscode.InputBoxValidationSeverity.Error };
+    const validate = (value: string) => optional(step.validate?.(value), safeText);
     return new Promise((resolve) => {
       const disposables: vscode.Disposable[] = [];
       const finish = (result: string | Back | undefined) => {
@@ -26,10 +30,10 @@ export class VscodeUi implements Ui {
       };
       disposables.push(
         box.onDidChangeValue((value) => {
-          box.validationMessage = step.validate?.(value);
+          box.validationMessage = validate(value);
         }),
         box.onDidAccept(() => {
-          const problem = step.validate?.(box.value);
+          const problem = validate(box.value);
           if (problem) {
             box.validationMessage = problem;
             return;
@@ -48,10 +52,10 @@ export class VscodeUi implements Ui {
   pick<T>(step: PickStep<T>): Promise<T | Back | undefined> {
     type Item = vscode.QuickPickItem & { value?: T; free?: boolean };
     const qp = vscode.window.createQuickPick<Item>();
-    qp.title = step.title;
+    qp.title = optional(step.title, safeText);
     qp.step = step.step;
     qp.totalSteps = step.totalSteps;
-    qp.placeholder = step.placeholder;
+    qp.placeholder = optional(step.placeholder, safeText);
     qp.ignoreFocusOut = true;
     qp.matchOnDescription = true;
     qp.buttons = step.step && step.step > 1 ? [vscode.QuickInputButtons.Back] : [];
@@ -77,7 +81,7 @@ export class VscodeUi implements Ui {
             return;
           }
           const problem = step.freeEntry.validate?.(typed);
-          const free: Item = { label: step.freeEntry.label(typed), description: problem, free: true, value: problem ? undefined : step.freeEntry.value(typed), alwaysShow: true };
+          const free: Item = { label: safeLabel(step.freeEntry.label(typed)), description: optional(problem, safeLabel), free: true, value: problem ? undefined : step.freeEntry.value(typed), alwaysShow: true };
           qp.items = [free, ...base];
         }),
         qp.onDidAccept(() => {
@@ -96,13 +100,18 @@ export class VscodeUi implements Ui {
 
   async pickMany<T>(step: Omit<PickStep<T>, 'freeEntry'>): Promise<T[] | undefined> {
     const items = toItems(step.items).map((item) => ({ ...item, picked: step.items.find((i) => i.value === item.value)?.picked }));
-    const chosen = await vscode.window.showQuickPick(items, { title: step.title, placeHolder: step.placeholder, canPickMany: true, ignoreFocusOut: true });
+    const chosen = await vscode.window.showQuickPick(items, { title: safeText(step.title), placeHolder: optional(step.placeholder, safeText), canPickMany: true, ignoreFocusOut: true });
     return chosen?.filter((item) => item.value !== undefined).map((item) => item.value as T);
   }
 
+  /**
+   * Every notification and dialog of the extension. VS Code renders Markdown links in a
+   * notification's text, `command:` links included: the text is made safe here, the one place
+   * all messages pass (server messages, field errors, names, labels from a workspace).
+   */
   message(level: MessageLevel, text: string, options: MessageOptions, ...actions: string[]): Promise<string | undefined> {
     const show = level === 'error' ? vscode.window.showErrorMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    return Promise.resolve(show(text, { modal: options.modal ?? false, detail: options.detail }, ...actions));
+    return Promise.resolve(show(safeText(text), { modal: options.modal ?? false, detail: optional(options.detail, safeText) }, ...actions));
   }
 
   saveFile(options: { title: string; defaultUri?: vscode.Uri; filters: Record<string, string[]> }): Promise<vscode.Uri | undefined> {
@@ -113,13 +122,19 @@ export class VscodeUi implements Ui {
 function toItems<T>(items: PickItem<T>[]): Array<vscode.QuickPickItem & { value?: T }> {
   const out: Array<vscode.QuickPickItem & { value?: T }> = [];
   for (const item of items) {
-    if (item.separatorBefore !== undefined) out.push({ label: item.separatorBefore, kind: vscode.QuickPickItemKind.Separator });
+    if (item.separatorBefore !== undefined) out.push({ label: safeLabel(item.separatorBefore), kind: vscode.QuickPickItemKind.Separator });
+    // Labels may be a service's or a workspace's text: `$(…)` in them shows as written.
+    const label = safeLabel(item.label);
     out.push({
-      label: item.iconId ? `$(${item.iconId}) ${item.label}` : item.label,
-      description: item.description,
-      detail: item.detail,
+      label: item.iconId ? `$(${item.iconId}) ${label}` : label,
+      description: optional(item.description, safeLabel),
+      detail: optional(item.detail, safeLabel),
       value: item.value,
     });
   }
   return out;
+}
+
+function optional(text: string | undefined, clean: (text: string) => string): string | undefined {
+  return text === undefined ? undefined : clean(text);
 }

@@ -4,10 +4,13 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { isApiError, ApiError } from '../api/errors';
+import type { UsageRecord } from '../api/types';
 import { toCsv, toJsonExport } from '../core/csv';
+import { isFilterActive } from '../core/recordFilter';
 import type { Services } from '../services';
 import { describeError, showError } from '../ui/errors';
 import type { Dashboard } from './dashboard';
+import { filtered } from './recordsScan';
 
 export class Exporter {
   private controller?: AbortController;
@@ -47,25 +50,33 @@ export class Exporter {
     const name = uri.path.split('/').pop() ?? uri.toString();
     this.dashboard.setExport({ format, phase: 'running', loaded: 0, total: 0 });
     try {
-      const count = await vscode.window.withProgress(
+      const { count, missing } = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting the usage records of {0}', period), cancellable: true },
         async (progress, token) => {
           const subscription = token.onCancellationRequested(() => controller.abort());
           try {
             let reported = 0;
-            const result = await api.usage.detailsAll(period, {
-              signal: controller.signal,
-              onProgress: (loaded, total) => {
-                this.dashboard.setExport({ format, phase: 'running', loaded, total });
-                const percent = total > 0 ? (loaded / total) * 100 : 0;
-                progress.report({ message: vscode.l10n.t('{0} of {1} records', loaded, total), increment: percent - reported });
-                reported = percent;
-              },
-            });
+            const onProgress = (loaded: number, total: number) => {
+              this.dashboard.setExport({ format, phase: 'running', loaded, total });
+              const percent = total > 0 ? (loaded / total) * 100 : 0;
+              progress.report({ message: vscode.l10n.t('{0} of {1} records', loaded, total), increment: percent - reported });
+              reported = percent;
+            };
+            // A filtered view exports what it shows: the records of the whole period that pass the filter.
+            const filter = this.dashboard.state.view.filter;
+            let result: { items: UsageRecord[]; missing: number };
+            if (isFilterActive(filter)) {
+              const scan = await this.dashboard.scan.read(api, period, onProgress, controller.signal);
+              result = { items: filtered(scan, filter), missing: scan.missing };
+            } else {
+              const all = await api.usage.detailsAll(period, { signal: controller.signal, onProgress });
+              result = { items: all.items, missing: all.stop ? all.totalCount - all.items.length : 0 };
+            }
             if (controller.signal.aborted) throw new ApiError('cancelled', 'The export was cancelled.');
             const text = format === 'csv' ? toCsv(result.items) : toJsonExport(result.items, { billingPeriod: period, exportedAt: new Date().toISOString() });
             await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-            return result.items.length;
+            // Records the service announced but would not page to are said, not silently left out.
+            return { count: result.items.length, missing: result.missing };
           } finally {
             subscription.dispose();
           }
@@ -74,7 +85,10 @@ export class Exporter {
       this.services.log.info(`Exported ${count} usage records of ${period} to ${uri.fsPath || uri.toString()}.`);
       this.dashboard.setExport({ format, phase: 'done', loaded: count, total: count, detail: name });
       const open = vscode.l10n.t('Open File');
-      void this.services.ui.current.message('info', vscode.l10n.t('Exported {0} usage records of {1} to {2}.', count, period, name), {}, open).then(async (choice) => {
+      const said = missing > 0
+        ? vscode.l10n.t('Exported {0} usage records of {1} to {2}. {3} more could not be read: the service does not page them further.', count, period, name, missing)
+        : vscode.l10n.t('Exported {0} usage records of {1} to {2}.', count, period, name);
+      void this.services.ui.current.message(missing > 0 ? 'warning' : 'info', said, {}, open).then(async (choice) => {
         if (choice === open) await vscode.window.showTextDocument(uri);
       });
     } catch (error) {

@@ -1,10 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import type { UsageSummary } from '../api/types';
 import { keepInStep, PerEnvironmentCache } from '../cache';
-import { Commands, StateKeys, WebviewTypes } from '../constants';
+import { Commands, Settings, StateKeys, WebviewTypes } from '../constants';
 import { currentPeriod } from '../core/period';
 import { DEFAULT_KEY_SORT } from '../core/records';
 import type { Feature, Services } from '../services';
 import { DEFAULT_DETAILS_PAGE_SIZE, type DashboardState, type HostMessage, parseViewState, type ViewState } from '../webview/protocol';
+import type { UsageAlerts } from './alerts';
+import { UsageHistory } from './history';
+import { ReadCoordinator } from './readCoordinator';
 import { isSavedDashboard } from './saved';
 import type * as PanelModule from './panel';
 import type { DashboardPanel } from './panel';
@@ -23,12 +28,16 @@ export interface DashboardProbe {
   webviewErrors(): string[];
   rejectedMessages(): number;
   html(): string;
+  /** The webview's options (command URIs, scripts, local resources). */
+  webviewOptions(): vscode.WebviewOptions;
   /** Sends a message through the very handler the webview's messages go to. */
   receive(message: unknown): Promise<void>;
   /** Resolves when every request this dashboard started has settled. */
   idle(): Promise<void>;
   /** performance.now() when the panel was made, its webview said `ready`, and meters were first posted. */
-  timeline(): { createdAt: number; readyAt?: number; metersPostedAt?: number };
+  timeline(): { createdAt: number; readyAt?: number; metersPostedAt?: number; trendPostedAt?: number };
+  /** Summaries the last trend read asked of the service (the rest came from the stored history). */
+  trendRequests(): number;
   close(): void;
 }
 
@@ -38,6 +47,16 @@ export interface UsageExports {
   dashboards(): DashboardProbe[];
   statusBar(): UsageStatusBarView;
   refreshStatusBar(): Promise<void>;
+  /** Alerts this window showed. */
+  alertsRaised(): string[];
+  /** Reads of the summary this window made, and summaries it took from another window's read. */
+  pollCounts(): { reads: number; shared: number };
+  /** Whether the status bar's interval timer runs (the item or the alerts need it). */
+  polling(): boolean;
+  /** One interval tick as the window `windowId` runs it at `now` (a second window sharing this global state). */
+  tick(windowId: string, now: number): Promise<void>;
+  /** This window's id in the shared reads. */
+  windowId: string;
   /** Restores a dashboard from a saved webview state exactly as the serializer does after a reload. */
   restore(saved: unknown): Promise<DashboardProbe | undefined>;
 }
@@ -45,10 +64,33 @@ export interface UsageExports {
 export function registerUsage(services: Services): Feature<UsageExports> {
   const { context, store, ui } = services;
   const panels = new Map<string, DashboardPanel>();
-  const statusBar = new UsageStatusBar(services);
+  const warn = (what: string) => (error: unknown) => services.log.warn(`Could not save ${what}: ${String(error)}`);
+  const history = new UsageHistory(context.globalState, StateKeys.usageHistory, warn('the usage history'));
+  const coordinator = new ReadCoordinator(context.globalState, StateKeys.usageReads, randomUUID(), warn('the shared usage read'));
+  // The alerts' code is loaded the first time they are on (and something is to be checked).
+  let alertsLoaded: Promise<UsageAlerts> | undefined;
+  const loadAlerts = () => (alertsLoaded ??= import('./alerts').then(({ UsageAlerts }) => new UsageAlerts(services, context.globalState, StateKeys.usageAlertsShown)));
+  let raised: string[] = [];
+  const alerts = {
+    enabled: () => vscode.workspace.getConfiguration(Settings.section).get<boolean>(Settings.usageAlerts, false) === true,
+    check: async (environmentId: string, summary: UsageSummary) => {
+      if (!alerts.enabled()) return;
+      const loaded = await loadAlerts();
+      raised = loaded.raised;
+      await loaded.check(environmentId, summary);
+    },
+    // What was remembered goes with its environment or key (loaded only when something is remembered).
+    keepOnly: (ids: readonly string[]) => {
+      if (context.globalState.get(StateKeys.usageAlertsShown) !== undefined) void loadAlerts().then((a) => a.keepOnly(ids));
+    },
+    forget: (id: string) => {
+      if (context.globalState.get(StateKeys.usageAlertsShown) !== undefined) void loadAlerts().then((a) => a.forget(id));
+    },
+  };
+  const statusBar = new UsageStatusBar(services, coordinator, alerts);
   // What each environment's dashboard showed last: shown at once when one opens again.
   const saved = new PerEnvironmentCache(context.workspaceState, StateKeys.usageDashboardCache, isSavedDashboard, (error) => services.log.warn(`Could not save the usage shown: ${String(error)}`));
-  context.subscriptions.push(statusBar, ...keepInStep(services, saved));
+  context.subscriptions.push(statusBar, ...keepInStep(services, saved), ...keepInStep(services, history), ...keepInStep(services, coordinator), ...keepInStep(services, alerts));
 
   // The dashboard's code (panel, state, export, HTML) is loaded when a dashboard first opens.
   let panelModule: Promise<typeof PanelModule> | undefined;
@@ -68,6 +110,7 @@ export function registerUsage(services: Services): Feature<UsageExports> {
       summaryLoaded: (id, summary) => statusBar.offer(id, summary),
       saved: (id) => saved.read(id),
       save: (id, shown) => saved.write(id, shown),
+      history,
       disposed: (closed) => {
         if (panels.get(closed.environmentId) === closed) panels.delete(closed.environmentId);
       },
@@ -135,9 +178,11 @@ export function registerUsage(services: Services): Feature<UsageExports> {
     webviewErrors: () => [...panel.webviewErrors],
     rejectedMessages: () => panel.rejectedMessages,
     html: () => panel.panel.webview.html,
+    webviewOptions: () => panel.panel.webview.options,
     receive: (message) => panel.receive(message),
     idle: () => panel.dashboard.idle(),
     timeline: () => ({ ...panel.timeline }),
+    trendRequests: () => panel.dashboard.trendRequests,
     close: () => panel.dispose(),
   });
 
@@ -151,6 +196,11 @@ export function registerUsage(services: Services): Feature<UsageExports> {
       dashboards: () => [...panels.values()].map(probe),
       statusBar: () => statusBar.view(),
       refreshStatusBar: () => statusBar.refresh(),
+      alertsRaised: () => [...raised],
+      pollCounts: () => ({ ...statusBar.counts }),
+      polling: () => statusBar.polling(),
+      tick: (windowId, now) => statusBar.tick(windowId, now),
+      windowId: coordinator.windowId,
       restore: async (saved) => {
         const webviewPanel = vscode.window.createWebviewPanel(WebviewTypes.usageDashboard, vscode.l10n.t('Usage'), vscode.ViewColumn.Active, { enableScripts: true });
         const panel = await restore(webviewPanel, saved);

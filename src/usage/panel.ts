@@ -12,7 +12,7 @@ import { uiStrings } from './strings';
 
 const KEPT_MESSAGES = 20;
 
-export interface PanelHooks extends Pick<DashboardHooks, 'saved' | 'save'> {
+export interface PanelHooks extends Pick<DashboardHooks, 'saved' | 'save' | 'history'> {
   summaryLoaded?(environmentId: string, summary: UsageSummary): void;
   disposed(panel: DashboardPanel): void;
 }
@@ -29,7 +29,7 @@ export class DashboardPanel implements vscode.Disposable {
   /** Messages received that were not part of the protocol (dropped). */
   rejectedMessages = 0;
   /** performance.now() when the panel was made, its webview said `ready`, and meters were first posted. */
-  readonly timeline: { createdAt: number; readyAt?: number; metersPostedAt?: number } = { createdAt: performance.now() };
+  readonly timeline: { createdAt: number; readyAt?: number; metersPostedAt?: number; trendPostedAt?: number } = { createdAt: performance.now() };
   private postScheduled = false;
   /** The service address the shown data came from: a new one means reading everything again. */
   private baseUrl?: string;
@@ -50,6 +50,7 @@ export class DashboardPanel implements vscode.Disposable {
       summaryLoaded: (id, summary) => hooks.summaryLoaded?.(id, summary),
       saved: hooks.saved,
       save: hooks.save,
+      history: hooks.history,
     });
     this.exporter = new Exporter(services, this.dashboard);
     this.baseUrl = this.dashboard.environment()?.baseUrl;
@@ -132,6 +133,12 @@ export class DashboardPanel implements vscode.Disposable {
         return dashboard.track(this.exporter.run(message.format));
       case 'cancelExport':
         return this.exporter.cancel();
+      case 'setFilter':
+        return dashboard.setFilter(message.filter);
+      case 'filterKey':
+        return dashboard.filterKey(message.maskedKeyId);
+      case 'cancelScan':
+        return dashboard.cancelScan();
       case 'command':
         await vscode.commands.executeCommand(Commands[message.command], ...(message.command === 'replaceKey' ? [this.environmentId] : []));
         return;
@@ -156,6 +163,7 @@ export class DashboardPanel implements vscode.Disposable {
     // A snapshot: later changes to the state must not alter what was posted.
     const snapshot = structuredClone(message);
     if (snapshot.type === 'update' && snapshot.state.summary.data) this.timeline.metersPostedAt ??= performance.now();
+    if (snapshot.type === 'update' && snapshot.state.trend.status === 'ready') this.timeline.trendPostedAt ??= performance.now();
     this.posted.push(snapshot);
     if (this.posted.length > KEPT_MESSAGES) this.posted.splice(0, this.posted.length - KEPT_MESSAGES);
     void this.panel.webview.postMessage(snapshot);

@@ -1,6 +1,8 @@
 // `calls 82 %` in the status bar: the calls meter of the active environment's current
 // billing period, coloured at the thresholds, refreshed on a bounded interval. Hidden when
 // turned off, when there is no environment or key, and when the key lacks usage:read.
+// The same reads feed the usage alerts; the windows share them (one read per interval across
+// all windows, see ReadCoordinator), and nothing is read while the item and alerts are off.
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { UsageSummary } from '../api/types';
@@ -8,9 +10,16 @@ import { Commands, Settings } from '../constants';
 import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
 import { currentPeriod } from '../core/period';
 import type { Services } from '../services';
+import type { ReadCoordinator } from './readCoordinator';
 
 const MIN_MINUTES = 1;
 const MAX_MINUTES = 1440;
+
+/** The alerts as the status bar needs them (their code is loaded when they are first on). */
+export interface AlertsHook {
+  enabled(): boolean;
+  check(environmentId: string, summary: UsageSummary): Promise<void>;
+}
 
 export interface UsageStatusBarView {
   visible: boolean;
@@ -29,7 +38,14 @@ export class UsageStatusBar implements vscode.Disposable {
   private visible = false;
   private tooltipText = '';
 
-  constructor(private readonly services: Services) {
+  /** Reads this window made of the service, and summaries it took from another window's read. */
+  readonly counts = { reads: 0, shared: 0 };
+
+  constructor(
+    private readonly services: Services,
+    private readonly coordinator: ReadCoordinator,
+    private readonly alerts: AlertsHook,
+  ) {
     this.item.name = vscode.l10n.t('Engagements API Calls');
     this.item.command = Commands.openUsageDashboard;
     const { connection, store } = services;
@@ -42,7 +58,7 @@ export class UsageStatusBar implements vscode.Disposable {
         else if (!this.visible) void this.refresh();
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(`${Settings.section}.${Settings.usageStatusBar}`) || event.affectsConfiguration(`${Settings.section}.${Settings.usageStatusBarRefreshMinutes}`)) void this.refresh();
+        if ([Settings.usageStatusBar, Settings.usageStatusBarRefreshMinutes, Settings.usageAlerts, Settings.usageAlertThresholds].some((s) => event.affectsConfiguration(`${Settings.section}.${s}`))) void this.refresh();
       }),
       // Not at activation: the first read waits until a view or panel is on screen.
       services.shown.whenShown(() => void this.refresh()),
@@ -54,10 +70,18 @@ export class UsageStatusBar implements vscode.Disposable {
   }
 
   /** The refresh interval from the setting, bounded to 1 minute – 1 day. */
-  private schedule(): void {
+  intervalMsFromSettings(): number {
     const minutes = vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.usageStatusBarRefreshMinutes, 15);
-    const bounded = Math.min(MAX_MINUTES, Math.max(MIN_MINUTES, Number.isFinite(minutes) ? Math.round(minutes) : 15));
-    const ms = bounded * 60_000;
+    return Math.min(MAX_MINUTES, Math.max(MIN_MINUTES, Number.isFinite(minutes) ? Math.round(minutes) : 15)) * 60_000;
+  }
+
+  /** Whether anything needs the reads: the item, or the alerts. */
+  polling(): boolean {
+    return this.timer !== undefined;
+  }
+
+  private schedule(): void {
+    const ms = this.intervalMsFromSettings();
     if (this.timer && ms === this.intervalMs) return;
     this.stopTimer();
     this.intervalMs = ms;
@@ -77,20 +101,34 @@ export class UsageStatusBar implements vscode.Disposable {
     return this.inFlight;
   }
 
-  private async refreshNow(): Promise<void> {
+  private async refreshNow(now?: number, windowId?: string): Promise<void> {
     const { store, vault, connection } = this.services;
     const env = store.active();
-    if (!this.enabled() || !env || store.capabilities(env.id).usage === false || !(await vault.has(env.id))) {
+    const item = this.enabled();
+    if ((!item && !this.alerts.enabled()) || !env || store.capabilities(env.id).usage === false || !(await vault.usable(env))) {
       this.stopTimer();
       this.hide();
       return;
     }
     this.schedule();
+    if (!item) this.hide();
     const api = connection.api;
     if (!api) return this.hide();
+    const period = currentPeriod(now);
     try {
-      const summary = await api.usage.summary(currentPeriod());
-      if (store.active()?.id === env.id) this.show(env.id, summary);
+      const claim = this.coordinator.claim(env.id, period, this.intervalMs, now, windowId);
+      let summary: UsageSummary;
+      if (claim.read) {
+        this.counts.reads++;
+        summary = await api.usage.summary(period);
+        this.coordinator.publish(env.id, summary, now ?? Date.now(), windowId);
+      } else {
+        this.counts.shared++;
+        summary = claim.summary;
+      }
+      if (store.active()?.id !== env.id) return;
+      if (item) this.show(env.id, summary);
+      await this.alerts.check(env.id, summary);
     } catch (error) {
       if (isApiError(error) && (error.kind === 'forbidden' || error.kind === 'unauthorized')) return this.hide();
       if (this.shownFor !== env.id) return this.hide();
@@ -102,8 +140,19 @@ export class UsageStatusBar implements vscode.Disposable {
 
   /** Shows a summary read elsewhere (the dashboard) when it is the active environment's current period. */
   offer(environmentId: string, summary: UsageSummary): void {
-    if (!this.enabled() || this.services.store.active()?.id !== environmentId || summary.billingPeriod !== currentPeriod()) return;
-    this.show(environmentId, summary);
+    if (this.services.store.active()?.id !== environmentId || summary.billingPeriod !== currentPeriod()) return;
+    // A read is a read: the other windows need not make theirs this interval.
+    this.coordinator.publish(environmentId, summary, Date.now());
+    if (this.enabled()) this.show(environmentId, summary);
+    void this.alerts.check(environmentId, summary);
+  }
+
+  /**
+   * One tick of the timer as a window with this id would run it at `now` (tests: a second
+   * window sharing this window's global state). The same code the timer runs.
+   */
+  tick(windowId: string, now: number): Promise<void> {
+    return this.refreshNow(now, windowId);
   }
 
   private show(environmentId: string, summary: UsageSummary): void {

@@ -2,7 +2,10 @@
 // checks the host applies to everything the webview sends. No `vscode`, no DOM.
 import type { MeterFigures } from '../core/meters';
 import { isPeriod } from '../core/period';
+import type { PeriodProjection } from '../core/projection';
+import { type RecordFilter, STATUS_CLASSES, type StatusClass } from '../core/recordFilter';
 import { DEFAULT_KEY_SORT, KEY_COLUMNS, type KeyColumn, type KeyRow, type KeySort, type OpenRecord, type SortDirection } from '../core/records';
+import type { TrendPoint } from '../core/trend';
 
 export const DETAILS_PAGE_SIZES: readonly number[] = [10, 25, 50, 100];
 export const DEFAULT_DETAILS_PAGE_SIZE = 25;
@@ -15,6 +18,8 @@ export interface ViewState {
   sort: KeySort;
   page: number;
   pageSize: number;
+  /** The records filter (whole period); absent when the records are paged from the service. */
+  filter?: RecordFilter;
 }
 
 export interface ErrorView {
@@ -46,6 +51,24 @@ export interface DetailsData {
   totalCount: number;
   columns: string[];
   records: OpenRecord[];
+  /** Set when a filter applies: how many of the period's records match, of how many. */
+  filtered?: { matched: number; total: number };
+}
+
+/** The last billing periods (the current one included), oldest first. */
+export interface TrendData {
+  current: string;
+  points: TrendPoint[];
+}
+
+/** The estimate for the current period (never for a closed one). */
+export type ProjectionView = PeriodProjection;
+
+/** Reading every record of the period for a filter: its progress (a failure shows as the section's error). */
+export interface ScanView {
+  phase: 'running';
+  loaded: number;
+  total: number;
 }
 
 export const COMMANDS = ['replaceKey', 'switchEnvironment', 'showLogs', 'addEnvironment'] as const;
@@ -84,6 +107,11 @@ export interface DashboardState {
   summary: Section<SummaryData>;
   keys: Section<KeysData>;
   details: Section<DetailsData>;
+  trend: Section<TrendData>;
+  projection?: ProjectionView;
+  scan?: ScanView;
+  /** The name of the key the records are filtered to, when the per-key table knows it. */
+  filterKeyName?: string;
   export?: ExportView;
 }
 
@@ -95,6 +123,10 @@ export const UI_STRING_KEYS = [
   'detailsHeading', 'detailsEmpty', 'pageOf', 'recordsRange', 'previousPage', 'nextPage', 'pageSize', 'exportCsv', 'exportJson',
   'exporting', 'cancel', 'exportDone', 'exportCancelled', 'exportFailed', 'retry', 'emptyPeriod', 'loading', 'dismiss',
   'command.replaceKey', 'command.switchEnvironment', 'command.showLogs', 'command.addEnvironment',
+  'trendHeading', 'trendAria', 'trendPoint', 'noData', 'trendChange', 'trendChangeNew', 'trendFailed', 'col.period', 'col.used', 'col.included',
+  'estimate', 'projection', 'projectionOver', 'projectionWithin', 'projectionLinear', 'projectionDaily', 'periodDays',
+  'filterHeading', 'filterColumn', 'filterText', 'filterStatus', 'filterAnyStatus', 'filterAnyColumn', 'filterKey', 'filterByKey', 'clearFilter', 'applyFilter',
+  'scanning', 'filteredCount', 'filterNoMatch', 'exportFiltered',
 ] as const;
 export type UiStringKey = (typeof UI_STRING_KEYS)[number];
 export type UiStrings = Record<UiStringKey, string>;
@@ -112,6 +144,9 @@ export type WebviewMessage =
   | { type: 'cancelExport' }
   | { type: 'dismissNotice' }
   | { type: 'command'; command: CommandName }
+  | { type: 'setFilter'; filter: RecordFilter }
+  | { type: 'filterKey'; maskedKeyId: string }
+  | { type: 'cancelScan' }
   | { type: 'webviewError'; message: string };
 
 type Obj = Record<string, unknown>;
@@ -135,6 +170,7 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
   switch (value.type) {
     case 'ready':
     case 'refresh':
+    case 'cancelScan':
     case 'cancelExport':
     case 'dismissNotice':
       return { type: value.type };
@@ -150,11 +186,36 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       return value.format === 'csv' || value.format === 'json' ? { type: 'export', format: value.format } : undefined;
     case 'command':
       return typeof value.command === 'string' && (COMMANDS as readonly string[]).includes(value.command) ? { type: 'command', command: value.command as CommandName } : undefined;
+    case 'setFilter': {
+      const filter = parseFilter(value.filter);
+      return filter ? { type: 'setFilter', filter } : undefined;
+    }
+    case 'filterKey':
+      return isShortText(value.maskedKeyId) ? { type: 'filterKey', maskedKeyId: value.maskedKeyId } : undefined;
     case 'webviewError':
       return typeof value.message === 'string' ? { type: 'webviewError', message: value.message.slice(0, 500) } : undefined;
     default:
       return undefined;
   }
+}
+
+const isShortText = (value: unknown): value is string => typeof value === 'string' && value.length <= 200;
+
+/** A records filter: known fields of the right types only; anything else gives undefined. */
+export function parseFilter(value: unknown): RecordFilter | undefined {
+  if (!isObject(value)) return undefined;
+  const filter: RecordFilter = {};
+  for (const field of ['keyId', 'column', 'text'] as const) {
+    const item = value[field];
+    if (item === undefined) continue;
+    if (!isShortText(item)) return undefined;
+    if (item !== '') filter[field] = item;
+  }
+  if (value.status !== undefined) {
+    if (!(STATUS_CLASSES as readonly unknown[]).includes(value.status)) return undefined;
+    filter.status = value.status as StatusClass;
+  }
+  return filter;
 }
 
 /**
@@ -170,6 +231,7 @@ export function parseViewState(value: unknown, fallbackPeriod: string): ViewStat
     sort,
     page: isWholeIn(value.page, 1, MAX_PAGE) ? value.page : 1,
     pageSize: isWholeIn(value.pageSize, 1, MAX_DETAILS_PAGE_SIZE) ? value.pageSize : DEFAULT_DETAILS_PAGE_SIZE,
+    ...(value.filter !== undefined && parseFilter(value.filter) ? { filter: parseFilter(value.filter) } : {}),
   };
 }
 

@@ -34,7 +34,17 @@ describe('Performance across a reload (e2e)', function () {
     wb.service.setLatency(LATENCY_MS);
 
     // A command that needs no network activates the extension: nothing is read.
-    await wb.runCommand('Engagements: Show Logs');
+    // After a reload the palette lists the extension's commands once the extension host has
+    // scanned it again; on a loaded machine that took just over the 15 s one attempt waits.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await wb.runCommand('Engagements: Show Logs');
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        await wb.page.keyboard.press('Escape');
+      }
+    }
     await wb.waitFor(async () => (await wb.statusBarItems()).some((i) => i.text.includes('Saved')), 'the environment in the status bar (the extension is active)', 30_000);
     await wb.page.waitForTimeout(2000);
     assert.deepEqual(wb.service.requests.map((r) => `${r.method} ${r.path}`), [], 'no request before a view is shown');

@@ -9,7 +9,7 @@ import type { Frame, Page } from 'playwright-core';
 import { HOSTILE_TEXT, hostileDetails, hostileEngagements, hostileKeys, hostileSummary } from '../service/hostile';
 import type { Engagement } from '../service/types';
 import { useWorkbench } from './workbench';
-import { displayText } from '../../src/core/text';
+import { displayText, shortLabel } from '../../src/core/text';
 
 const CONTAINER = 'Engagement & Usage';
 
@@ -43,12 +43,13 @@ describe('Reliability: hostile data in the real browser (e2e)', function () {
       return items.some((i) => i.label === HOSTILE_TEXT.imgTag) ? items : undefined;
     }, 'the hostile engagements in the tree', 30_000);
     // Bidirectional overrides are dropped from what is shown (they could disguise a name).
-    for (const text of [HOSTILE_TEXT.imgTag, HOSTILE_TEXT.commandLink, HOSTILE_TEXT.emoji, displayText(HOSTILE_TEXT.rtl)]) {
+    // Labels are one line of at most 80 characters (the whole name is in the tooltip).
+    for (const text of [HOSTILE_TEXT.imgTag, HOSTILE_TEXT.commandLink, HOSTILE_TEXT.emoji, displayText(HOSTILE_TEXT.rtl)].map((t) => shortLabel(t, ''))) {
       assert.ok(rows.some((r) => r.label === text), `"${text.slice(0, 30)}" is shown as text: ${rows.map((r) => r.label.slice(0, 30)).join(' | ')}`);
     }
     assert.ok(rows.some((r) => r.label.startsWith('LLLL')), 'the 10,000-character name is there');
 
-    const tooltip = await wb.hoverText(wb.treeRow('Engagements', HOSTILE_TEXT.commandLink));
+    const tooltip = await wb.hoverText(wb.treeRow('Engagements', shortLabel(HOSTILE_TEXT.commandLink, '')));
     assert.ok(tooltip.includes('command:engagementUsage.signOutAll'), `the link is shown as text: ${tooltip.slice(0, 200)}`);
     const links = await wb.page.locator('.workbench-hover a, .monaco-hover a').evaluateAll((anchors) => anchors.map((a) => `${a.getAttribute('href') ?? ''} ${a.getAttribute('data-href') ?? ''}`));
     assert.deepEqual(links.filter((l) => l.includes('command:')), [], 'no command link in the tooltip');
@@ -73,8 +74,13 @@ describe('Reliability: hostile data in the real browser (e2e)', function () {
     assert.ok((await frame.locator('#tier').innerText()).includes(HOSTILE_TEXT.imgTag), 'the tier is shown as text');
     const th = await frame.locator('#details-table th').allInnerTexts();
     assert.ok(th.includes(HOSTILE_TEXT.imgTag), 'a hostile field name is a column heading, as text');
-    // Every element of the webview is the dashboard's own (or VS Code's API script): no image, no SVG, no other script.
-    const foreign = await frame.evaluate(() => [...document.querySelectorAll('img, svg, iframe, object, embed, script:not([nonce]):not(#_vscodeApiScript)')].map((e) => e.outerHTML.slice(0, 200)));
+    // Every element of the webview is the dashboard's own (or VS Code's API script): no image, no other script, and no
+    // SVG but the trend charts, which hold only their bars, lines and text titles.
+    const foreign = await frame.evaluate(() => [
+      ...[...document.querySelectorAll('img, svg:not(.trend-chart), iframe, object, embed, script:not([nonce]):not(#_vscodeApiScript)')].map((e) => e.outerHTML.slice(0, 200)),
+      ...[...document.querySelectorAll('svg.trend-chart *')].filter((e) => !['rect', 'line', 'polyline', 'title'].includes(e.localName) || (e.localName === 'title' && e.children.length > 0)).map((e) => e.outerHTML.slice(0, 200)),
+    ]);
+    assert.equal(await frame.locator('svg.trend-chart').count(), 3, 'the three trend charts are there');
     assert.deepEqual(foreign, [], 'no element was injected');
     assert.deepEqual(await injected(frame), { pwned: undefined, elements: 0 }, 'no script ran in the webview');
     for (const outer of wb.page.frames()) {

@@ -13,7 +13,7 @@ import { poll } from '../poll';
 export const SCREENSHOT_DIR = path.resolve(process.env.EUS_E2E_SCREENSHOTS ?? 'test-results/e2e');
 const SHORT = 15_000;
 
-function required(name: string): string {
+export function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run the end-to-end tests with node scripts/run-e2e.mjs`);
   return value;
@@ -38,6 +38,10 @@ export interface ShotOptions {
 export interface StartOptions {
   /** User settings merged over the harness defaults. */
   settings?: Record<string, unknown>;
+  /** More .vsix files installed beside the extension (e.g. EUS_E2E_PROBE_VSIX). */
+  extraVsix?: string[];
+  /** Environment of code-server, so of its extension host. */
+  env?: Record<string, string>;
 }
 
 /** One fresh VS Code with the packaged extension, and the reference service. */
@@ -61,7 +65,7 @@ export class Workbench {
     let server: CodeServer | undefined;
     let browser: Awaited<ReturnType<typeof launchBrowser>>['browser'] | undefined;
     try {
-      server = await startCodeServer({ codeServer: required('EUS_E2E_CODE_SERVER'), vsix: required('EUS_E2E_VSIX'), settings: options.settings });
+      server = await startCodeServer({ codeServer: required('EUS_E2E_CODE_SERVER'), vsix: required('EUS_E2E_VSIX'), extraVsix: options.extraVsix, env: options.env, settings: options.settings });
       ({ browser } = await launchBrowser(required('EUS_E2E_CHROMIUM')));
       const page = await browser.contexts()[0].newPage();
       await page.goto(workbenchUrl(server, { folder: server.dirs.workspace }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
@@ -294,6 +298,25 @@ export class Workbench {
   async waitForToastsToClose(timeoutMs = SHORT): Promise<void> {
     const toasts = this.page.locator('.notifications-toasts .notification-toast');
     await this.waitFor(async () => (await toasts.count()) === 0, 'the notification toasts to close', timeoutMs);
+  }
+
+  /** A second window on the same VS Code (same user data, same global state): a new tab of the workbench. */
+  async openSecondWindow(): Promise<Page> {
+    const page = await this.page.context().newPage();
+    await page.goto(workbenchUrl(this.server, { folder: this.server.dirs.workspace }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    await page.locator('.statusbar').waitFor({ timeout: SHORT });
+    return page;
+  }
+
+  /** The folder the workbench has open (exports are saved there by default). */
+  get workspaceFolder(): string {
+    return this.server.dirs.workspace;
+  }
+
+  /** Texts of the notifications on screen (toasts) of a window, this one by default. */
+  async notificationTexts(page: Page = this.page): Promise<string[]> {
+    return page.locator('.notifications-toasts .notification-toast .notification-list-item-message').allTextContents();
   }
 
   /** Where the side bar is on the page (with the activity bar left of it), for a picture of it. */

@@ -45,7 +45,7 @@ describe('Engagements: create and update', function () {
       'Pilot',
       (_prompt, step) => {
         assert.ok('freeEntry' in step && step.freeEntry, 'the type step takes free entry');
-        assert.equal(step.freeEntry.validate?.('  '), 'Enter a type (at most 200 characters).');
+        assert.equal(step.freeEntry.validate?.('  '), 'Enter a type.');
         return step.freeEntry.value(' pilot-study ');
       },
       '',
@@ -59,7 +59,7 @@ describe('Engagements: create and update', function () {
   test('an empty name is refused in the input and nothing is sent when the flow is dismissed', async () => {
     s.ctx.ui.answer('   ', undefined);
     await run('createEngagement');
-    assert.deepEqual(s.ctx.ui.prompts[0].rejected, ['Enter a name (at most 200 characters).']);
+    assert.deepEqual(s.ctx.ui.prompts[0].rejected, ['Enter a name.']);
     assert.equal(requests('POST').length, 0);
   });
 

@@ -86,7 +86,7 @@ describe('Engagements view', function () {
     await run('groupEngagements');
     const filtered = await items();
     assert.equal(filtered.length, seeded().filter((e) => ['paused', 'archived'].includes(e.status)).length);
-    assert.equal(eng().description(), 'status: paused, archived');
+    assert.equal(eng().description(), `${filtered.length} of 60 match · status: paused, archived`);
     assert.equal(eng().contextValues()['engagementUsage.filtered'], true);
     const saved = s.ctx.exports.environments!.mementos()['workspace:engagementUsage.engagements.query'] as Record<string, unknown>;
     assert.deepEqual(saved, { sort: 'evaluations', direction: 'desc', group: 'none', filter: { statuses: ['paused', 'archived'] } }, 'kept per workspace');
@@ -95,7 +95,7 @@ describe('Engagements view', function () {
     await run('filterEngagements');
     assert.deepEqual(await items(), []);
     assert.equal(state(), 'noMatch', 'the welcome content offers to clear the filter');
-    assert.equal(eng().description(), 'status: paused, archived · name: "no engagement is called this"');
+    assert.equal(eng().description(), '0 of 60 match · status: paused, archived · name: "no engagement is called this"');
     await run('clearEngagementFilter');
     assert.equal((await items()).length, 60);
     assert.equal(eng().description(), undefined);
@@ -103,16 +103,27 @@ describe('Engagements view', function () {
     assert.equal(state(), 'ready');
   });
 
-  test('opens the details (GET by id) read-only and copies the id', async () => {
-    const target = (await items())[0];
+  test('opens the details (GET by id) in one panel: every field and the actions; copies the id', async () => {
+    const [target, second] = await items();
+    assert.equal(target.command, C('openEngagement'), 'a click on the row opens the details');
     await run('openEngagement', target.id);
     assert.equal(requests('GET', `/v1/engagements/${target.id}`).length, 1);
-    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((ed) => ed.document.uri.scheme === 'engagement-usage'), 'the details document');
-    const text = editor.document.getText();
-    assert.match(text, new RegExp(`\\| ID \\| \`${target.id}\` \\|`));
-    for (const field of ['Type', 'Status', 'Evaluations', 'Created', 'Updated', 'Description']) assert.match(text, new RegExp(field));
-    assert.equal(editor.document.languageId, 'markdown');
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const shown = await waitFor(() => (eng().details()?.view?.id === target.id && !eng().details()?.view?.busy ? eng().details() : undefined), 'the details panel');
+    const e = seeded().find((x) => x.id === target.id)!;
+    const view = shown.view!;
+    assert.equal(view.name, e.name);
+    assert.deepEqual(view.fields.map((f) => f.label), ['ID', 'Type', 'Status', 'Evaluations', 'Created', 'Updated']);
+    assert.equal(view.fields[0].value, e.id);
+    assert.match(view.fields[4].value, /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/, 'a readable date');
+    assert.deepEqual(view.actions, ['edit', 'changeStatus', 'copyId', 'refresh', 'openUsageDashboard']);
+    assert.ok(shown.ready, 'the webview said ready');
+
+    // One reusable tab: the next engagement replaces the first.
+    await run('openEngagement', second.id);
+    await waitFor(() => eng().details()?.view?.id === second.id, 'the second engagement in the same panel');
+    await eng().detailsMessage({ type: 'action', action: 'copyId' });
+    assert.equal(await vscode.env.clipboard.readText(), second.id);
+    eng().closeDetails();
     await run('copyEngagementId', target.id);
     assert.match(eng().notices().at(-1) ?? '', new RegExp(target.id ?? ''));
     assert.equal(await vscode.env.clipboard.readText(), target.id);

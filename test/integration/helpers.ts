@@ -14,6 +14,8 @@ export { BACK };
 export interface RecordedPrompt {
   kind: 'input' | 'pick' | 'pickMany';
   title: string;
+  /** An input box's prompt (the sentence under it). */
+  prompt?: string;
   step?: number;
   totalSteps?: number;
   value?: string;
@@ -44,6 +46,8 @@ export class ScriptedUi implements Ui {
   readonly messages: RecordedMessage[] = [];
   private readonly answers: Answer[] = [];
   private readonly messageAnswers: MessageAnswer[] = [];
+  /** Answers that only a message they match takes (others go on to the queue). */
+  private readonly standingAnswers: Array<{ matches: (m: RecordedMessage) => boolean; action: string }> = [];
   private readonly saveAnswers: Array<vscode.Uri | undefined> = [];
   private readonly messageWaiters: Array<() => void> = [];
 
@@ -59,6 +63,21 @@ export class ScriptedUi implements Ui {
     return this;
   }
 
+  /**
+   * Answers the next message that `matches` with `action`, whatever else is shown first: a
+   * notification left over from an earlier step cannot take this answer.
+   */
+  answerWhen(matches: (message: RecordedMessage) => boolean, action: string): this {
+    this.standingAnswers.push({ matches, action });
+    return this;
+  }
+
+  /** Takes back a standing answer no message took. */
+  dropStanding(matches: (message: RecordedMessage) => boolean): void {
+    const i = this.standingAnswers.findIndex((a) => a.matches === matches);
+    if (i >= 0) this.standingAnswers.splice(i, 1);
+  }
+
   onSave(...uris: Array<vscode.Uri | undefined>): this {
     this.saveAnswers.push(...uris);
     return this;
@@ -69,7 +88,7 @@ export class ScriptedUi implements Ui {
   }
 
   input(step: InputStep): Promise<string | typeof BACK | undefined> {
-    const prompt: RecordedPrompt = { kind: 'input', title: step.title, step: step.step, totalSteps: step.totalSteps, value: step.value, password: step.password, initialError: step.initialError, rejected: [] };
+    const prompt: RecordedPrompt = { kind: 'input', title: step.title, prompt: step.prompt, step: step.step, totalSteps: step.totalSteps, value: step.value, password: step.password, initialError: step.initialError, rejected: [] };
     this.prompts.push(prompt);
     for (;;) {
       const next = this.answers.shift();
@@ -111,8 +130,9 @@ export class ScriptedUi implements Ui {
   message(level: MessageLevel, text: string, options: MessageOptions, ...actions: string[]): Promise<string | undefined> {
     const message: RecordedMessage = { level, text, modal: options.modal ?? false, detail: options.detail, actions };
     this.messages.push(message);
-    const next = this.messageAnswers.shift();
-    message.chosen = next?.(message);
+    const standing = this.standingAnswers.findIndex((a) => a.matches(message));
+    if (standing >= 0) message.chosen = this.standingAnswers.splice(standing, 1)[0].action;
+    else message.chosen = this.messageAnswers.shift()?.(message);
     for (const wake of this.messageWaiters.splice(0)) wake();
     return Promise.resolve(message.chosen);
   }
@@ -166,15 +186,24 @@ export async function teardown(ctx: TestContext | undefined): Promise<void> {
   await ctx.service.close();
 }
 
-/** Removes every environment (and its key) the way a user would, and empties the setting. */
+/**
+ * Removes every environment (and its key) the way a user would, and empties the setting. The
+ * confirmation is answered by a standing answer (a late notification of an earlier test cannot
+ * take it), in at most three rounds; what is left after them fails the test with the messages.
+ */
 export async function clearEnvironments(exports: ExtensionExports, ui: ScriptedUi): Promise<void> {
   const config = vscode.workspace.getConfiguration('engagementUsage');
   if ((config.inspect('environments')?.globalValue as unknown[] | undefined)?.length) await config.update('environments', undefined, vscode.ConfigurationTarget.Global);
-  for (const env of exports.environments?.list() ?? []) {
-    ui.onMessages((m) => m.actions.find((a) => a === 'Remove'));
-    await vscode.commands.executeCommand('engagementUsage.removeEnvironment', env.id);
+  for (let round = 0; round < 3 && (exports.environments?.list().length ?? 0) > 0; round++) {
+    for (const env of exports.environments?.list() ?? []) {
+      const confirm = (m: RecordedMessage) => m.modal && m.actions.includes('Remove') && m.text.includes(env.label);
+      ui.answerWhen(confirm, 'Remove');
+      await vscode.commands.executeCommand('engagementUsage.removeEnvironment', env.id);
+      ui.dropStanding(confirm);
+    }
   }
-  assert.deepEqual(exports.environments?.list() ?? [], [], 'no environment is left');
+  const left = exports.environments?.list() ?? [];
+  assert.deepEqual(left.map((e) => `${e.label} (${e.source})`), [], `no environment is left; last messages: ${ui.messages.slice(-5).map((m) => m.text).join(' | ')}`);
 }
 
 /**

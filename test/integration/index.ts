@@ -5,6 +5,8 @@
 //   EUS_TEST_OUTPUT   spec-style output, appended as it happens (the launcher streams it)
 //   EUS_TEST_RESULTS  JSON written at the end: stats, passes, failures
 //   EUS_TEST_GREP     only tests whose full title matches this pattern
+//   EUS_TEST_RESTRICTED  run only the *.restricted.test.js files (VS Code in Restricted Mode,
+//                     see run-integration.mjs --restricted); without it they are left out
 // code-server's extension host inherits code-server's environment; test-electron passes
 // `extensionTestsEnv`. Without the variables, output goes to the console only.
 import fs from 'node:fs';
@@ -32,13 +34,13 @@ export interface SuiteResults {
 const FIRST = 'activation.test.js';
 
 /** The bundled tests beside this file, activation first; stale bundles of deleted sources are left out. */
-function testFiles(dir: string): string[] {
+function testFiles(dir: string, restricted: boolean): string[] {
   const sources = path.resolve(dir, '..', '..', '..', 'test', 'integration');
   const hasSource = (f: string) => !fs.existsSync(sources) || fs.existsSync(path.join(sources, f.replace(/\.js$/, '.ts')));
   const files = fs
     .readdirSync(dir, { recursive: true })
     .map(String)
-    .filter((f) => f.endsWith('.test.js') && hasSource(f))
+    .filter((f) => f.endsWith('.test.js') && hasSource(f) && f.endsWith('.restricted.test.js') === restricted)
     .sort((a, b) => (path.basename(a) === FIRST ? -1 : path.basename(b) === FIRST ? 1 : a.localeCompare(b)));
   return files.map((f) => path.join(dir, f));
 }
@@ -103,7 +105,7 @@ export async function run(): Promise<void> {
   const grep = process.env.EUS_TEST_GREP || undefined;
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
   if (grep) mocha.grep(grep);
-  for (const file of testFiles(__dirname)) mocha.addFile(file);
+  for (const file of testFiles(__dirname, process.env.EUS_TEST_RESTRICTED === '1')) mocha.addFile(file);
 
   const capture = captureOutput(outputFile);
   const started = Date.now();

@@ -22,6 +22,8 @@ const LATENCY_MS = 200;
 /** Latency while checking that saved data shows before the service answers. */
 const SLOW_MS = 1500;
 const REPEATS = OUT ? 3 : 1;
+/** Latency while Go to Engagement and sorting read every page (issue 16's figures). */
+const FIND_LATENCY_MS = 20;
 
 const figures: BenchFigures = { vscodeVersion: vscode.version, uiKind: vscode.env.uiKind === vscode.UIKind.Web ? 'web (code-server)' : 'desktop', hostNode: process.version, latencyMs: LATENCY_MS };
 
@@ -203,6 +205,56 @@ describe('Performance', function () {
     again.probe.close();
   });
 
+  it('reads the 12-period trend in one round trip, and only the current period when the dashboard opens again', async () => {
+    await environments('Perf trend');
+    await activate('Perf trend');
+    await hideEverything();
+    await quiet();
+    const summaries = () => ctx.service.requests.filter((r) => r.path === '/v1/usage/summary');
+    ctx.service.setLatency(LATENCY_MS);
+    const started = performance.now();
+    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
+    const timeline = await measureUntil(() => probe.timeline(), (t) => t.trendPostedAt !== undefined && t.readyAt !== undefined, 'the trend to be posted', 30_000);
+    await probe.idle();
+    ctx.service.setLatency(0);
+    const reads = summaries();
+    const periods = new Set(reads.map((r) => r.query.billingPeriod));
+    assert.equal(periods.size, 12, 'twelve periods asked for');
+    // How far apart they were sent is a figure for the bench, not a pass/fail here.
+    const spread = Math.max(...reads.map((r) => r.at)) - Math.min(...reads.map((r) => r.at));
+    assert.equal(probe.state().trend.status, 'ready');
+    figures.trends = { readyMs: (timeline.readyAt ?? 0) - started, trendMs: (timeline.trendPostedAt ?? 0) - started, requests: reads.length, spreadMs: spread };
+    probe.close();
+    await quiet();
+
+    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    const again = await waitFor(() => usage().dashboard(), 'the dashboard panel again');
+    await measureUntil(() => again.timeline(), (t) => t.trendPostedAt !== undefined, 'the trend again', 30_000);
+    await again.idle();
+    assert.equal(again.trendRequests(), 1, 'closed periods come from storage');
+    assert.deepEqual(summaries().map((r) => r.query.billingPeriod), [again.state().currentPeriod], 'one request: the current period');
+    figures.trendsReopen = { requests: summaries().length };
+    again.close();
+  });
+
+  it('reads the usage once per interval however many windows are open', async () => {
+    await quiet();
+    const interval = 15 * 60_000;
+    const intervals = 4;
+    figures.sharedReads = [];
+    let base = Date.now() + 24 * 3600_000;
+    for (const windows of [1, 2, 3]) {
+      ctx.service.clearRequests();
+      base += 10 * interval;
+      // Each window's timer fires once per interval, a few seconds after the one before.
+      for (let i = 0; i < intervals; i++) for (let w = 0; w < windows; w++) await usage().tick(`bench-window-${windows}-${w}`, base + i * interval + w * 7_000);
+      const reads = ctx.service.requests.filter((r) => r.path === '/v1/usage/summary').length;
+      assert.equal(reads, intervals, `${windows} window(s): one read per interval`);
+      figures.sharedReads.push({ windows, intervals, reads });
+    }
+  });
+
   it('holds 10,000 engagements in the tree', async () => {
     await environments('Perf 10k');
     await config().update('engagements.pageSize', 100, vscode.ConfigurationTarget.Global);
@@ -225,6 +277,70 @@ describe('Performance', function () {
     assert.equal(tree.filter((item) => item.kind === 'engagement').length, 10_000);
     assert.equal(tree.some((item) => item.kind === 'loadMore'), false, 'nothing more to load');
     figures.memory = { items: 10_000, heapBeforeMb: before / 2 ** 20, heapAfterMb: after / 2 ** 20, loadMoreMs: loadMs };
+    ctx.service.reset();
+  });
+
+  it('Go to Engagement lists the loaded engagements at once, then all 10,000 once every page is read', async () => {
+    ctx.service.store.seedEngagements(10_000);
+    const firsts: number[] = [];
+    const alls: number[] = [];
+    let counts = { first: 0, all: 0 };
+    // Two environments in turn: switching starts the view afresh (its first page only).
+    await environments('Perf go A', 'Perf go B');
+    await vscode.commands.executeCommand('engagementUsage.engagements.focus');
+    for (let i = 0; i < REPEATS; i++) {
+      await activate(i % 2 ? 'Perf go A' : 'Perf go B');
+      await waitFor(() => eng().visible(), 'the view to be visible');
+      await eng().settled();
+      const loaded = eng().loaded().length;
+      assert.ok(loaded > 0 && loaded < 10_000);
+      await quiet();
+      ctx.service.setLatency(FIND_LATENCY_MS);
+      const asked = performance.now();
+      const going = vscode.commands.executeCommand('engagementUsage.goToEngagement');
+      const timeline = await measureUntil(() => eng().goTo(), (t) => t.startedAt >= asked && t.allItemsAt !== undefined, 'every engagement in the quick pick', 60_000);
+      ctx.service.setLatency(0);
+      assert.equal(timeline.firstItems, loaded, 'the loaded engagements came first');
+      assert.ok((timeline.firstItemsAt ?? Infinity) <= (timeline.allItemsAt ?? 0));
+      // Date.now() of each arrival against performance.now() of the listing (1 ms of rounding).
+      const firstAsked = Math.min(...listRequests().map((r) => r.at - performance.timeOrigin));
+      assert.ok(firstAsked + 1 >= (timeline.firstItemsAt ?? Infinity), 'the loaded ones were listed before the service was even asked');
+      assert.equal(timeline.allItems, 10_000);
+      assert.ok(listRequests().length <= 100, `at most one request per page of 100: ${listRequests().length}`);
+      timeline.quickPick?.hide();
+      await going;
+      firsts.push((timeline.firstItemsAt ?? 0) - timeline.startedAt);
+      alls.push((timeline.allItemsAt ?? 0) - timeline.startedAt);
+      counts = { first: timeline.firstItems ?? 0, all: timeline.allItems ?? 0 };
+    }
+    figures.goTo = { latencyMs: FIND_LATENCY_MS, firstMs: median(firsts), firstItems: counts.first, allMs: median(alls), allItems: counts.all };
+  });
+
+  it('sorting reads every page and sorts all 10,000 in the tree', async () => {
+    const times: number[] = [];
+    await environments('Perf sort A', 'Perf sort B');
+    await vscode.commands.executeCommand('engagementUsage.engagements.focus');
+    for (let i = 0; i < REPEATS; i++) {
+      await activate(i % 2 ? 'Perf sort A' : 'Perf sort B');
+      await waitFor(() => eng().visible(), 'the view to be visible');
+      await eng().settled();
+      ctx.ui.answer(pickByLabel('Last Updated'));
+      await vscode.commands.executeCommand('engagementUsage.sortEngagements');
+      await quiet();
+      ctx.service.setLatency(FIND_LATENCY_MS);
+      ctx.ui.answer(pickByLabel(i % 2 ? 'Evaluations' : 'Name'));
+      const started = performance.now();
+      await vscode.commands.executeCommand('engagementUsage.sortEngagements');
+      const served = await measureUntil(() => eng().served(), (s) => s.at > started && s.count === 10_000, 'the sorted 10,000 to reach the tree', 60_000);
+      ctx.service.setLatency(0);
+      times.push(served.at - started);
+      assert.equal(eng().complete(), true);
+      const tree = await eng().tree();
+      assert.equal(tree.length, 10_000, 'every engagement, no "Load more…"');
+    }
+    figures.sortAll = { latencyMs: FIND_LATENCY_MS, ms: median(times), items: 10_000 };
+    ctx.ui.answer(pickByLabel('Last Updated'));
+    await vscode.commands.executeCommand('engagementUsage.sortEngagements');
     ctx.service.reset();
   });
 });

@@ -27,6 +27,16 @@ export interface BenchFigures {
   meters?: { readyMs: number; metersMs: number };
   savedMeters?: { readyMs: number; metersMs: number };
   memory?: { items: number; heapBeforeMb: number; heapAfterMb: number; loadMoreMs: number };
+  /** Dashboard opened → the 12-period trend posted; summaries asked for, and how far apart they were sent. */
+  trends?: { readyMs: number; trendMs: number; requests: number; spreadMs: number };
+  /** Dashboard opened again with the closed periods stored: summaries asked for. */
+  trendsReopen?: { requests: number };
+  /** Summary reads per interval with N windows ticking (sharing the global state). */
+  sharedReads?: Array<{ windows: number; intervals: number; reads: number }>;
+  /** Go to Engagement over 10,000 engagements: the loaded ones, then all, in the quick pick. */
+  goTo?: { latencyMs: number; firstMs: number; firstItems: number; allMs: number; allItems: number };
+  /** Sort by name over 10,000 engagements, from the command to the sorted tree. */
+  sortAll?: { latencyMs: number; ms: number; items: number };
 }
 
 /** Our row of "Extension Activation Stats" in VS Code's perf document (command `perfview.show`). */

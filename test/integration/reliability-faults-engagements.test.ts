@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RecordedMessage } from './helpers';
 import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
-import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, expectSentOnce, requestsTo } from './reliabilityFaults';
+import { FAULTS, type FaultCase, TIMEOUT_SECONDS, countFault, expectGetBound, expectSentOnce, requestsTo } from './reliabilityFaults';
 import { setSetting, watchUnhandled } from './reliabilityKit';
 
 const LIST = /^\/engagements$/;
@@ -99,12 +99,29 @@ describe('Reliability: faults against the engagements endpoints', function () {
         expectGetBound(seen.requests, fault);
         assert.deepEqual(seen.shownIds, before, 'the tree kept its engagements');
         assert.equal(count('GET', ONE), seen.requests + 1, 'Retry read it once more');
-        const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'engagement-usage' && e.document.getText().includes(target.id)), 'the details after Retry');
-        assert.ok(editor.document.getText().includes(target.id));
-        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        const shown = await waitFor(() => (eng().details()?.view?.id === target.id && eng().details()?.view?.busy === false ? eng().details() : undefined), 'the details after Retry');
+        assert.equal(shown.view?.error, undefined, 'the error is gone once Retry read it');
+        assert.equal(shown.view?.name, target.name);
+        eng().closeDetails();
       });
     }
   });
+
+  /** What a write that met `fault` must show: an error with Retry, or (made after all) no error. */
+  function expectWriteMessage(fault: FaultCase, seen: { message?: RecordedMessage }, action: string): void {
+    if (fault.write === 'made') {
+      const problems = ctx.ui.messages.filter((m) => m.level !== 'info').map((m) => m.text);
+      assert.deepEqual(problems, [], 'no error: the change was made');
+      assert.match(eng().notices().at(-1) ?? '', /a check found the change made/);
+      return;
+    }
+    assert.ok(seen.message, 'an error was shown');
+    assert.ok(seen.message.text.startsWith(`Could not ${action}. `), seen.message.text);
+    assert.match(seen.message.text, fault.said);
+    if (fault.write === 'notMade') assert.match(seen.message.text, /A check found the change was not made, so Retry is safe/, 'an unanswered write is checked before Retry is offered');
+    assert.doesNotMatch(seen.message.text, /may have made the change anyway/);
+    assert.deepEqual(seen.message.actions, ['Retry', 'Edit', 'Show Logs']);
+  }
 
   describe('POST /engagements: creating an engagement', () => {
     FAULTS.forEach((fault, index) => {
@@ -114,21 +131,25 @@ describe('Reliability: faults against the engagements endpoints', function () {
         const before = loadedIds();
         ctx.service.faults.add({ ...fault.rule, method: 'POST', path: LIST });
         ctx.ui.answer(name, (_prompt, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined), 'Typed once', pickByLabel('Create'));
-        const seen = retryWhenTold('POST', LIST);
+        // A change the check finds made asks nothing: no answer is queued for a message then.
+        const seen = fault.write === 'made' ? {} as ReturnType<typeof retryWhenTold> : retryWhenTold('POST', LIST);
         await run('createEngagement');
-        assert.ok(seen.message, 'an error was shown');
-        assert.ok(seen.message.text.startsWith(`Could not create “${name}”. `), seen.message.text);
-        assert.match(seen.message.text, fault.said);
-        if (fault.kind === 'timeout' || fault.kind === 'network') assert.match(seen.message.text, /may have made the change anyway/, 'an unanswered write may have landed: the user is told');
-        assert.deepEqual(seen.message.actions, ['Retry', 'Edit', 'Show Logs']);
-        expectSentOnce(seen.requests, fault);
-        assert.deepEqual(seen.shownIds, before, 'the tree kept its engagements');
+        ctx.service.faults.clear();
+        expectWriteMessage(fault, seen, `create “${name}”`);
         const posts = requestsTo(ctx.service.requests, 'POST', LIST);
-        assert.equal(posts.length, 2, 'Retry sent it once more');
-        assert.deepEqual(posts[1].body, posts[0].body, 'the same values, not typed again');
         assert.deepEqual(posts[0].body, { name, type: 'onboarding', description: 'Typed once' });
         assert.equal(ctx.ui.prompts.length, 4, 'four answers, given once');
+        await waitFor(() => ctx.service.store.engagements.some((e) => e.name === name), 'the engagement on the service');
+        assert.equal(ctx.service.store.engagements.filter((e) => e.name === name).length, 1, 'made once, never twice');
         assert.ok(eng().loaded().some((e) => e.name === name), 'the created engagement is shown');
+        if (fault.write === 'made') {
+          assert.equal(posts.length, 1, 'no Retry was needed');
+          return;
+        }
+        expectSentOnce(seen.requests, fault);
+        assert.deepEqual(seen.shownIds, before, 'the tree kept its engagements');
+        assert.equal(posts.length, 2, 'Retry sent it once more');
+        assert.deepEqual(posts[1].body, posts[0].body, 'the same values, not typed again');
       });
     });
   });
@@ -142,18 +163,20 @@ describe('Reliability: faults against the engagements endpoints', function () {
         const name = `Fault rename ${index}`;
         ctx.service.faults.add({ ...fault.rule, method: 'PATCH', path: ONE });
         ctx.ui.answer(name);
-        const seen = retryWhenTold('PATCH', ONE);
+        const seen = fault.write === 'made' ? {} as ReturnType<typeof retryWhenTold> : retryWhenTold('PATCH', ONE);
         await run('renameEngagement', target.id);
-        assert.ok(seen.message, 'an error was shown');
-        assert.ok(seen.message.text.startsWith(`Could not update “${target.name}”. `), seen.message.text);
-        assert.match(seen.message.text, fault.said);
-        assert.deepEqual(seen.message.actions, ['Retry', 'Edit', 'Show Logs']);
-        expectSentOnce(seen.requests, fault);
+        ctx.service.faults.clear();
+        expectWriteMessage(fault, seen, `update “${target.name}”`);
         const patches = requestsTo(ctx.service.requests, 'PATCH', ONE);
-        assert.equal(patches.length, 2, 'Retry sent it once more');
-        assert.deepEqual(patches.map((p) => p.body), [{ name }, { name }], 'the same change, not typed again');
         assert.equal(ctx.ui.prompts.length, 1);
         assert.equal(eng().loaded().find((e) => e.id === target.id)?.name, name);
+        if (fault.write === 'made') {
+          assert.equal(patches.length, 1, 'no Retry was needed');
+          return;
+        }
+        expectSentOnce(seen.requests, fault);
+        assert.equal(patches.length, 2, 'Retry sent it once more');
+        assert.deepEqual(patches.map((p) => p.body), [{ name }, { name }], 'the same change, not typed again');
       });
     });
   });

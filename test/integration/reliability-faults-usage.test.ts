@@ -117,7 +117,7 @@ describe('Reliability: faults against the usage endpoints', function () {
           return 'Retry';
         });
         await probe.receive({ type: 'export', format: 'csv' });
-        await waitFor(() => seen !== undefined && probe.state().export?.phase === 'done', 'the export to fail, then finish after Retry');
+        await waitFor(() => seen !== undefined && probe.state().export?.phase === 'done', 'the export to fail, then finish after Retry', 30_000);
         assert.ok(seen, 'an error was shown');
         assert.ok(seen.text.startsWith('Could not export the usage records. '), seen.text);
         assert.match(seen.text, fault.said);

@@ -77,8 +77,11 @@ describe('Reliability: hostile and odd data from the service', function () {
     for (const e of ctx.service.store.engagements.slice(0, 7)) {
       const item = byId.get(e.id);
       assert.ok(item, `${e.id} is shown`);
-      // Character for character, but for bidirectional controls, which could disguise it.
-      assert.equal(item.label, e.name.replace(/[\u202A-\u202E\u2066-\u2069]/g, ''), 'the label is the name as sent, without bidi controls');
+      // Character for character on one line, but for bidirectional controls, which could
+      // disguise it; a long one is shortened with an ellipsis.
+      const line = e.name.replace(/[\u202A-\u202E\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
+      if (Array.from(line).length <= 80) assert.equal(item.label, line, 'the label is the name as sent, without bidi controls');
+      else assert.equal(item.label, `${Array.from(line).slice(0, 79).join('')}…`, 'a long name is shortened with an ellipsis');
       const tooltip = item.tooltip ?? '';
       assert.deepEqual(unescapedOutsideCode(tooltip), [], `the tooltip of ${e.id} escapes everything: ${tooltip.slice(0, 300)}`);
       assert.ok(!prose(tooltip).includes('](command:'), 'no command link outside code');
@@ -96,24 +99,29 @@ describe('Reliability: hostile and odd data from the service', function () {
     assert.equal(numbers.description, undefined, 'a null description is no description');
     assert.match(byId.get('eng_hostile_numbers')?.description ?? '', /12 evaluations/);
     assert.equal(byId.get('eng_hostile_rtl')?.label, 'مراجعة الجودة evil שלום', 'the override is dropped: "evil" cannot display reversed');
-    assert.equal(byId.get('eng_hostile_long')?.label.length, HOSTILE_TEXT.long.length, 'a 10,000-character name is kept whole');
+    assert.equal(byId.get('eng_hostile_long')?.label, `${'L'.repeat(79)}…`, 'a 10,000-character name is shortened in the tree');
+    assert.ok(byId.get('eng_hostile_long')?.tooltip?.includes('L\\-the\\-end'), 'and whole (escaped) in the tooltip');
+    assert.ok((byId.get('eng_hostile_long')?.tooltip ?? '').indexOf('| ID |') < (byId.get('eng_hostile_long')?.tooltip ?? '').indexOf('LLLL'), 'ID, type and status come before the long name');
     assert.equal(eng().message(), undefined);
     inputs(HOSTILE_VALUES.length + 3);
   });
 
-  it('the details document escapes every field; opening it runs nothing', async () => {
-    for (const id of ['eng_hostile_img', 'eng_hostile_cmd', 'eng_<b>x</b>|`tick`']) {
+  it('the details panel gets every field as data for its webview to insert as text; opening it runs nothing', async () => {
+    for (const id of ['eng_hostile_img', 'eng_hostile_cmd', 'eng_<b>x</b>|`tick`', 'eng_hostile_long']) {
       await run('openEngagement', id);
-      const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'engagement-usage' ? vscode.window.activeTextEditor : undefined), `the details of ${id}`);
-      assert.equal(new URLSearchParams(editor.document.uri.query).get('id'), id);
-      const text = editor.document.getText();
-      assert.deepEqual(unescapedOutsideCode(text), [], `escaped: ${text.slice(0, 400)}`);
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      const shown = await waitFor(() => (eng().details()?.view?.id === id && eng().details()?.view?.busy === false && eng().details()?.ready ? eng().details() : undefined), `the details of ${id}`);
+      const sent = ctx.service.store.engagements.find((e) => e.id === id)!;
+      assert.equal(shown.view?.name, sent.name, 'the name whole, as data (the webview inserts it as text)');
+      assert.equal(shown.view?.fields[0].value, id);
     }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(eng().details()?.view?.error, undefined);
+    assert.deepEqual(eng().details()?.webviewErrors, [], 'the real webview rendered everything without an error');
+    eng().closeDetails();
     assert.equal(ctx.ui.messages.length, 0, 'no error');
     assert.ok(ctx.exports.environments?.list().length, 'the command link in the data did not sign anybody out');
     assert.equal(await ctx.exports.environments?.keyLocation(envId), 'secretStorage');
-    inputs(3);
+    inputs(4);
   });
 
   it('the dashboard gets hostile key names, records and tier as data, and its webview renders them without an error', async () => {
@@ -150,7 +158,8 @@ describe('Reliability: hostile and odd data from the service', function () {
     ctx.service.store.setEngagements(broken);
     await run('refreshEngagements');
     assert.deepEqual(eng().loaded().map((e) => e.id), before);
-    assert.match(eng().message() ?? '', /does not understand: .*data\[3\]\.name: expected a string, got null/);
+    assert.match(eng().message() ?? '', /The service answered in a form this extension does not understand; details are in the log\./);
+    assert.doesNotMatch(eng().message() ?? '', /expected|contract/, 'words for people; the detail goes to the log');
 
     const period = ctx.service.store.currentPeriod();
     ctx.service.store.setSummary(period, { ...hostileSummary(period), tier: null as unknown as string });
@@ -158,23 +167,24 @@ describe('Reliability: hostile and odd data from the service', function () {
     ctx.service.store.setDetails(period, [null as unknown as Record<string, unknown>]);
     const probe = await openDashboard();
     const state = probe.state();
-    for (const [name, field] of [['summary', 'tier'], ['keys', 'keys\\[0\\]\\.name'], ['details', 'data\\[0\\]']] as const) {
+    for (const name of ['summary', 'keys', 'details'] as const) {
       const section = state[name];
       assert.ok(section.status === 'error', `${name} failed`);
       assert.equal(section.error.kind, 'badResponse');
-      assert.match(section.error.message, new RegExp(`does not understand: .*${field}: expected (a string|an object), got (null|nothing)`));
+      assert.match(section.error.message, /in a form this extension does not understand; details are in the log/);
     }
     assert.deepEqual(probe.webviewErrors(), []);
     inputs(4);
   });
 
-  it('a create answered with a wrong shape says so once, and sends nothing more', async () => {
+  it('a create answered 200 with a wrong shape and nothing made: read back, said once, Retry offered, nothing sent again by itself', async () => {
     ctx.service.faults.add({ method: 'POST', kind: 'body', body: { id: 42, name: null } });
     ctx.ui.answer('Odd answer', (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined), '', (_p, step) => ('items' in step ? step.items[0].value : undefined));
     ctx.ui.onMessages(undefined);
     await run('createEngagement');
     const message = ctx.ui.messages.at(-1);
-    assert.match(message?.text ?? '', /Could not create “Odd answer”\. The service answered with something this extension does not understand: .*id: expected a string, got number 42/);
+    assert.match(message?.text ?? '', /^Could not create “Odd answer”\. The service answered in a form this extension does not understand; details are in the log\.$/);
+    assert.deepEqual(message?.actions, ['Retry', 'Edit', 'Show Logs'], 'reading back found nothing made: Retry is safe');
     assert.equal(ctx.service.requests.filter((r) => r.method === 'POST').length, 1);
     inputs(1);
   });

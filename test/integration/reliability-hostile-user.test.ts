@@ -90,27 +90,38 @@ describe('Reliability: hostile and odd input from the user', function () {
     inputs(labels.length + urls.length + keys.length);
   });
 
-  it('Create and Rename refuse empty, blank and over-long names, types, descriptions and statuses; nothing is sent', async () => {
+  it('Create and Rename refuse empty and blank names, types and statuses; long text is the service’s to judge, and its refusal keeps the input', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Input');
     await eng().tree();
     ctx.service.clearRequests();
     ctx.ui.prompts.length = 0;
-    const names = ['', '   ', long(201), long(10_000)];
-    ctx.ui.answer(...names, 'A fine name', freeEntry('onboarding', ['', '   ', long(201)], /Enter a type/), long(2_001), '', undefined);
+    const names = ['', '   '];
+    ctx.ui.answer(...names, long(10_000), freeEntry('onboarding', ['', '   '], /Enter a type/), long(2_001), undefined);
     await run('createEngagement');
     const [name, , description, confirm] = ctx.ui.prompts;
-    assert.deepEqual(name.rejected, names.map(() => 'Enter a name (at most 200 characters).'));
-    assert.deepEqual(description.rejected, ['Keep the description under 2,000 characters.']);
+    assert.deepEqual(name.rejected, names.map(() => 'Enter a name.'));
+    assert.deepEqual(description.rejected, [], 'no length limit the contract does not state');
     assert.equal(confirm.kind, 'pick', 'dismissed at the confirmation');
 
+    // The service refuses a name: its message shows in the name box, with what was typed.
+    ctx.service.faults.add({ method: 'POST', kind: 'status', status: 422, body: { error: { message: 'name is too long', fields: { name: 'name must have at most 120 characters' } } }, times: 1 });
+    ctx.ui.answer(long(500), freeEntry('onboarding', [], /./), 'kept', pickByLabel('Create'), (prompt) => {
+      assert.equal(prompt.initialError, 'The service refused this name: name must have at most 120 characters');
+      assert.equal(prompt.value, long(500), 'the typed name is kept');
+      return undefined;
+    });
+    await run('createEngagement');
+    assert.equal(ctx.service.requests.filter((r) => r.method === 'POST').length, 1, 'sent once, not retried');
+
     const target = eng().loaded()[0];
-    ctx.ui.answer('', '\t \n', long(201), undefined);
+    ctx.service.clearRequests();
+    ctx.ui.answer('', '\t \n', undefined);
     await run('renameEngagement', target.id);
-    assert.equal(ctx.ui.prompts.at(-1)?.rejected.length, 3);
-    ctx.ui.answer(freeEntry(undefined, ['', '  ', long(101)], /Enter a status/));
+    assert.equal(ctx.ui.prompts.at(-1)?.rejected.length, 2);
+    ctx.ui.answer(freeEntry(undefined, ['', '  '], /Enter a status/));
     await run('changeEngagementStatus', target.id);
     assert.equal(ctx.service.requests.length, 0, 'nothing was sent');
-    inputs(names.length + 3 + 1 + 3 + 3);
+    inputs(names.length + 2 + 1 + 2 + 2);
   });
 
   it('a 10,000-character name filter and odd webview messages: nothing sent, nothing breaks', async () => {

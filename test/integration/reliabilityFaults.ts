@@ -16,26 +16,33 @@ export interface FaultCase {
   said: RegExp;
   /** In the client's own message (the status bar tooltip and the key check quote it). */
   raw: RegExp;
+  /**
+   * What a POST or PATCH that meets this fault comes to: `failed` (certainly not made: Retry
+   * offered at once), `notMade` (outcome unknown, checked, not made: Retry offered), `refused`
+   * (a 2xx whose read-back shows nothing made: Retry offered), `made` (the check finds it made:
+   * shown, no error).
+   */
+  write: 'failed' | 'notMade' | 'refused' | 'made';
 }
 
 /** Request timeout used by the fault suites, and the latency that goes beyond it. */
 export const TIMEOUT_SECONDS = 2;
 
 export const FAULTS: readonly FaultCase[] = [
-  { name: 'latency beyond the timeout', rule: { kind: 'latency', ms: TIMEOUT_SECONDS * 1000 + 1500 }, kind: 'timeout', retried: false, said: /did not answer in time/, raw: /did not answer in time/ },
-  { name: '429 without Retry-After', rule: { kind: 'status', status: 429 }, kind: 'rateLimited', retried: true, said: /limiting requests \(429\)\. Wait a little/, raw: /HTTP 429/ },
-  { name: '429 with Retry-After: 1', rule: { kind: 'status', status: 429, headers: { 'Retry-After': '1' } }, kind: 'rateLimited', retried: true, said: /limiting requests \(429\)\. It can be tried again in 1 s/, raw: /HTTP 429/ },
-  { name: '429 with Retry-After: 3600 (not waited for)', rule: { kind: 'status', status: 429, headers: { 'Retry-After': '3600' } }, kind: 'rateLimited', retried: false, said: /tried again in 3600 s/, raw: /HTTP 429/ },
-  { name: '500', rule: { kind: 'status', status: 500 }, kind: 'server', retried: false, said: /The service failed \(HTTP 500\): Injected fault/, raw: /HTTP 500/ },
-  { name: '502', rule: { kind: 'status', status: 502 }, kind: 'server', retried: true, said: /The service failed \(HTTP 502\)/, raw: /HTTP 502/ },
-  { name: '503', rule: { kind: 'status', status: 503 }, kind: 'server', retried: true, said: /The service failed \(HTTP 503\)/, raw: /HTTP 503/ },
-  { name: 'dropped connection', rule: { kind: 'drop' }, kind: 'network', retried: true, said: /Cannot reach the service/, raw: /could not reach the service/ },
-  { name: 'body that is not JSON', rule: { kind: 'notJson' }, kind: 'badResponse', retried: false, said: /does not understand: .*text that is not JSON/, raw: /text that is not JSON/ },
-  { name: 'JSON of the wrong shape', rule: { kind: 'body', body: { unexpected: true } }, kind: 'badResponse', retried: false, said: /does not understand: .*not what the contract describes/, raw: /not what the contract describes/ },
-  { name: 'truncated body', rule: { kind: 'truncated' }, kind: 'network', retried: false, said: /answer was cut off/, raw: /answer was cut off/ },
-  { name: 'HTML error page (502)', rule: { kind: 'html' }, kind: 'server', retried: true, said: /The service failed \(HTTP 502\): 502 Bad Gateway/, raw: /HTTP 502: 502 Bad Gateway/ },
-  { name: 'HTML page with 200', rule: { kind: 'html', status: 200 }, kind: 'badResponse', retried: false, said: /does not understand: .*an HTML page/, raw: /an HTML page/ },
-  { name: 'empty 200', rule: { kind: 'empty200' }, kind: 'badResponse', retried: false, said: /does not understand: .*an empty body/, raw: /an empty body/ },
+  { name: 'latency beyond the timeout', rule: { kind: 'latency', ms: TIMEOUT_SECONDS * 1000 + 1500 }, kind: 'timeout', retried: false, said: /did not answer in time/, raw: /did not answer in time/, write: 'made' },
+  { name: '429 without Retry-After', rule: { kind: 'status', status: 429 }, kind: 'rateLimited', retried: true, said: /limiting requests \(429\)\. Wait a little/, raw: /HTTP 429/, write: 'failed' },
+  { name: '429 with Retry-After: 1', rule: { kind: 'status', status: 429, headers: { 'Retry-After': '1' } }, kind: 'rateLimited', retried: true, said: /limiting requests \(429\)\. It can be tried again in 1 s/, raw: /HTTP 429/, write: 'failed' },
+  { name: '429 with Retry-After: 3600 (not waited for)', rule: { kind: 'status', status: 429, headers: { 'Retry-After': '3600' } }, kind: 'rateLimited', retried: false, said: /tried again in 3600 s/, raw: /HTTP 429/, write: 'failed' },
+  { name: '500', rule: { kind: 'status', status: 500 }, kind: 'server', retried: false, said: /The service failed \(HTTP 500\): Injected fault/, raw: /HTTP 500/, write: 'notMade' },
+  { name: '502', rule: { kind: 'status', status: 502 }, kind: 'server', retried: true, said: /The service failed \(HTTP 502\)/, raw: /HTTP 502/, write: 'notMade' },
+  { name: '503', rule: { kind: 'status', status: 503 }, kind: 'server', retried: true, said: /The service failed \(HTTP 503\)/, raw: /HTTP 503/, write: 'notMade' },
+  { name: 'dropped connection', rule: { kind: 'drop' }, kind: 'network', retried: true, said: /Cannot reach the service/, raw: /could not reach the service/, write: 'notMade' },
+  { name: 'body that is not JSON', rule: { kind: 'notJson' }, kind: 'badResponse', retried: false, said: /in a form this extension does not understand; details are in the log/, raw: /in a form this extension does not understand/, write: 'refused' },
+  { name: 'JSON of the wrong shape', rule: { kind: 'body', body: { unexpected: true } }, kind: 'badResponse', retried: false, said: /in a form this extension does not understand; details are in the log/, raw: /in a form this extension does not understand/, write: 'refused' },
+  { name: 'truncated body', rule: { kind: 'truncated' }, kind: 'network', retried: false, said: /answer was cut off/, raw: /answer was cut off/, write: 'made' },
+  { name: 'HTML error page (502)', rule: { kind: 'html' }, kind: 'server', retried: true, said: /The service failed \(HTTP 502\): 502 Bad Gateway/, raw: /HTTP 502: 502 Bad Gateway/, write: 'notMade' },
+  { name: 'HTML page with 200', rule: { kind: 'html', status: 200 }, kind: 'badResponse', retried: false, said: /in a form this extension does not understand; details are in the log/, raw: /in a form this extension does not understand/, write: 'refused' },
+  { name: 'empty 200', rule: { kind: 'empty200' }, kind: 'badResponse', retried: false, said: /in a form this extension does not understand; details are in the log/, raw: /in a form this extension does not understand/, write: 'refused' },
 ];
 
 /** Requests the service received for a method and a path (after /v1). */

@@ -146,10 +146,28 @@ export async function keyFreeZones(ctx: TestContext, dashboards: DashboardProbe[
   return zones;
 }
 
-/** The places holding a secret (the finding names the place and the secret's first characters only). */
+/** A text with JSON escapes (`\uXXXX`, `\/`) and percent-encoding undone, so an escaped key is found too. */
+export function decoded(text: string): string {
+  let out = text;
+  // Bounded: escapes of escapes are undone a few levels deep (JSON inside JSON).
+  for (let i = 0; i < 3; i++) {
+    const next = out
+      .replace(/\\+u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/\\+\//g, '/')
+      .replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+/** The places holding a secret, as written or escaped (the finding names the place and the secret's first characters only). */
 export function findSecrets(zones: Record<string, string>, secrets: string[]): string[] {
   const found: string[] = [];
-  for (const [zone, text] of Object.entries(zones)) for (const secret of secrets) if (text.includes(secret)) found.push(`${zone} holds ${secret.slice(0, 4)}…`);
+  for (const [zone, text] of Object.entries(zones)) {
+    const plain = decoded(text);
+    for (const secret of secrets) if (text.includes(secret) || plain.includes(secret)) found.push(`${zone} holds ${secret.slice(0, 4)}…`);
+  }
   return found;
 }
 

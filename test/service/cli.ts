@@ -1,10 +1,75 @@
 // Runs the reference service from the command line (npm run service, npm start, benchmarks):
-//   node out/test/service/cli.js [--port N] [--seed N] [--latency MS] [--engagements N]
+//   node out/test/service/cli.js [--port N] [--seed N] [--latency MS] [--engagements N] [reading options]
 // Prints the base URL, the demo keys and one machine-readable line `READY {"baseUrl",…,"keys"}`.
+import type { Reading, WriteAnswer, ErrorBodies } from './readings';
+import { READING_NAMES, readingByName } from './readings';
 import type { RunningService, ServiceOptions } from './server';
 import { startService } from './server';
 
-const USAGE = 'Usage: cli.js [--port N] [--seed N] [--latency MS] [--engagements N]';
+const USAGE = `Usage: npm run service -- [options]
+
+Options:
+  --port N             listen on this port of 127.0.0.1 (default: any free port)
+  --seed N             seed of the demo data (default 42)
+  --latency MS         delay added to every answer
+  --engagements N      number of seeded engagements (default 60)
+
+How the service reads what the contract leaves open (default: the reference reading):
+  --reading NAME       a named reading: ${READING_NAMES.join(', ')}
+  --page-size-cap N    answer at most N items per page, whatever pageSize asks
+  --ignore-page-size   ignore pageSize: pages of 25
+  --ignore-page        ignore page: always answer the first page
+  --no-paging          answer every item in one page
+  --wrap               single reads, write answers, summary and by-key inside {"data": …}
+  --writes MODE        body (201/200 + engagement), location (201 + Location, 204),
+                       accepted (202, no body), silent (201/200, no body, no Location)
+  --errors FORMAT      error bodies as json, text or html
+  --help               this text`;
+
+const WRITE_MODES: readonly WriteAnswer[] = ['body', 'location', 'accepted', 'silent'];
+const ERROR_FORMATS: readonly ErrorBodies[] = ['json', 'text', 'html'];
+
+/** The reading flags on top of `--reading` (which may come anywhere). */
+function readingFlag(flag: string, value: () => string | undefined, reading: Reading): boolean {
+  switch (flag) {
+    case '--reading':
+      Object.assign(reading, readingByName(value() ?? ''));
+      return true;
+    case '--page-size-cap': {
+      const raw = value();
+      const cap = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : 0;
+      if (cap < 1) throw new Error(`--page-size-cap needs a whole number of at least 1, got ${raw ?? 'nothing'}`);
+      reading.pageSizeCap = cap;
+      return true;
+    }
+    case '--ignore-page-size':
+      reading.ignorePageSize = true;
+      return true;
+    case '--ignore-page':
+      reading.ignorePage = true;
+      return true;
+    case '--no-paging':
+      reading.noPaging = true;
+      return true;
+    case '--wrap':
+      reading.wrapSingle = true;
+      return true;
+    case '--writes': {
+      const mode = value() as WriteAnswer;
+      if (!WRITE_MODES.includes(mode)) throw new Error(`--writes takes ${WRITE_MODES.join(', ')}`);
+      reading.writes = mode;
+      return true;
+    }
+    case '--errors': {
+      const format = value() as ErrorBodies;
+      if (!ERROR_FORMATS.includes(format)) throw new Error(`--errors takes ${ERROR_FORMATS.join(', ')}`);
+      reading.errorBodies = format;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
 
 const FLAGS: Record<string, keyof Pick<ServiceOptions, 'port' | 'seed' | 'latencyMs' | 'engagementCount'>> = {
   '--port': 'port',
@@ -13,11 +78,14 @@ const FLAGS: Record<string, keyof Pick<ServiceOptions, 'port' | 'seed' | 'latenc
   '--engagements': 'engagementCount',
 };
 
-function parseArgs(argv: readonly string[]): ServiceOptions {
+function parseArgs(argv: readonly string[]): ServiceOptions | 'help' {
   const options: ServiceOptions = {};
+  const reading: Reading = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
+    if (arg === '--help' || arg === '-h') return 'help';
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (readingFlag(flag, () => inline ?? argv[++i], reading)) continue;
     const option = Object.hasOwn(FLAGS, flag) ? FLAGS[flag] : undefined;
     if (!option) throw new Error(`Unknown argument: ${arg}`);
     const raw = inline ?? argv[++i];
@@ -26,17 +94,23 @@ function parseArgs(argv: readonly string[]): ServiceOptions {
     if (!Number.isSafeInteger(value) || value > max) throw new Error(`${flag} needs a non-negative integer, got ${raw ?? 'nothing'}`);
     options[option] = value;
   }
+  if (Object.keys(reading).length) options.reading = reading;
   return options;
 }
 
 async function main(): Promise<void> {
-  let options: ServiceOptions;
+  let parsed: ServiceOptions | 'help';
   try {
-    options = parseArgs(process.argv.slice(2));
+    parsed = parseArgs(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     process.exit(2);
   }
+  if (parsed === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const options = parsed;
   let service: RunningService;
   try {
     service = await startService(options);
@@ -44,7 +118,9 @@ async function main(): Promise<void> {
     process.stderr.write(`Could not start the reference service: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  const lines = [`Reference service listening at ${service.baseUrl}`, 'Demo keys:'];
+  const lines = [`Reference service listening at ${service.baseUrl}`];
+  if (options.reading) lines.push(`Reading: ${JSON.stringify(options.reading)}`);
+  lines.push('Demo keys:');
   for (const [role, key] of Object.entries(service.keys)) lines.push(`${role}: ${key}`);
   lines.push(`READY ${JSON.stringify({ baseUrl: service.baseUrl, keys: service.keys })}`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -30,6 +30,11 @@ export interface FaultRule {
   headers?: Record<string, string>;
   /** 'status': JSON error body (default `{error:{code:'injected_fault',…}}`); 'body': the exact JSON answered with 200. */
   body?: unknown;
+  /**
+   * 'status': the body exactly as given, instead of `body` serialised: e.g. JSON whose strings
+   * use escapes (`\u0041`, `\/`) a serialiser would not write, to test what a client decodes.
+   */
+  rawBody?: string;
   /** 'latency': delay before answering normally; 'slowBody': headers at once, body dribbled over ms. */
   ms?: number;
   /** 'redirect': absolute URL for Location (default: the same URL again). */
@@ -113,7 +118,7 @@ export function faultAnswer(rule: FaultRule, requestUrl: string): FaultAnswer {
       const status = rule.status ?? 500;
       const body = rule.body !== undefined ? rule.body : { error: { code: 'injected_fault', message: `Injected fault: HTTP ${status}` } };
       const noBody = status === 204 || status === 304;
-      return { status, headers: { 'Content-Type': JSON_TYPE, ...extra }, body: noBody ? '' : JSON.stringify(body) };
+      return { status, headers: { 'Content-Type': JSON_TYPE, ...extra }, body: noBody ? '' : rule.rawBody ?? JSON.stringify(body) };
     }
     case 'body':
       return { status: rule.status ?? 200, headers: { 'Content-Type': JSON_TYPE, ...extra }, body: JSON.stringify(rule.body ?? null) };

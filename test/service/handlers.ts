@@ -4,12 +4,20 @@ import type { EngagementChangesInput } from './store';
 import type { ServiceStore } from './store';
 import type { RequestInput } from './params';
 import type { Reply } from './replies';
-import { fieldErrors, json, notFound } from './replies';
+import { errorReply, fieldErrors, json, notFound } from './replies';
 import { parseBillingPeriod, parseJsonObject, parsePaging, slicePage } from './params';
 import { ENGAGEMENT_STATUSES } from './types';
+import type { Engagement } from './types';
+import type { Reading } from './readings';
+import { createAnswer, pagingOf, single, updateAnswer } from './readings';
 
 export interface HandlerInput extends RequestInput {
   store: ServiceStore;
+  /** How this service fills in what the contract leaves open. */
+  reading: Reading;
+  /** Conditional request headers of a PATCH. */
+  ifMatch?: string;
+  ifUnmodifiedSince?: string;
   /** Path parameter (already URL-decoded), for /engagements/{id}. */
   id?: string;
 }
@@ -48,17 +56,38 @@ function stringField(
   return value;
 }
 
-export const listEngagements: Handler = ({ query, store }) => {
+/** A strong validator of an engagement's current version. */
+export function etagOf(engagement: Engagement): string {
+  return `"${Buffer.from(`${engagement.id}@${engagement.updatedAt}`).toString('base64url')}"`;
+}
+
+export const listEngagements: Handler = ({ query, store, reading }) => {
   const paging = parsePaging(query);
   if (!paging.ok) return paging.reply;
   const all = store.engagements;
-  return json(200, { data: slicePage(all, paging.value), ...paging.value, totalCount: all.length });
+  const used = pagingOf(reading, paging.value, all.length);
+  return json(200, { data: slicePage(all, used), ...used, totalCount: all.length });
 };
 
-export const getEngagement: Handler = ({ store, id = '' }) => {
+export const getEngagement: Handler = ({ store, reading, id = '' }) => {
   const engagement = store.getEngagement(id);
-  return engagement ? json(200, engagement) : notFound(`No engagement with id ${JSON.stringify(id)}`);
+  return engagement ? json(200, single(reading, engagement), { ETag: etagOf(engagement) }) : notFound(`No engagement with id ${JSON.stringify(id)}`);
 };
+
+/** 412 when a PATCH's If-Match or If-Unmodified-Since no longer holds (someone changed it meanwhile). */
+function preconditionFailed(input: HandlerInput, current: Engagement): Reply | undefined {
+  const { ifMatch, ifUnmodifiedSince } = input;
+  const stale = () => errorReply(412, 'precondition_failed', 'The engagement was changed since you read it', undefined, { ETag: etagOf(current) });
+  if (ifMatch !== undefined) {
+    const tags = ifMatch.split(',').map((t) => t.trim());
+    if (!tags.includes('*') && !tags.includes(etagOf(current))) return stale();
+  } else if (ifUnmodifiedSince !== undefined) {
+    const since = Date.parse(ifUnmodifiedSince);
+    // HTTP dates have whole seconds: compare at that precision.
+    if (Number.isFinite(since) && Math.floor(Date.parse(current.updatedAt) / 1000) > Math.floor(since / 1000)) return stale();
+  }
+  return undefined;
+}
 
 export const createEngagement: Handler = (input) => {
   const parsed = parseJsonObject(input);
@@ -75,14 +104,18 @@ export const createEngagement: Handler = (input) => {
     return fieldErrors(422, 'validation_failed', errors);
   }
   const created = input.store.createEngagement(description === undefined ? { name, type } : { name, type, description });
-  return json(201, created, { Location: `/v1/engagements/${encodeURIComponent(created.id)}` });
+  const answer = createAnswer(input.reading, created, `/v1/engagements/${encodeURIComponent(created.id)}`);
+  return { ...answer, headers: { ...answer.headers, ETag: etagOf(created) } };
 };
 
 export const updateEngagement: Handler = (input) => {
   const parsed = parseJsonObject(input);
   if (!parsed.ok) return parsed.reply;
   const id = input.id ?? '';
-  if (!input.store.getEngagement(id)) return notFound(`No engagement with id ${JSON.stringify(id)}`);
+  const current = input.store.getEngagement(id);
+  if (!current) return notFound(`No engagement with id ${JSON.stringify(id)}`);
+  const precondition = preconditionFailed(input, current);
+  if (precondition) return precondition;
   const body = parsed.value;
   const errors: Record<string, string> = {};
   for (const field of Object.keys(body)) {
@@ -100,13 +133,16 @@ export const updateEngagement: Handler = (input) => {
   if (description !== undefined) changes.description = description;
   if (status !== undefined) changes.status = status;
   const updated = input.store.updateEngagement(id, changes);
-  return updated ? json(200, updated) : notFound(`No engagement with id ${JSON.stringify(id)}`);
+  if (!updated) return notFound(`No engagement with id ${JSON.stringify(id)}`);
+  const answer = updateAnswer(input.reading, updated);
+  return { ...answer, headers: { ...answer.headers, ETag: etagOf(updated) } };
 };
 
 export const usageSummary: Handler = (input) => {
   const period = parseBillingPeriod(input);
   if (!period.ok) return period.reply;
-  return json(200, input.store.summary(period.value));
+  if (!input.store.knowsPeriod(period.value)) return notFound(`No usage for ${period.value}: the account did not exist yet`);
+  return json(200, single(input.reading, input.store.summary(period.value)));
 };
 
 export const usageDetails: Handler = (input) => {
@@ -115,11 +151,12 @@ export const usageDetails: Handler = (input) => {
   const paging = parsePaging(input.query);
   if (!paging.ok) return paging.reply;
   const records = input.store.details(period.value);
-  return json(200, { billingPeriod: period.value, data: slicePage(records, paging.value), ...paging.value, totalCount: records.length });
+  const used = pagingOf(input.reading, paging.value, records.length);
+  return json(200, { billingPeriod: period.value, data: slicePage(records, used), ...used, totalCount: records.length });
 };
 
 export const usageByKey: Handler = (input) => {
   const period = parseBillingPeriod(input);
   if (!period.ok) return period.reply;
-  return json(200, { billingPeriod: period.value, keys: input.store.byKey(period.value) });
+  return json(200, single(input.reading, { billingPeriod: period.value, keys: input.store.byKey(period.value) }));
 };

@@ -135,6 +135,10 @@ const SEEDED_USAGE: readonly Record<MeterName, number>[] = [
   { calls: 76_880, webhooks: 15_020, storage_gb: 5.87 },
   { calls: 69_215, webhooks: 12_760, storage_gb: 5.31 },
   { calls: 58_904, webhooks: 11_005, storage_gb: 4.8 },
+  { calls: 51_230, webhooks: 9_310, storage_gb: 4.21 },
+  { calls: 44_075, webhooks: 8_120, storage_gb: 3.64 },
+  { calls: 36_720, webhooks: 6_405, storage_gb: 2.93 },
+  { calls: 21_480, webhooks: 3_870, storage_gb: 2.05 },
 ];
 export const SEEDED_PERIODS = SEEDED_USAGE.length;
 
@@ -144,7 +148,7 @@ export interface SeededPeriod {
   details: SeededDetail[];
 }
 
-/** Usage data for the current period and the five before it, keyed by period. */
+/** Usage data for the current period and the nine before it, keyed by period. */
 export function generateUsage(rng: Rng, now: Date): Map<string, SeededPeriod> {
   const result = new Map<string, SeededPeriod>();
   const current = periodOf(now);

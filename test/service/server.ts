@@ -12,11 +12,15 @@ import { FaultSet, faultAnswer, isPassThrough } from './faults';
 import { errorReply } from './replies';
 import { deliver, Timers } from './respond';
 import { resolve } from './routes';
+import type { Reading } from './readings';
+import { errorBodyText } from './readings';
 import { DEMO_KEYS } from './seed';
 import { ServiceStore } from './store';
 
 export type { FaultKind, FaultRule } from './faults';
 export type { KeySpec, Scope } from './types';
+export type { Reading, ReadingName } from './readings';
+export { READINGS, READING_NAMES } from './readings';
 export { ServiceStore } from './store';
 
 export interface ServiceOptions {
@@ -30,6 +34,8 @@ export interface ServiceOptions {
   engagementCount?: number;
   /** The service clock; default the real one. */
   now?: () => Date;
+  /** How the service fills in what the contract leaves open (see readings.ts); default ours. */
+  reading?: Reading;
 }
 
 export interface RecordedRequest {
@@ -66,6 +72,9 @@ export interface RunningService {
   clearRequests(): void;
   faults: { add(rule: FaultRule): void; clear(): void };
   setLatency(ms: number): void;
+  /** Switches the reading at once (kept by reset()). */
+  setReading(reading: Reading): void;
+  readonly reading: Reading;
   store: ServiceStore;
   reset(): void;
   close(): Promise<void>;
@@ -130,6 +139,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const faults = new FaultSet();
   const requests: RecordedRequest[] = [];
   let latencyMs = options.latencyMs ?? 0;
+  let reading: Reading = options.reading ?? {};
   const timers = new Timers();
   let closed = false;
   let requestCounter = 0;
@@ -157,12 +167,24 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
       });
     }
-    const input = { query, bodyText, contentType: req.headers['content-type'], now: at, store };
+    const input = {
+      query,
+      bodyText,
+      contentType: req.headers['content-type'],
+      now: at,
+      store,
+      reading,
+      ifMatch: req.headers['if-match'],
+      ifUnmodifiedSince: req.headers['if-unmodified-since'],
+    };
     return route.endpoint.handler(route.id === undefined ? input : { ...input, id: route.id });
   }
 
   function toAnswer(reply: Reply, id: string): Answer {
     const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': id, ...reply.headers };
+    const asText = reply.status >= 400 ? errorBodyText(reading, reply.body) : undefined;
+    if (asText) return { status: reply.status, headers: { ...headers, 'Content-Type': asText.contentType }, body: asText.text };
+    if (reply.body === undefined) delete headers['Content-Type'];
     return { status: reply.status, headers, body: reply.body === undefined ? '' : JSON.stringify(reply.body) };
   }
 
@@ -243,6 +265,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     faults: { add: (rule) => faults.add(rule), clear: () => faults.clear() },
     setLatency: (ms) => {
       latencyMs = Math.max(0, ms);
+    },
+    setReading: (next) => {
+      reading = next;
+    },
+    get reading() {
+      return reading;
     },
     store,
     reset: () => {

@@ -39,6 +39,8 @@ export class ServiceStore {
   private readonly detailsByPeriod = new Map<string, UsageDetailRecord[]>();
   private rng: Rng;
   private idRng: Rng;
+  /** The first billing period of the account: the summary of an earlier one is answered 404. Unset: every period has a summary. */
+  accountStart?: string;
 
   constructor(private readonly options: StoreOptions) {
     this.rng = createRng(options.seed);
@@ -53,6 +55,7 @@ export class ServiceStore {
     this.idRng = createRng(this.options.seed ^ 0x5bd1e995);
     this.engagements = generateEngagements(this.rng, this.options.engagementCount, now);
     this.keys = demoKeySpecs();
+    this.accountStart = undefined;
     this.summaries.clear();
     this.byKeys.clear();
     this.detailsByPeriod.clear();
@@ -131,6 +134,11 @@ export class ServiceStore {
   /** The summary of a period; a period without data has zero usage. Returned as stored. */
   summary(period: string): UsageSummary {
     return this.summaries.get(period) ?? makeSummary(period, ZERO_USAGE);
+  }
+
+  /** Whether the service has a summary for the period (not before the account existed). */
+  knowsPeriod(period: string): boolean {
+    return this.accountStart === undefined || period >= this.accountStart;
   }
 
   /** Stores a summary for a period; it is served verbatim (cast odd shapes in tests). */

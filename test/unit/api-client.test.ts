@@ -82,7 +82,8 @@ describe('API client against the reference service', function () {
     });
 
     it('gets, creates and updates an engagement; PATCH carries only the given fields', async () => {
-      const created = await api.engagements.create({ name: '  Churn calls  ', type: 'quality-review', description: 'Why customers leave' });
+      const { engagement: created, source } = await api.engagements.create({ name: '  Churn calls  ', type: 'quality-review', description: 'Why customers leave' });
+      assert.equal(source, 'answer');
       assert.equal(created.name, 'Churn calls');
       assert.equal(created.status, 'active');
       assert.equal(created.evaluationCount, 0);
@@ -92,7 +93,7 @@ describe('API client against the reference service', function () {
       const got = await api.engagements.get(created.id);
       assert.equal(got.id, created.id);
 
-      const updated = await api.engagements.update(created.id, { status: 'completed' });
+      const { engagement: updated } = await api.engagements.update(created.id, { status: 'completed' });
       assert.equal(updated.status, 'completed');
       assert.equal(updated.name, 'Churn calls');
       assert.ok(updated.updatedAt > created.updatedAt);
@@ -131,10 +132,21 @@ describe('API client against the reference service', function () {
   });
 
   describe('input checks before sending', () => {
+    it('invents no limits the contract does not state: long names and large list pages are sent', async () => {
+      // The list's page size has no bound in the contract: the service decides (ours answers 400).
+      await rejectsWith(api.engagements.list({ pageSize: 101 }), 'invalidRequest');
+      assert.equal(service.requests.at(-1)?.query.pageSize, '101', 'sent, not refused before sending');
+      const name = 'N'.repeat(600);
+      const description = 'd'.repeat(5000);
+      const { engagement } = await api.engagements.create({ name, type: 't'.repeat(300), description });
+      assert.equal(engagement.name, name);
+      const { engagement: renamed } = await api.engagements.update(engagement.id, { status: 'completed', description: 'e'.repeat(3000) });
+      assert.equal(renamed.description?.length, 3000);
+    });
+
     it('refuses bad input without a request', async () => {
       await rejectsWith(api.engagements.create({ name: '   ', type: 'x' }), 'invalidRequest');
       await rejectsWith(api.engagements.list({ page: 0 }), 'invalidRequest');
-      await rejectsWith(api.engagements.list({ pageSize: 101 }), 'invalidRequest');
       await rejectsWith(api.usage.details({ pageSize: 0 }), 'invalidRequest');
       await rejectsWith(api.usage.summary('2026-13'), 'invalidRequest');
       await rejectsWith(api.usage.byKey('26-01'), 'invalidRequest');
@@ -210,18 +222,22 @@ describe('API client against the reference service', function () {
       assert.doesNotMatch(html.message, /<html|<body/i);
     });
 
-    it('badResponse names what is wrong: not JSON, empty, wrong shape, missing field', async () => {
+    it('badResponse says so in words for people, and names what is wrong in its detail (for the log)', async () => {
       service.faults.add({ kind: 'notJson', times: 1 });
-      assert.match((await rejectsWith(api.engagements.list(), 'badResponse')).message, /not JSON/);
+      const notJson = await rejectsWith(api.engagements.list(), 'badResponse');
+      assert.match(notJson.message, /in a form this extension does not understand; details are in the log/);
+      assert.doesNotMatch(notJson.message, /contract|expected/);
+      assert.match(notJson.detail ?? '', /not JSON/);
+      assert.match(logs.at(-1)?.message ?? '', /not JSON/, 'the detail reaches the log');
       service.faults.add({ kind: 'empty200', times: 1 });
-      assert.match((await rejectsWith(api.engagements.list(), 'badResponse')).message, /empty/);
+      assert.match((await rejectsWith(api.engagements.list(), 'badResponse')).detail ?? '', /empty/);
       service.faults.add({ kind: 'body', body: [1, 2, 3], times: 1 });
       await rejectsWith(api.usage.summary(), 'badResponse');
       const broken = { ...service.store.engagements[0] } as Record<string, unknown>;
       delete broken.name;
       service.faults.add({ kind: 'body', body: { data: [broken], page: 1, pageSize: 25, totalCount: 1 }, times: 1 });
       const missing = await rejectsWith(api.engagements.list(), 'badResponse');
-      assert.match(missing.message, /data\[0\]\.name/);
+      assert.match(missing.detail ?? '', /data\[0\]\.name/);
       assert.deepEqual(Object.keys(missing.fieldErrors ?? {}), ['data[0].name']);
     });
 

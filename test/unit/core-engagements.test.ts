@@ -75,7 +75,9 @@ describe('engagement texts', () => {
     assert.match(md, /Scores a weekly sample\\\./);
     assert.match(md, /Other fields[\s\S]*- region: `eu-west-1`/, 'fields the contract does not name are shown too');
     assert.match(engagementMarkdown(engagement({ description: undefined }), { now: NOW }), /\*No description\.\*/);
-    assert.match(engagementMarkdown(engagement(), { now: NOW, heading: false }), /^\*\*Q3 Support Quality Review\*\*$/m);
+    const tooltip = engagementMarkdown(engagement(), { now: NOW, heading: false });
+    assert.match(tooltip, /^\*\*Name\*\*\n\nQ3 Support Quality Review$/m);
+    assert.ok(tooltip.indexOf('| ID |') < tooltip.indexOf('Q3 Support') && tooltip.indexOf('| Status |') < tooltip.indexOf('Q3 Support'), 'ID, type and status come before the name');
   });
 
   it('escapes what the service sends, so it cannot add links, HTML or break the table', () => {

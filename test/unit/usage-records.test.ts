@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { compactValue, deriveColumns, fullValue, keyIdOfApiKey, keyRows, maskKeyId, sortKeyRows, type KeyRow } from '../../src/core/records';
+import { compactValue, deriveColumns, fullValue, keyIdOfApiKey, keyRows, maskKeyId, maskKeyIds, sortKeyRows, type KeyRow } from '../../src/core/records';
 
 describe('usage: detail record columns and values', () => {
   it('derives columns from the records, in order of first appearance, id first', () => {
@@ -23,7 +23,8 @@ describe('usage: detail record columns and values', () => {
     assert.equal(compactValue({ region: 'eu-west-1', sdk: 'node/2.3.1' }), 'region: eu-west-1, sdk: node/2.3.1');
     assert.equal(compactValue([1, 'two', { three: 3 }]), '[1, two, {three: 3}]');
     assert.equal(compactValue({ a: { b: { c: { d: 1 } } } }), 'a: {b: {"c":{"d":1}}}');
-    assert.equal(compactValue(null), 'null');
+    assert.equal(compactValue(null), '', 'a null cell is empty');
+    assert.equal(compactValue({ a: null }), 'a: null');
     assert.equal(compactValue(undefined), '');
     assert.equal(compactValue(42), '42');
     assert.equal(compactValue(false), 'false');
@@ -44,11 +45,24 @@ describe('usage: per-key rows', () => {
   ];
 
   it('masks key ids: start and end only, never the whole id', () => {
-    assert.equal(maskKeyId('key_admin'), 'ke…in');
+    assert.equal(maskKeyId('key_admin'), 'key…min');
     assert.equal(maskKeyId('key_0123456789abcdef'), 'key_…cdef');
     assert.equal(maskKeyId('abcd'), 'a…d');
     assert.equal(maskKeyId('abc'), '…');
     for (const id of ['key_admin', 'key_0123456789abcdef', 'abcd']) assert.notEqual(maskKeyId(id), id);
+  });
+
+  it('masks the ids of one table so that no two look the same, never showing a whole id', () => {
+    const ids = ['key_prod_0001', 'key_prod_0002', 'key_stag_0001', 'key_all', 'key_ill'];
+    const masks = maskKeyIds(ids);
+    assert.equal(new Set(masks).size, ids.length, `distinct: ${masks.join(', ')}`);
+    masks.forEach((mask, i) => {
+      assert.ok(mask.includes('…') && mask !== ids[i], `${ids[i]} is masked (${mask})`);
+      const [start, end] = mask.split('…');
+      assert.ok(ids[i].startsWith(start) && ids[i].endsWith(end), `${mask} shows the ends of ${ids[i]}`);
+    });
+    // Alone, the same id keeps its usual mask.
+    assert.deepEqual(maskKeyIds(['key_admin']), [maskKeyId('key_admin')]);
   });
 
   it('tells the key id of a `<keyId>.<secret>` key, and nothing for other forms', () => {
@@ -61,7 +75,7 @@ describe('usage: per-key rows', () => {
     const rows = keyRows(keys, 'key_ci');
     assert.deepEqual(rows.map((r) => r.share), [0.6, 0.3, 0.1]);
     assert.deepEqual(rows.map((r) => r.current), [false, true, false]);
-    assert.deepEqual(rows.map((r) => r.maskedKeyId), ['ke…in', 'ke…ci', 'ke…ng']);
+    assert.deepEqual(rows.map((r) => r.maskedKeyId), ['key…min', 'ke…ci', 'key_…ling']);
     assert.ok(rows.every((r) => !('keyId' in r)), 'the full key id does not leave the host');
     assert.deepEqual(keyRows(keys).map((r) => r.current), [false, false, false]);
     assert.deepEqual(keyRows([{ keyId: 'k', name: 'n', calls: 0, lastUsedAt: '' }]).map((r) => r.share), [0]);
@@ -77,9 +91,9 @@ describe('usage: per-key rows', () => {
     // Case-insensitive, as people read names.
     assert.deepEqual(names(sortKeyRows(rows, { column: 'name', direction: 'asc' })), ['Admin (demo)', 'billing reporter', 'CI pipeline']);
     assert.deepEqual(names(sortKeyRows(rows, { column: 'name', direction: 'desc' })), ['CI pipeline', 'billing reporter', 'Admin (demo)']);
-    // Key ids sort as they are shown (masked): ke…ci, ke…in, ke…ng.
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'asc' })), ['CI pipeline', 'Admin (demo)', 'billing reporter']);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'desc' })), ['billing reporter', 'Admin (demo)', 'CI pipeline']);
+    // Key ids sort as they are shown (masked): ke…ci, key_…ling, key…min.
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'asc' })), ['CI pipeline', 'billing reporter', 'Admin (demo)']);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'desc' })), ['Admin (demo)', 'billing reporter', 'CI pipeline']);
   });
 
   it('sorts by last use with unknown dates last in both directions', () => {

@@ -1,6 +1,7 @@
 // The detail records: a paged table whose columns come from the records, page size up to
 // 100, and export of the whole period to CSV or JSON.
 import { formatCount } from '../../core/format';
+import { STATUS_CLASSES, statusColumn, type RecordFilter, type StatusClass } from '../../core/recordFilter';
 import { compactValue, fullValue } from '../../core/records';
 import { DETAILS_PAGE_SIZES, type DashboardState, type DetailsData } from '../protocol';
 import { getLocale, send, t } from './context';
@@ -8,18 +9,22 @@ import { h } from './dom';
 import { errorBox, renderExport } from './states';
 
 function toolbar(state: DashboardState, data: DetailsData | undefined): HTMLElement {
-  const { page, pageSize } = state.view;
+  const { page } = state.view;
+  // Pages are the service's: it may answer in another size than the one chosen.
+  const pageSize = data?.pageSize ?? state.view.pageSize;
+  const chosen = state.view.pageSize;
   const total = data?.totalCount ?? 0;
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const locale = getLocale();
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
   const exporting = state.export?.phase === 'running';
-  const sizes = DETAILS_PAGE_SIZES.includes(pageSize) ? DETAILS_PAGE_SIZES : [...DETAILS_PAGE_SIZES, pageSize].sort((a, b) => a - b);
+  const exportTitle = data?.filtered ? t('exportFiltered', formatCount(data.filtered.matched, locale)) : undefined;
+  const sizes = DETAILS_PAGE_SIZES.includes(chosen) ? DETAILS_PAGE_SIZES : [...DETAILS_PAGE_SIZES, chosen].sort((a, b) => a - b);
   const select = h(
     'select',
     { focusKey: 'page-size', attrs: { id: 'page-size' }, on: { change: (event) => send({ type: 'setPageSize', pageSize: Number((event.target as HTMLSelectElement).value) }) } },
-    ...sizes.map((size) => h('option', { attrs: { value: size, selected: size === pageSize } }, String(size))),
+    ...sizes.map((size) => h('option', { attrs: { value: size, selected: size === chosen } }, String(size))),
   );
   return h(
     'div',
@@ -31,12 +36,86 @@ function toolbar(state: DashboardState, data: DetailsData | undefined): HTMLElem
       h('span', { attrs: { id: 'page-of' } }, t('pageOf', formatCount(page, locale), formatCount(pages, locale))),
       h('button', { class: 'icon-button', focusKey: 'next-page', attrs: { type: 'button', 'aria-label': t('nextPage'), title: t('nextPage'), disabled: page >= pages || !data }, on: { click: () => send({ type: 'setPage', page: page + 1 }) } }, '›'),
       h('span', { class: 'range', attrs: { id: 'records-range' } }, data ? t('recordsRange', formatCount(from, locale), formatCount(to, locale), formatCount(total, locale)) : ''),
+    data?.filtered ? h('span', { class: 'range filtered-count', attrs: { id: 'filtered-count' } }, t('filteredCount', formatCount(data.filtered.matched, locale), formatCount(data.filtered.total, locale))) : null,
     ),
     h('label', { class: 'page-size', attrs: { for: 'page-size' } }, t('pageSize')),
     select,
     h('span', { class: 'spacer' }),
-    h('button', { class: 'secondary', focusKey: 'export-csv', attrs: { type: 'button', id: 'export-csv', disabled: exporting || total === 0 }, on: { click: () => send({ type: 'export', format: 'csv' }) } }, t('exportCsv')),
-    h('button', { class: 'secondary', focusKey: 'export-json', attrs: { type: 'button', id: 'export-json', disabled: exporting || total === 0 }, on: { click: () => send({ type: 'export', format: 'json' }) } }, t('exportJson')),
+    h('button', { class: 'secondary', focusKey: 'export-csv', attrs: { type: 'button', id: 'export-csv', disabled: exporting || total === 0, title: exportTitle }, on: { click: () => send({ type: 'export', format: 'csv' }) } }, t('exportCsv')),
+    h('button', { class: 'secondary', focusKey: 'export-json', attrs: { type: 'button', id: 'export-json', disabled: exporting || total === 0, title: exportTitle }, on: { click: () => send({ type: 'export', format: 'json' }) } }, t('exportJson')),
+  );
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** An ISO timestamp in the user's locale and time zone; anything else undefined. */
+function localTime(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !ISO_TIME.test(value)) return undefined;
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return undefined;
+  const locale = getLocale() ?? '';
+  let format = timeFormats.get(locale);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat(locale || undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+    } catch {
+      format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+    }
+    timeFormats.set(locale, format);
+  }
+  return format.format(time);
+}
+
+/** Column, text and status class, applied to every record of the period; the key chip when filtered by key. */
+function filterBar(state: DashboardState, data: DetailsData | undefined): HTMLElement {
+  const filter: RecordFilter = state.view.filter ?? {};
+  const columns = data?.columns ?? [];
+  const hasStatus = statusColumn(columns) !== undefined;
+  const column = h(
+    'select',
+    { focusKey: 'filter-column', attrs: { id: 'filter-column', 'aria-label': t('filterColumn') } },
+    h('option', { attrs: { value: '', selected: filter.column === undefined } }, t('filterAnyColumn')),
+    ...columns.map((c) => h('option', { attrs: { value: c, selected: filter.column === c } }, c)),
+  );
+  const text = h('input', { focusKey: 'filter-text', attrs: { id: 'filter-text', type: 'search', value: filter.text ?? '', placeholder: t('filterText'), 'aria-label': t('filterText'), maxlength: 200 } });
+  const status = h(
+    'select',
+    { focusKey: 'filter-status', attrs: { id: 'filter-status', 'aria-label': t('filterStatus'), disabled: !hasStatus && filter.status === undefined } },
+    h('option', { attrs: { value: '', selected: filter.status === undefined } }, t('filterAnyStatus')),
+    ...STATUS_CLASSES.map((c) => h('option', { attrs: { value: c, selected: filter.status === c } }, c)),
+  );
+  const apply = (): void => {
+    const next: RecordFilter = { ...(filter.keyId !== undefined ? { keyId: filter.keyId } : {}) };
+    if (column.value) next.column = column.value;
+    if (text.value.trim()) next.text = text.value.trim().slice(0, 200);
+    if (status.value) next.status = status.value as StatusClass;
+    send({ type: 'setFilter', filter: next });
+  };
+  const active = filter.keyId !== undefined || (filter.text ?? '') !== '' || filter.status !== undefined;
+  return h(
+    'form',
+    { class: 'filter-bar', attrs: { role: 'search', 'aria-label': t('filterHeading'), id: 'records-filter' }, on: { submit: (event) => { event.preventDefault(); apply(); } } },
+    filter.keyId !== undefined
+      ? h('span', { class: 'chip', attrs: { id: 'filter-key' } }, t('filterKey', state.filterKeyName ?? filter.keyId), h('button', { class: 'link', focusKey: 'clear-key', attrs: { type: 'button', 'aria-label': t('clearFilter') }, on: { click: () => send({ type: 'setFilter', filter: { ...filter, keyId: undefined } }) } }, '×'))
+      : null,
+    column,
+    text,
+    status,
+    h('button', { class: 'secondary', focusKey: 'apply-filter', attrs: { type: 'submit', id: 'apply-filter' } }, t('applyFilter')),
+    active ? h('button', { class: 'link', focusKey: 'clear-filter', attrs: { type: 'button', id: 'clear-filter' }, on: { click: () => send({ type: 'setFilter', filter: {} }) } }, t('clearFilter')) : null,
+  );
+}
+
+function scanBar(state: DashboardState): HTMLElement | null {
+  const scan = state.scan;
+  if (!scan) return null;
+  return h(
+    'div',
+    { class: 'export-bar', attrs: { role: 'status', id: 'scan-progress' } },
+    h('progress', { attrs: { max: Math.max(1, scan.total), value: scan.loaded, 'aria-label': t('scanning', scan.loaded, scan.total) } }),
+    h('span', {}, t('scanning', formatCount(scan.loaded, getLocale()), formatCount(scan.total, getLocale()))),
+    h('button', { class: 'secondary', focusKey: 'cancel-scan', attrs: { type: 'button', id: 'cancel-scan' }, on: { click: () => send({ type: 'cancelScan' }) } }, t('cancel')),
   );
 }
 
@@ -54,7 +133,7 @@ function table(state: DashboardState): HTMLElement {
   }
   lastRows = Math.max(1, data.records.length + 1);
   if (data.records.length === 0) {
-    return h('table', { class: 'details', attrs }, h('tbody', {}, h('tr', {}, h('td', { class: 'empty' }, t('detailsEmpty')))));
+    return h('table', { class: 'details', attrs }, h('tbody', {}, h('tr', {}, h('td', { class: 'empty' }, data.filtered ? t('filterNoMatch') : t('detailsEmpty')))));
   }
   return h(
     'table',
@@ -70,6 +149,8 @@ function table(state: DashboardState): HTMLElement {
           {},
           ...data.columns.map((column) => {
             const value = record[column];
+            const local = localTime(value);
+            if (local !== undefined) return h('td', { class: 'time', attrs: { title: String(value) } }, h('time', { attrs: { datetime: String(value) } }, local));
             const text = compactValue(value);
             const full = fullValue(value);
             return h('td', { class: typeof value === 'number' ? 'numeric' : undefined, attrs: { title: full !== text ? full : undefined } }, text);
@@ -84,7 +165,9 @@ export function renderDetails(state: DashboardState): HTMLElement[] {
   const section = state.details;
   return [
     h('h2', {}, t('detailsHeading')),
+    filterBar(state, section.data),
     toolbar(state, section.data),
+    scanBar(state),
     renderExport(state.export),
     section.status === 'error' ? errorBox(section.error) : null,
     h('div', { class: 'table-wrap' }, table(state)),

@@ -49,3 +49,11 @@ export function replaceContent(region: HTMLElement, ...children: Child[]): void 
 export function srOnly(text: string): HTMLSpanElement {
   return h('span', { class: 'sr-only' }, text);
 }
+
+/** An SVG element (attributes as given; text only as text nodes). */
+export function svg(tag: string, attrs: Record<string, string | number | undefined> = {}, ...children: Child[]): SVGElement {
+  const element = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [name, value] of Object.entries(attrs)) if (value !== undefined) element.setAttribute(name, String(value));
+  append(element, ...children);
+  return element;
+}

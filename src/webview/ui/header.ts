@@ -13,7 +13,8 @@ export function isBusy(state: DashboardState): boolean {
 export function renderHeader(state: DashboardState): HTMLElement {
   const { view, currentPeriod, environment } = state;
   const atLatest = comparePeriods(view.period, currentPeriod) >= 0;
-  const tier = state.summary.data?.tier;
+  // A blocked dashboard (no key, missing scope…) shows nothing an earlier key read.
+  const tier = state.blocked ? undefined : state.summary.data?.tier;
   const monthInput = h('input', {
     class: 'month',
     focusKey: 'month',
@@ -54,7 +55,7 @@ export function renderHeader(state: DashboardState): HTMLElement {
 
 export function updatedText(state: DashboardState, now = Date.now()): string {
   if (isBusy(state)) return t('updating');
-  if (state.updatedAt === undefined) return '';
+  if (state.updatedAt === undefined || state.blocked) return '';
   return t('updated', relativeTimeLong(new Date(state.updatedAt).toISOString(), now, getLocale()));
 }
 

@@ -40,7 +40,12 @@ function row(key: KeyRow): HTMLTableRowElement {
   return h(
     'tr',
     { class: key.current ? 'current' : undefined, attrs: { 'aria-current': key.current ? 'true' : undefined } },
-    h('td', { class: 'name' }, key.name, key.current ? h('span', { class: 'badge badge-current' }, t('currentKey')) : null),
+    h(
+      'td',
+      { class: 'name' },
+      h('button', { class: 'link key-filter', focusKey: `key-${key.maskedKeyId}`, attrs: { type: 'button', title: t('filterByKey', key.name), 'data-key': key.maskedKeyId }, on: { click: () => send({ type: 'filterKey', maskedKeyId: key.maskedKeyId }) } }, key.name),
+      key.current ? h('span', { class: 'badge badge-current' }, t('currentKey')) : null,
+    ),
     h('td', {}, h('code', {}, key.maskedKeyId)),
     h('td', { class: 'numeric' }, formatCount(key.calls, locale)),
     h('td', { class: 'numeric' }, formatPercent(Math.round(key.share * 1000) / 10, locale)),

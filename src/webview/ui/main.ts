@@ -44,7 +44,7 @@ function render(next: DashboardState): void {
   const blocked = next.blocked;
   const busy = isBusy(next);
   app.setAttribute('aria-busy', String(busy));
-  update('header', [next.environment, next.view.period, next.currentPeriod, next.summary.data?.tier, next.updatedAt, busy], () => [renderHeader(next)]);
+  update('header', [next.environment, next.view.period, next.currentPeriod, next.summary.data?.tier, next.updatedAt, busy, blocked !== undefined], () => [renderHeader(next)]);
   // A refused month (in the future) goes back to the period shown.
   const month = regions.header.querySelector<HTMLInputElement>('input.month');
   if (month && month.value !== next.view.period) month.value = next.view.period;
@@ -53,9 +53,9 @@ function render(next: DashboardState): void {
   update('blocked', blocked ?? null, () => (blocked ? [renderBlocked(blocked)] : []));
   for (const name of ['meters', 'keys', 'details'] as const) regions[name].hidden = blocked !== undefined;
   if (blocked) return;
-  update('meters', next.summary, () => renderMeters(next.summary));
+  update('meters', [next.summary, next.trend, next.projection, next.view.period], () => renderMeters(next.summary, next.trend, next.projection, next.view.period));
   update('keys', [next.keys, next.view.sort], () => renderKeys(next.keys, next.view.sort));
-  update('details', [next.details, next.view.page, next.view.pageSize, next.export], () => renderDetails(next));
+  update('details', [next.details, next.view.page, next.view.pageSize, next.view.filter, next.filterKeyName, next.scan, next.export], () => renderDetails(next));
   tickUpdated(next);
 }
 

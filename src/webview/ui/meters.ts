@@ -1,16 +1,43 @@
 // The three meters: a bar of used against included, the figures, the percentage, and the
 // overage past 100 %. `role="meter"` with its values for assistive technology.
-import { meterTexts, type MeterFigures } from '../../core/meters';
-import type { Section, SummaryData } from '../protocol';
+import { formatCount } from '../../core/format';
+import { formatAmount, meterTexts, type MeterFigures } from '../../core/meters';
+import type { Projection } from '../../core/projection';
+import type { ProjectionView, Section, SummaryData, TrendData } from '../protocol';
 import { getLocale, t } from './context';
 import { h } from './dom';
 import { errorBox } from './states';
+import { renderTrend } from './trend';
+
+function dayOf(iso: string, locale?: string): string {
+  try {
+    return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+  } catch {
+    return iso;
+  }
+}
+
+/** "estimate · 108,400 by the end of the period · 8,400 over the included amount, reached around 27 Nov". */
+function projectionLine(projection: Projection, figures: MeterFigures, method: string): HTMLElement {
+  const locale = getLocale();
+  const amount = (value: number) => formatAmount(value, figures.unit, locale);
+  return h(
+    'div',
+    { class: `projection${projection.overBy !== undefined ? ' projection-over' : ''}`, attrs: { 'data-part': 'projection', title: method } },
+    h('span', { class: 'badge badge-estimate' }, t('estimate')),
+    ' ',
+    t('projection', amount(projection.projected)),
+    ' · ',
+    projection.overBy !== undefined && projection.exceedsOn ? t('projectionOver', amount(projection.overBy), dayOf(projection.exceedsOn, locale)) : t('projectionWithin'),
+  );
+}
 
 const METERS = ['calls', 'webhooks', 'storage_gb'] as const;
 
-function meterCard(figures: MeterFigures): HTMLElement {
+function meterCard(figures: MeterFigures, extra: { trend?: Section<TrendData>; projection?: ProjectionView; period: string }): HTMLElement {
   const texts = meterTexts(figures, getLocale());
   const name = t(`meter.${figures.name}`);
+  const projected = extra.projection?.period === extra.period ? extra.projection.meters.find((p) => p.meter === figures.name) : undefined;
   const fill = h('div', { class: 'fill' });
   fill.style.width = `${(figures.fill * 100).toFixed(2)}%`;
   const bar = h(
@@ -35,6 +62,8 @@ function meterCard(figures: MeterFigures): HTMLElement {
     bar,
     h('div', { class: 'figures', attrs: { 'data-part': 'figures' } }, t('meterOf', texts.used, figures.included > 0 ? texts.included : t('meterNoAllowance'))),
     h('div', { class: 'overage', attrs: { 'data-part': 'overage', 'aria-hidden': texts.overage ? undefined : 'true' } }, texts.overage ? t('meterOverage', texts.overage) : '\u00a0'),
+    projected ? projectionLine(projected, figures, extra.projection?.method === 'daily' && figures.name === 'calls' ? t('projectionDaily') : t('projectionLinear')) : null,
+    renderTrend(extra.trend, figures, name, extra.period),
   );
 }
 
@@ -47,14 +76,21 @@ function skeletonCard(name: (typeof METERS)[number]): HTMLElement {
     h('div', { class: 'bar' }, h('div', { class: 'skeleton skeleton-bar' })),
     h('div', { class: 'figures' }, h('span', { class: 'skeleton skeleton-text' }), '\u00a0'),
     h('div', { class: 'overage' }, '\u00a0'),
+    h('div', { class: 'trend' }, h('span', { class: 'skeleton skeleton-chart' }), h('div', { class: 'trend-foot' }, '\u00a0')),
   );
 }
 
-export function renderMeters(section: Section<SummaryData>): HTMLElement[] {
+export function renderMeters(section: Section<SummaryData>, trend: Section<TrendData> | undefined, projection: ProjectionView | undefined, period: string): HTMLElement[] {
   const heading = h('h2', {}, t('metersHeading'));
   const data = section.data;
+  const locale = getLocale();
+  const days =
+    projection?.period === period
+      ? h('p', { class: 'period-days', attrs: { id: 'period-days' } }, t('periodDays', formatCount(Math.ceil(projection.elapsedDays), locale), formatCount(projection.totalDays, locale), formatCount(Math.floor(projection.daysLeft), locale)))
+      : null;
   const cards = h('div', { class: `meters${section.status === 'loading' && data ? ' stale' : ''}`, attrs: { 'aria-busy': section.status === 'loading' ? 'true' : undefined } });
-  if (data) for (const figures of data.meters) cards.append(meterCard(figures));
+  if (data) for (const figures of data.meters) cards.append(meterCard(figures, { trend, projection, period }));
   else for (const name of METERS) cards.append(skeletonCard(name));
-  return [heading, section.status === 'error' ? errorBox(section.error) : null, cards].filter((x): x is HTMLElement => x !== null);
+  const trendError = trend?.status === 'error' ? errorBox(trend.error) : null;
+  return [heading, days, section.status === 'error' ? errorBox(section.error) : trendError, cards].filter((x): x is HTMLElement => x !== null);
 }

@@ -1,0 +1,148 @@
+// One way to send a create or an update and say what happened. A write the service carried
+// out is reported as done, whatever form its answer took. A write whose outcome is unknown (a
+// timeout, a cut connection, a 5xx) is never called failed: it is checked first, and Retry
+// is offered only when the check shows it did not happen. The user's input is kept throughout.
+import * as vscode from 'vscode';
+import { type ApiError, isApiError } from '../api/errors';
+import { Settings } from '../constants';
+import type { ServiceApi } from '../api/service';
+import type { Engagement, WriteResult } from '../api/types';
+import { describeError, showError } from '../ui/errors';
+import { type EngagementDeps, notice, ui, withProgress } from './common';
+
+/** The environment a flow started in: its client, for every request of the flow (Retry included). */
+export interface Pinned {
+  api: ServiceApi;
+  environmentId: string;
+  label: string;
+  /** Whether the pinned environment is still the active one (the tree shows only the active one). */
+  active(): boolean;
+}
+
+export function pinEnvironment(deps: EngagementDeps): Pinned | undefined {
+  const { connection } = deps.services;
+  const api = connection.api;
+  const environment = connection.environment;
+  if (!api || !environment) return undefined;
+  return { api, environmentId: environment.id, label: environment.label, active: () => connection.environment?.id === environment.id && connection.api === api };
+}
+
+export interface WriteFlow {
+  pin: Pinned;
+  /** What is being done, for messages: "create “Churn calls”". */
+  action: string;
+  progress: string;
+  send: () => Promise<WriteResult>;
+  /** After an unknown outcome: the engagement if the change is there, undefined if it is not. */
+  check: () => Promise<Engagement | undefined>;
+  /** Shows the result (tree, notice); `late` when only the check found it. */
+  done: (engagement: Engagement, how: { result?: WriteResult; late?: boolean }) => Promise<void>;
+  retry: () => Promise<unknown>;
+  edit: () => Promise<unknown>;
+  /** Called for a failure that is not about the outcome (e.g. a conflict); true when handled. */
+  handle?: (error: unknown) => Promise<boolean>;
+}
+
+/** Sends the write and reports. Resolves when the user has nothing more to decide. */
+export async function performWrite(deps: EngagementDeps, flow: WriteFlow): Promise<void> {
+  let result: WriteResult;
+  try {
+    result = await withProgress(flow.progress, flow.send);
+  } catch (error) {
+    deps.services.log.error(`Could not ${flow.action}`, error);
+    await settleFailure(deps, flow, error);
+    return;
+  }
+  await flow.done(result.engagement, { result });
+}
+
+async function settleFailure(deps: EngagementDeps, flow: WriteFlow, error: unknown): Promise<void> {
+  if (flow.handle && (await flow.handle(error))) return;
+  if (!isApiError(error) || !error.writeOutcome) {
+    await showError(ui(deps), error, { action: flow.action, environmentLabel: flow.pin.label, retry: flow.retry, edit: flow.edit });
+    return;
+  }
+  await checkOutcome(deps, flow, error);
+}
+
+/** How long to keep looking for a write that timed out: the service may still be working on it. */
+function patienceMs(error: ApiError): number {
+  if (error.kind !== 'timeout') return 0;
+  const seconds = vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.requestTimeoutSeconds, 30);
+  return Math.min(60, Math.max(1, seconds)) * 1000;
+}
+
+const CHECK_INTERVAL_MS = 500;
+
+/** Looks for the change, again for a while when the service may still be working on it. */
+async function lookFor(flow: WriteFlow, patience: number): Promise<Engagement | undefined> {
+  const deadline = Date.now() + patience;
+  for (;;) {
+    const found = await flow.check();
+    if (found || Date.now() + CHECK_INTERVAL_MS > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, CHECK_INTERVAL_MS));
+  }
+}
+
+/**
+ * The service may have made the change (`unknown`), or said it did but its answer could not
+ * be read (`applied`): look before saying anything, and offer Retry only when it is not there.
+ */
+async function checkOutcome(deps: EngagementDeps, flow: WriteFlow, error: ApiError): Promise<void> {
+  const checkAgain = vscode.l10n.t('Check Again');
+  const refresh = vscode.l10n.t('Refresh');
+  const edit = vscode.l10n.t('Edit');
+  const logs = vscode.l10n.t('Show Logs');
+  let patience = patienceMs(error);
+  for (;;) {
+    let found: Engagement | undefined;
+    try {
+      found = await withProgress(vscode.l10n.t('Checking whether the service made the change…'), () => lookFor(flow, patience));
+    } catch (checkError) {
+      deps.services.log.error(`Checking whether "${flow.action}" was carried out failed`, checkError);
+      const choice = await ui(deps).message(
+        'error',
+        vscode.l10n.t('Could not {0}: {1} The change may have been made; checking failed too ({2}), so Retry is not offered yet.', flow.action, describeError(error, flow.pin.label), describeError(checkError, flow.pin.label)),
+        {},
+        checkAgain,
+        edit,
+        logs,
+      );
+      if (choice === checkAgain) {
+        patience = 0;
+        continue;
+      }
+      if (choice === edit) await flow.edit();
+      else if (choice === logs) deps.services.log.show();
+      return;
+    }
+    if (found) {
+      await flow.done(found, { late: true });
+      return;
+    }
+    if (error.writeOutcome === 'applied') {
+      // The service said it was done, yet it is not there: say so; sending again could double it.
+      if (flow.pin.active()) void deps.store.refresh();
+      const choice = await ui(deps).message('warning', vscode.l10n.t('The service reported “{0}” as done, but its answer could not be read and the change is not visible yet. Refresh in a moment; details are in the log.', flow.action), {}, refresh, logs);
+      if (choice === refresh && flow.pin.active()) await deps.store.refresh();
+      else if (choice === logs) deps.services.log.show();
+      return;
+    }
+    await showError(ui(deps), error, { action: flow.action, environmentLabel: flow.pin.label, retry: flow.retry, edit: flow.edit, checkedNotApplied: true });
+    return;
+  }
+}
+
+/** The short confirmation after a write, saying how its result was learned when that matters. */
+export function confirmWrite(deps: EngagementDeps, text: string, how: { result?: WriteResult; late?: boolean }): void {
+  const parts = [text];
+  if (how.late) parts.push(vscode.l10n.t('The service did not confirm it, but a check found the change made.'));
+  if (how.result?.source === 'search') parts.push(vscode.l10n.t('Its answer did not name the engagement: the newest one with this name and type is shown.'));
+  if (how.result?.accepted) parts.push(vscode.l10n.t('The service accepted it for processing; refresh if something is not shown yet.'));
+  notice(deps, parts.join(' '));
+}
+
+/** The per-field messages of a 400/422 the service sent (not a check made before sending). */
+export function refusedFields(error: unknown): Record<string, string> | undefined {
+  return isApiError(error) && error.kind === 'invalidRequest' && error.status !== undefined ? error.fieldErrors : undefined;
+}

@@ -1,0 +1,126 @@
+// Opt-in usage alerts: a meter of the active environment past a threshold of its included
+// amount, or projected to pass it by the period's end. Each alert is shown once per
+// environment, period, meter and threshold across all windows (remembered in the global
+// state before it is shown), with "Open Usage Dashboard" and "Don't Show Again for This
+// Period". The summaries come from the status bar's reads and the dashboard's; this class
+// never reads on its own.
+import * as vscode from 'vscode';
+import type { UsageSummary } from '../api/types';
+import { Commands, Settings } from '../constants';
+import { alertId, alertThresholds, type DueAlert, dueAlerts } from '../core/alerts';
+import { formatAmount, meterFigures, meterTexts, USAGE_METERS } from '../core/meters';
+import { comparePeriods, currentPeriod, periodLabel, shiftPeriod } from '../core/period';
+import { projectPeriod } from '../core/projection';
+import type { MementoLike } from '../cache';
+import type { Services } from '../services';
+
+type Shown = Record<string, number>;
+
+export class UsageAlerts {
+  /** Alerts shown by this window (tests and the log read them). */
+  readonly raised: string[] = [];
+
+  constructor(
+    private readonly services: Services,
+    private readonly memento: MementoLike,
+    private readonly key: string,
+  ) {}
+
+  enabled(): boolean {
+    return vscode.workspace.getConfiguration(Settings.section).get<boolean>(Settings.usageAlerts, false) === true;
+  }
+
+  private shown(): Shown {
+    const value = this.memento.get<Shown>(this.key);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : {};
+  }
+
+  private async remember(ids: readonly string[], now = Date.now()): Promise<void> {
+    const shown = this.shown();
+    for (const id of ids) shown[id] = now;
+    // Periods before the previous one are forgotten.
+    const oldest = shiftPeriod(currentPeriod(now), -1);
+    for (const id of Object.keys(shown)) {
+      const period = id.split('|')[1] ?? '';
+      if (!/^\d{4}-\d{2}$/.test(period) || comparePeriods(period, oldest) < 0) delete shown[id];
+    }
+    await Promise.resolve(this.memento.update(this.key, shown)).then(undefined, (error: unknown) => this.services.log.warn(`Could not remember a usage alert: ${String(error)}`));
+  }
+
+  forget(environmentId: string): void {
+    this.keepOnly([], environmentId);
+  }
+
+  /** Drops what was remembered for environments that no longer exist (or for the one given). */
+  keepOnly(environmentIds: readonly string[], only?: string): void {
+    const shown = this.shown();
+    const stale = Object.keys(shown).filter((id) => {
+      const env = id.split('|')[0];
+      return only !== undefined ? env === only : !environmentIds.includes(env);
+    });
+    if (stale.length === 0) return;
+    for (const id of stale) delete shown[id];
+    Promise.resolve(this.memento.update(this.key, shown)).then(undefined, () => undefined);
+  }
+
+  private queue: Promise<void> = Promise.resolve();
+
+  /** Checks a summary of an environment; shows what is due. Checks run one after the other, so two reads never show one alert twice. */
+  check(environmentId: string, summary: UsageSummary, now = Date.now()): Promise<void> {
+    const next = this.queue.then(() => this.checkNow(environmentId, summary, now));
+    this.queue = next.catch((error: unknown) => this.services.log.warn(`Usage alerts: ${String(error)}`));
+    return next;
+  }
+
+  private async checkNow(environmentId: string, summary: UsageSummary, now: number): Promise<void> {
+    const period = summary.billingPeriod;
+    if (!this.enabled() || period !== currentPeriod(now) || this.services.store.active()?.id !== environmentId) return;
+    const env = this.services.store.get(environmentId);
+    if (!env) return;
+    const thresholds = alertThresholds(vscode.workspace.getConfiguration(Settings.section).get<unknown>(Settings.usageAlertThresholds));
+    const meters = USAGE_METERS.map((name) => meterFigures(name, summary.usage[name]));
+    const shown = this.shown();
+    if (shown[`${environmentId}|${period}|muted`]) return;
+    const due = dueAlerts(environmentId, period, meters, thresholds, projectPeriod(period, meters, now), (id) => id in shown);
+    if (due.length === 0) return;
+    // Remembered before they are shown: another window checking meanwhile finds them.
+    await this.remember(due.flatMap((alert) => alert.covers.map((trigger) => alertId(environmentId, period, alert.meter, trigger))), now);
+    for (const alert of due) void this.show(environmentId, env.label, period, alert);
+  }
+
+  private async show(environmentId: string, label: string, period: string, alert: DueAlert): Promise<void> {
+    const locale = vscode.env.language;
+    const meter = meterName(alert.meter);
+    const texts = meterTexts(alert.figures, locale);
+    const month = periodLabel(period, locale);
+    const parts: string[] = [];
+    if (alert.trigger !== 'projected') parts.push(vscode.l10n.t('{0}: {1} reached {2} of the included amount in {3} ({4} of {5}).', label, meter, texts.percent, month, texts.used, texts.included));
+    if (alert.overBy !== undefined && alert.projected !== undefined) {
+      const day = alert.exceedsOn ? new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${alert.exceedsOn}T00:00:00Z`)) : '';
+      const by = formatAmount(alert.overBy, alert.figures.unit, locale);
+      parts.push(alert.trigger === 'projected'
+        ? vscode.l10n.t('{0}: {1} is projected to pass its included amount by {2} around {3} (estimate at the current pace: {4} by the end of {5}).', label, meter, by, day, formatAmount(alert.projected, alert.figures.unit, locale), month)
+        : vscode.l10n.t('At the current pace it passes the included amount by {0} around {1} (estimate).', by, day));
+    }
+    const text = parts.join(' ');
+    this.raised.push(text);
+    this.services.log.info(`Usage alert (${alert.meter}, ${String(alert.trigger)}) for ${label} in ${period}.`);
+    const open = vscode.l10n.t('Open Usage Dashboard');
+    const mute = vscode.l10n.t("Don't Show Again for This Period");
+    const level = alert.figures.level === 'error' || alert.trigger === 'projected' || (typeof alert.trigger === 'number' && alert.trigger >= 100) ? 'warning' : 'info';
+    const choice = await this.services.ui.current.message(level, text, {}, open, mute);
+    if (choice === open) await vscode.commands.executeCommand(Commands.openUsageDashboard, environmentId);
+    else if (choice === mute) await this.remember([`${environmentId}|${period}|muted`]);
+  }
+}
+
+function meterName(meter: DueAlert['meter']): string {
+  switch (meter) {
+    case 'calls':
+      return vscode.l10n.t('API calls');
+    case 'webhooks':
+      return vscode.l10n.t('Webhooks');
+    case 'storage_gb':
+      return vscode.l10n.t('Storage');
+  }
+}

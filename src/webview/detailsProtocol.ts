@@ -1,0 +1,113 @@
+// The messages between the engagement details panel's host and its webview, both ways, the
+// checks the host applies to everything the webview sends, and the pure builder of what the
+// panel shows. No `vscode`, no DOM.
+import type { Engagement } from '../api/types';
+import { absoluteTime, formatCount, relativeTime } from '../core/format';
+import { statusLook } from '../core/status';
+export { fill } from './protocol';
+
+export const DETAILS_ACTIONS = ['edit', 'changeStatus', 'copyId', 'refresh', 'openUsageDashboard'] as const;
+export type DetailsAction = (typeof DETAILS_ACTIONS)[number];
+/** Actions that change the engagement: hidden when the key is known to be read-only. */
+export const WRITE_ACTIONS: readonly DetailsAction[] = ['edit', 'changeStatus'];
+
+export interface DetailsField {
+  label: string;
+  value: string;
+  /** Shown as code (ids, raw values of unknown fields). */
+  code?: boolean;
+  /** A second, quieter line: the relative time of a date. */
+  note?: string;
+}
+
+/** What the panel shows. Every string is data inserted as text by the webview. */
+export interface DetailsView {
+  environment: string;
+  id: string;
+  name: string;
+  status: { text: string; kind: 'active' | 'completed' | 'other' };
+  fields: DetailsField[];
+  description?: string;
+  /** Fields the contract does not name, as the service sent them. */
+  extras: DetailsField[];
+  /** When the engagement was read (`2026-11-23 14:03 UTC`). */
+  readAt: string;
+  actions: DetailsAction[];
+  /** A read or an action is running. */
+  busy: boolean;
+  /** Why the last read failed (the shown data is the last good one). */
+  error?: string;
+  /** Why the actions are off (for example: another environment is active now). */
+  notice?: string;
+}
+
+export const DETAILS_STRING_KEYS = ['action.edit', 'action.changeStatus', 'action.copyId', 'action.refresh', 'action.openUsageDashboard', 'description', 'noDescription', 'otherFields', 'readAt', 'readOnly', 'busy', 'fields', 'actions'] as const;
+export type DetailsStringKey = (typeof DETAILS_STRING_KEYS)[number];
+export type DetailsStrings = Record<DetailsStringKey, string>;
+
+export type DetailsHostMessage = { type: 'init'; strings: DetailsStrings } | { type: 'show'; view: DetailsView };
+export type DetailsWebviewMessage = { type: 'ready' } | { type: 'action'; action: DetailsAction } | { type: 'webviewError'; message: string };
+
+/** Reads a message from the webview: anything that is not exactly one of the protocol gives undefined. */
+export function parseDetailsMessage(value: unknown): DetailsWebviewMessage | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const raw = value as Record<string, unknown>;
+  switch (raw.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'action':
+      return typeof raw.action === 'string' && (DETAILS_ACTIONS as readonly string[]).includes(raw.action) ? { type: 'action', action: raw.action as DetailsAction } : undefined;
+    case 'webviewError':
+      return typeof raw.message === 'string' ? { type: 'webviewError', message: raw.message.slice(0, 500) } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export interface DetailsWords {
+  id: string;
+  type: string;
+  status: string;
+  evaluations: string;
+  created: string;
+  updated: string;
+}
+
+const KNOWN_FIELDS = new Set(['id', 'name', 'description', 'type', 'status', 'evaluationCount', 'createdAt', 'updatedAt']);
+
+function rawValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** Every contract field (dates absolute and relative) and every extra field the service sent. */
+export function detailsView(engagement: Engagement, options: { environment: string; words: DetailsWords; readAt: number; now?: number; canWrite: boolean; busy?: boolean; error?: string; notice?: string }): DetailsView {
+  const now = options.now ?? Date.now();
+  const w = options.words;
+  const look = statusLook(engagement.status);
+  const date = (label: string, iso: string): DetailsField => ({ label, value: absoluteTime(iso), note: relativeTime(iso, now) });
+  const acting = options.notice === undefined;
+  return {
+    environment: options.environment,
+    id: engagement.id,
+    name: engagement.name,
+    status: { text: look.text, kind: look.kind },
+    fields: [
+      { label: w.id, value: engagement.id, code: true },
+      { label: w.type, value: engagement.type },
+      { label: w.status, value: look.text },
+      { label: w.evaluations, value: formatCount(engagement.evaluationCount) },
+      date(w.created, engagement.createdAt),
+      date(w.updated, engagement.updatedAt),
+    ],
+    description: engagement.description?.trim() ? engagement.description : undefined,
+    extras: Object.entries(engagement)
+      .filter(([key]) => !KNOWN_FIELDS.has(key))
+      .map(([key, value]) => ({ label: key, value: rawValue(value), code: true })),
+    readAt: absoluteTime(new Date(options.readAt).toISOString()),
+    actions: DETAILS_ACTIONS.filter((a) => (acting ? options.canWrite || !WRITE_ACTIONS.includes(a) : a === 'copyId')),
+    busy: options.busy ?? false,
+    error: options.error,
+    notice: options.notice,
+  };
+}

@@ -1,0 +1,142 @@
+// The trend beside each meter: the last 12 billing periods as bars (SVG in theme colours),
+// the included amount as a dashed line, "no data" periods as empty outlines, the value of a
+// bar on hover or keyboard focus (arrow keys move between bars), a table for screen
+// readers, and the change against the period before the one shown.
+import { formatPercent } from '../../core/format';
+import { formatAmount, type MeterFigures, type UsageMeterName } from '../../core/meters';
+import { chartMax, meterChange, type TrendPoint } from '../../core/trend';
+import type { Section, TrendData } from '../protocol';
+import { getLocale, t } from './context';
+import { h, svg } from './dom';
+
+const W = 240;
+const H = 56;
+const BASE = 52;
+const TOP = 4;
+
+function shortPeriod(period: string, locale?: string): string {
+  const [year, month] = period.split('-').map(Number);
+  try {
+    return new Intl.DateTimeFormat(locale, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, 1)));
+  } catch {
+    return period;
+  }
+}
+
+function describe(point: TrendPoint, meter: UsageMeterName, unit: MeterFigures['unit'], locale?: string): string {
+  const when = shortPeriod(point.period, locale);
+  if (point.status === 'noData') return `${when}: ${t('noData')}`;
+  if (point.status === 'error') return `${when}: ${t('trendFailed', point.message)}`;
+  const value = point.meters[meter];
+  return t('trendPoint', when, formatAmount(value.used, unit, locale), formatAmount(value.included, unit, locale));
+}
+
+function levelOf(point: TrendPoint, meter: UsageMeterName): string {
+  if (point.status !== 'data') return point.status === 'error' ? 'failed' : 'nodata';
+  const { used, included } = point.meters[meter];
+  if (included > 0 && used > included) return 'over';
+  if (included > 0 && used >= included * 0.8) return 'warn';
+  return 'normal';
+}
+
+function chart(points: readonly TrendPoint[], meter: UsageMeterName, unit: MeterFigures['unit'], period: string, readout: HTMLElement, name: string): SVGElement {
+  const locale = getLocale();
+  const max = chartMax(points, meter);
+  const slot = W / points.length;
+  const y = (value: number) => BASE - (value / max) * (BASE - TOP);
+  const bars: SVGElement[] = [];
+  const texts = points.map((p) => describe(p, meter, unit, locale));
+  let active = Math.max(0, points.findIndex((p) => p.period === period));
+  const show = (index: number) => {
+    active = index;
+    bars.forEach((bar, i) => bar.classList.toggle('focused', i === index));
+    readout.textContent = texts[index] ?? '';
+  };
+  points.forEach((point, i) => {
+    const x = i * slot + 3;
+    const width = slot - 6;
+    const level = levelOf(point, meter);
+    const used = point.status === 'data' ? point.meters[meter].used : 0;
+    const top = point.status === 'data' ? Math.min(BASE - 1, y(used)) : BASE - 4;
+    const bar = svg('rect', { class: `bar-${level}${point.period === period ? ' selected' : ''}`, x: x.toFixed(1), y: top.toFixed(1), width: width.toFixed(1), height: (BASE - top).toFixed(1), rx: 1, 'data-period': point.period, 'data-status': point.status }, svg('title', {}, texts[i]));
+    bar.addEventListener('mouseenter', () => show(i));
+    bars.push(bar);
+  });
+  // The included amount of each period with data, joined.
+  const line = points
+    .map((p, i) => (p.status === 'data' && p.meters[meter].included > 0 ? `${(i * slot + 1).toFixed(1)},${y(p.meters[meter].included).toFixed(1)} ${((i + 1) * slot - 1).toFixed(1)},${y(p.meters[meter].included).toFixed(1)}` : ''))
+    .filter(Boolean)
+    .join(' ');
+  const element = svg(
+    'svg',
+    { class: 'trend-chart', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', role: 'img', tabindex: 0, 'aria-label': t('trendAria', name, points.length), 'data-meter': meter },
+    svg('line', { class: 'baseline', x1: 0, x2: W, y1: BASE + 0.5, y2: BASE + 0.5 }),
+    ...bars,
+    line ? svg('polyline', { class: 'included', points: line }) : null,
+  );
+  element.addEventListener('focus', () => show(active));
+  element.addEventListener('mouseleave', () => {
+    if (document.activeElement !== element) readout.textContent = '';
+  });
+  element.addEventListener('blur', () => {
+    bars.forEach((bar) => bar.classList.remove('focused'));
+    readout.textContent = '';
+  });
+  element.addEventListener('keydown', (event) => {
+    const { key } = event;
+    const next = key === 'ArrowLeft' ? active - 1 : key === 'ArrowRight' ? active + 1 : key === 'Home' ? 0 : key === 'End' ? points.length - 1 : undefined;
+    if (next === undefined) return;
+    event.preventDefault();
+    show(Math.min(points.length - 1, Math.max(0, next)));
+  });
+  return element;
+}
+
+function table(points: readonly TrendPoint[], meter: UsageMeterName, unit: MeterFigures['unit'], name: string): HTMLElement {
+  const locale = getLocale();
+  return h(
+    'table',
+    { class: 'sr-only trend-table' },
+    h('caption', {}, t('trendAria', name, points.length)),
+    h('thead', {}, h('tr', {}, h('th', { attrs: { scope: 'col' } }, t('col.period')), h('th', { attrs: { scope: 'col' } }, t('col.used')), h('th', { attrs: { scope: 'col' } }, t('col.included')))),
+    h(
+      'tbody',
+      {},
+      ...points.map((p) =>
+        h(
+          'tr',
+          {},
+          h('th', { attrs: { scope: 'row' } }, shortPeriod(p.period, locale)),
+          h('td', {}, p.status === 'data' ? formatAmount(p.meters[meter].used, unit, locale) : p.status === 'noData' ? t('noData') : t('trendFailed', p.message)),
+          h('td', {}, p.status === 'data' ? formatAmount(p.meters[meter].included, unit, locale) : ''),
+        ),
+      ),
+    ),
+  );
+}
+
+function changeText(points: readonly TrendPoint[], meter: UsageMeterName, unit: MeterFigures['unit'], period: string): string {
+  const change = meterChange(points, period, meter);
+  if (!change) return '';
+  const locale = getLocale();
+  const from = shortPeriod(change.from, locale);
+  if (change.percent === undefined) return t('trendChangeNew', formatAmount(Math.abs(change.delta), unit, locale), from);
+  const sign = change.delta > 0 ? '+' : change.delta < 0 ? '−' : '±';
+  return t('trendChange', `${sign}${formatPercent(Math.abs(Math.round(change.percent * 10) / 10), locale)}`, from);
+}
+
+/** The trend of one meter for its card; a placeholder of the same size while it loads. */
+export function renderTrend(section: Section<TrendData> | undefined, figures: MeterFigures, name: string, period: string): HTMLElement {
+  const data = section?.data;
+  if (!data) {
+    return h('div', { class: 'trend', attrs: { 'aria-hidden': section?.status === 'error' ? undefined : 'true' } }, section?.status === 'error' ? h('span', { class: 'trend-error' }, section.error.message) : h('span', { class: 'skeleton skeleton-chart' }), h('div', { class: 'trend-foot' }, '\u00a0'));
+  }
+  const readout = h('span', { class: 'trend-readout', attrs: { 'aria-live': 'polite' } });
+  return h(
+    'div',
+    { class: `trend${section?.status === 'loading' ? ' stale' : ''}`, attrs: { 'data-meter': figures.name } },
+    chart(data.points, figures.name, figures.unit, period, readout, name),
+    table(data.points, figures.name, figures.unit, name),
+    h('div', { class: 'trend-foot' }, h('span', { class: 'trend-change', attrs: { 'data-part': 'change' } }, changeText(data.points, figures.name, figures.unit, period)), readout),
+  );
+}

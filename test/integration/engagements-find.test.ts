@@ -1,0 +1,183 @@
+// Finding and acting on any engagement inside a real VS Code, against the reference service:
+// Go to Engagement through the real quick pick, sort/group/filter over the whole set (with
+// the question above the limit, and Cancel), the details panel with its actions following
+// edits made elsewhere, and a read-only key said in the view's title.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { pickByLabel, useEnvironment, waitFor } from './helpers';
+import { engagementsSuite } from './engagementsSuite';
+
+describe('Engagements: find and act on any engagement', function () {
+  this.timeout(90_000);
+  const s = engagementsSuite();
+  const { eng, run, items, seeded, requests, patches, test } = s;
+  const config = () => vscode.workspace.getConfiguration('engagementUsage');
+
+  async function seed(n: number): Promise<void> {
+    s.ctx.service.store.seedEngagements(n);
+    await run('refreshEngagements');
+    await eng().settled();
+    s.ctx.service.clearRequests();
+  }
+
+  test('Go to Engagement lists what is loaded at once, reads every page behind, finds one on the last page and reveals it', async () => {
+    await seed(1000);
+    assert.equal(eng().loaded().length, 25);
+    const target = seeded().at(-1)!;
+    const going = run('goToEngagement');
+    const qp = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick');
+    const timeline = eng().goTo()!;
+    assert.equal(timeline.firstItems, 25, 'the loaded engagements were listed at once');
+    await waitFor(() => (timeline.allItems === 1000 ? true : undefined), 'every engagement in the quick pick');
+    assert.equal(qp.items.length, 1000);
+    assert.deepEqual([...new Set(requests('GET').map((r) => r.query.pageSize))], ['100'], 'every page read in pages of 100');
+    assert.equal(requests('GET').length, 10);
+    const item = qp.items.find((i) => (i as { id?: string }).id === target.id)!;
+    assert.equal(item.label, target.name);
+    assert.match(item.detail ?? '', new RegExp(`^${target.id}`), 'the id (and the description) are matched too');
+    assert.match(item.description ?? '', new RegExp(`${target.status} · ${target.type}`));
+    // Typed as a person would: the id of the last engagement.
+    qp.value = target.id;
+    await waitFor(() => ((qp.activeItems[0] as { id?: string } | undefined)?.id === target.id ? true : undefined), 'the match to be the active item');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const chosen = (await going) as { id: string } | undefined;
+    assert.equal(chosen?.id, target.id);
+    await waitFor(() => eng().selection().includes(target.id), 'the engagement to be revealed and selected in the tree');
+    await waitFor(() => (eng().details()?.view?.id === target.id ? true : undefined), 'its details to open');
+    assert.equal(eng().complete(), true);
+
+    // Again while fresh: the whole set is reused, nothing is read.
+    s.ctx.service.clearRequests();
+    const again = run('goToEngagement');
+    const qp2 = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick again');
+    assert.equal(qp2.items.length, 1000, 'all at once');
+    qp2.hide();
+    assert.equal(await again, undefined);
+    assert.equal(requests('GET').length, 0, 'nothing read again');
+    eng().closeDetails();
+  });
+
+  test('sort, group and filter read every page and apply to all; the description says how many match of how many', async () => {
+    await seed(1000);
+    s.ctx.ui.answer(pickByLabel('Name'));
+    await run('sortEngagements');
+    // The command answers at once; every page is read behind it.
+    await eng().settled();
+    assert.equal(eng().complete(), true);
+    assert.equal(requests('GET').length, 10);
+    const names = (await items()).map((i) => i.label);
+    assert.equal(names.length, 1000);
+    assert.deepEqual(names, [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare));
+    assert.equal((await eng().tree()).some((i) => i.kind === 'loadMore'), false);
+
+    s.ctx.ui.answer(pickByLabel('By Status'), () => ['paused']);
+    await run('filterEngagements');
+    await eng().settled();
+    const paused = seeded().filter((e) => e.status === 'paused').length;
+    assert.ok(paused > 0);
+    assert.equal((await items()).length, paused);
+    assert.equal(eng().description(), `${paused.toLocaleString('en-US')} of 1,000 match · status: paused`);
+  });
+
+  test('above the limit it asks first: Only Those Loaded keeps the pages, Read All reads them', async () => {
+    await config().update('engagements.wholeSetLimit', 500, vscode.ConfigurationTarget.Global);
+    try {
+      await seed(1000);
+      s.ctx.ui.answer(pickByLabel('Name'));
+      s.ctx.ui.onMessages('Only Those Loaded');
+      await run('sortEngagements');
+      const asked = await waitFor(() => s.ctx.ui.messages[0], 'the question');
+      await eng().settled();
+      assert.equal(asked.text, 'Test has 1,000 engagements. Read all of them to sort, group and filter the whole set?');
+      assert.equal(asked.modal, true);
+      assert.deepEqual(asked.actions, ['Read All', 'Only Those Loaded']);
+      assert.equal(requests('GET').length, 0);
+      assert.equal(eng().loaded().length, 25);
+
+      s.ctx.ui.answer(pickByLabel('By Status'), () => ['paused']);
+      s.ctx.ui.onMessages('Read All');
+      await run('filterEngagements');
+      await waitFor(() => s.ctx.ui.messages[1], 'the question again');
+      await eng().settled();
+      assert.equal(eng().complete(), true);
+      assert.match(eng().description() ?? '', / of 1,000 match · status: paused$/);
+    } finally {
+      await config().update('engagements.wholeSetLimit', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('reading every page shows progress in the view and can be cancelled; what was shown stays', async () => {
+    await seed(1000);
+    s.ctx.service.setLatency(150);
+    try {
+      s.ctx.ui.answer(pickByLabel('Evaluations'));
+      const sorting = run('sortEngagements');
+      await waitFor(() => (eng().contextValues()['engagementUsage.readingAll'] === true ? true : undefined), 'the view to say it is reading every page');
+      assert.match(eng().message() ?? '', /^Reading every engagement… [\d,]+ of 1,000$/);
+      await run('cancelReadingEngagements');
+      await sorting;
+      await eng().settled();
+    } finally {
+      s.ctx.service.setLatency(0);
+    }
+    assert.equal(eng().complete(), false);
+    assert.equal(eng().loaded().length, 25, 'the first page stays');
+    assert.equal(eng().message(), undefined, 'no error: it was cancelled');
+    assert.equal(eng().contextValues()['engagementUsage.readingAll'], false);
+    assert.equal(s.ctx.ui.messages.length, 0);
+  });
+
+  test('the details panel: its actions run on the engagement shown, and an edit from the tree shows in it', async () => {
+    const target = (await items())[2];
+    await run('openEngagement', target.id);
+    await waitFor(() => (eng().details()?.view?.id === target.id && eng().details()?.ready ? true : undefined), 'the details panel');
+
+    // Renamed from the tree: the panel follows.
+    s.ctx.ui.answer('Renamed in the tree');
+    await run('renameEngagement', target.id);
+    await waitFor(() => (eng().details()?.view?.name === 'Renamed in the tree' ? true : undefined), 'the panel to show the new name');
+
+    // Change Status from the panel: the same flow as the tree's, on this engagement.
+    const before = seeded().find((e) => e.id === target.id)!.status;
+    const next = before === 'completed' ? 'active' : 'completed';
+    s.ctx.ui.answer(next);
+    await eng().detailsMessage({ type: 'action', action: 'changeStatus' });
+    assert.deepEqual(patches().map((p) => [p.path, p.body]).at(-1), [`/v1/engagements/${target.id}`, { status: next }]);
+    await waitFor(() => (eng().details()?.view?.status.text === next ? true : undefined), 'the panel to show the new status');
+
+    // Refresh reads it again; a change on the server shows.
+    seeded().find((e) => e.id === target.id)!.description = 'Changed on the server';
+    s.ctx.service.clearRequests();
+    await eng().detailsMessage({ type: 'action', action: 'refresh' });
+    assert.equal(requests('GET', `/v1/engagements/${target.id}`).length, 1);
+    await waitFor(() => (eng().details()?.view?.description === 'Changed on the server' ? true : undefined), 'the refreshed description');
+
+    // Messages outside the protocol do nothing.
+    await eng().detailsMessage({ type: 'action', action: 'signOutAll' });
+    await eng().detailsMessage({ type: 'command', command: 'removeEnvironment' });
+    assert.ok(s.ctx.exports.environments?.list().length);
+
+    await eng().detailsMessage({ type: 'action', action: 'openUsageDashboard' });
+    await waitFor(() => s.ctx.exports.usage?.dashboard(), 'the usage dashboard');
+    for (const d of s.ctx.exports.usage!.dashboards()) d.close();
+    assert.deepEqual(eng().details()?.webviewErrors, []);
+    eng().closeDetails();
+  });
+
+  test('a read-only key: once a write is refused the view title says so and the details offer no write action', async () => {
+    await useEnvironment(s.ctx, s.ctx.service.keys.readOnly);
+    const target = (await items())[0];
+    s.ctx.ui.answer('Not allowed');
+    s.ctx.ui.onMessages(undefined);
+    await run('renameEngagement', target.id);
+    assert.match(s.ctx.ui.messages[0]?.text ?? '', /engagements:write/);
+    await waitFor(() => (eng().description()?.startsWith('read-only key') ? true : undefined), 'the title area to say the key is read-only');
+    await run('openEngagement', target.id);
+    await waitFor(() => (eng().details()?.view?.id === target.id && eng().details()?.view?.busy === false ? true : undefined), 'the details');
+    assert.deepEqual(eng().details()?.view?.actions, ['copyId', 'refresh', 'openUsageDashboard']);
+    eng().closeDetails();
+    // A new key: what the old one could not do is forgotten.
+    await useEnvironment(s.ctx, s.ctx.service.keys.admin);
+    await waitFor(() => (eng().description() === undefined ? true : undefined), 'the read-only mark to go with the key');
+  });
+});

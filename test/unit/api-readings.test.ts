@@ -1,0 +1,293 @@
+// The whole client against every reading the reference service speaks (test/service/readings.ts):
+// each way a real service may fill in what the contract leaves open. Nothing here may pass
+// only because the service reads the contract the way we would.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError } from '../../src/api/errors';
+import { ServiceApi } from '../../src/api/service';
+import { EngagementStore } from '../../src/engagements/store';
+import { startService, READINGS, READING_NAMES, type Reading, type RunningService } from '../service/server';
+
+const TOTAL = 137;
+
+async function rejectsWith(promise: Promise<unknown>, kind: string): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+    assert.equal(error.kind, kind, `expected ${kind}, got ${error.kind}: ${error.message}`);
+    return error;
+  }
+  assert.fail(`expected a ${kind} error, but the call succeeded`);
+}
+
+/** Whether the reading lets a client read past the first page. */
+const pages = (reading: Reading) => !reading.ignorePage;
+
+describe('API client under every reading of the contract', function () {
+  let service: RunningService;
+  let api: ServiceApi;
+
+  before(async () => {
+    service = await startService({ port: 0 });
+  });
+  after(async () => {
+    await service.close();
+  });
+
+  for (const name of READING_NAMES) {
+    const reading: Reading = READINGS[name];
+    describe(`reading "${name}" ${JSON.stringify(reading)}`, () => {
+      beforeEach(() => {
+        service.reset();
+        service.setReading(reading);
+        service.store.seedEngagements(TOTAL);
+        api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 5000, backoffLimitMs: 20 });
+      });
+      afterEach(() => service.setReading({}));
+
+      it('listAll: every engagement once, in the service order, or says why it cannot', async () => {
+        const all = await api.engagements.listAll({ pageSize: 100 });
+        const ids = all.items.map((e) => e.id);
+        assert.equal(new Set(ids).size, ids.length, 'no engagement twice');
+        assert.equal(all.totalCount, TOTAL);
+        if (pages(reading)) {
+          assert.equal(all.stop, undefined);
+          assert.deepEqual(ids, service.store.engagements.map((e) => e.id));
+          const perPage = reading.noPaging ? TOTAL : reading.ignorePageSize ? 25 : Math.min(100, reading.pageSizeCap ?? 100);
+          assert.equal(all.pageSize, perPage, 'the page size the service answers with');
+          assert.equal(all.requests, Math.ceil(TOTAL / perPage), 'one request per page of the service');
+          const lists = service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
+          assert.ok(lists.slice(1).every((r) => r.query.pageSize === String(perPage)), 'later pages asked in the service’s size');
+        } else {
+          assert.equal(all.stop, 'ignoresPage');
+          assert.equal(all.items.length, 100, 'what the first page held');
+          assert.ok(all.requests <= 1 + 32, `bounded: ${all.requests} requests`);
+        }
+      });
+
+      it('the tree store: Load more until everything is shown, or says why not', async () => {
+        const store = new EngagementStore({ environmentId: () => 'env', api: () => api, hasKey: () => Promise.resolve(true), pageSize: () => 100 });
+        await store.refresh();
+        for (let i = 0; i < 50 && store.snapshot().hasMore; i++) await store.loadMore();
+        const snapshot = store.snapshot();
+        assert.equal(snapshot.error, undefined);
+        assert.equal(new Set(snapshot.items.map((e) => e.id)).size, snapshot.items.length);
+        if (pages(reading)) {
+          assert.equal(snapshot.items.length, TOTAL, 'nothing lost');
+          assert.equal(snapshot.stop, undefined);
+        } else {
+          assert.equal(snapshot.items.length, 100, 'the first page');
+          assert.equal(snapshot.hasMore, false, 'no Load more that would loop');
+          assert.ok(snapshot.stop, 'the view can say why the rest is missing');
+          assert.equal(snapshot.totalCount, TOTAL);
+        }
+        // A refresh keeps as many in view as before, in the service's pages.
+        await store.refresh();
+        assert.equal(store.snapshot().items.length, snapshot.items.length);
+      });
+
+      it('get, create and update: each write sent once and reported with the engagement it made', async () => {
+        const target = service.store.engagements[3];
+        const got = await api.engagements.get(target.id);
+        assert.equal(got.id, target.id);
+        assert.equal(got.name, target.name);
+
+        const before = service.store.engagements.length;
+        const created = await api.engagements.create({ name: 'Reading check', type: 'quality-review', description: 'made under a reading' });
+        assert.equal(created.engagement.name, 'Reading check');
+        assert.equal(created.engagement.type, 'quality-review');
+        assert.equal(created.engagement.id, service.store.engagements[0].id, 'the engagement the service made');
+        assert.equal(service.store.engagements.length, before + 1, 'created once');
+        assert.equal(service.requests.filter((r) => r.method === 'POST').length, 1);
+        const expectedSource = { body: 'answer', location: 'location', accepted: 'location', silent: 'search' }[reading.writes ?? 'body'];
+        assert.equal(created.source, expectedSource);
+        assert.equal(created.accepted, reading.writes === 'accepted');
+
+        const updated = await api.engagements.update(target.id, { name: 'Renamed under a reading', status: 'completed' });
+        assert.equal(updated.engagement.name, 'Renamed under a reading');
+        assert.equal(updated.engagement.status, 'completed');
+        assert.equal(service.requests.filter((r) => r.method === 'PATCH').length, 1, 'sent once');
+        assert.equal(updated.source, (reading.writes ?? 'body') === 'body' ? 'answer' : 'reread');
+      });
+
+      it('usage: summary, by-key and every detail record', async () => {
+        const summary = await api.usage.summary();
+        assert.equal(typeof summary.usage.calls.used, 'number');
+        const byKey = await api.usage.byKey();
+        assert.ok(byKey.keys.length > 0);
+        const period = summary.billingPeriod;
+        const all = await api.usage.detailsAll(period);
+        const total = service.store.details(period).length;
+        if (pages(reading) || total <= 25) {
+          assert.equal(all.items.length, total);
+          assert.equal(all.stop, undefined);
+        } else {
+          assert.equal(all.stop, 'ignoresPage');
+          assert.ok(all.items.length < total);
+        }
+      });
+
+      it('errors: the service’s own words reach the user, whatever the body format', async () => {
+        const error = await rejectsWith(api.engagements.update(service.store.engagements[0].id, { status: 'not-a-status' }), 'invalidRequest');
+        assert.match(error.serverMessage ?? '', /status must be one of/);
+        if (!reading.errorBodies || reading.errorBodies === 'json') assert.match(error.fieldErrors?.status ?? '', /status must be one of/);
+        assert.doesNotMatch(error.serverMessage ?? '', /<[a-z]/i, 'no markup');
+        const missing = await rejectsWith(api.engagements.get('eng_missing'), 'notFound');
+        assert.equal(missing.status, 404);
+      });
+    });
+  }
+});
+
+describe('paging that follows the service', function () {
+  let service: RunningService;
+  let api: ServiceApi;
+  before(async () => {
+    service = await startService({ port: 0 });
+  });
+  after(async () => {
+    await service.close();
+  });
+  beforeEach(() => {
+    service.reset();
+    service.store.seedEngagements(TOTAL);
+    api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 5000 });
+  });
+
+  it('a service that says it answered the page asked for but repeats the first: stops, nothing twice', async () => {
+    const first = service.store.engagements.slice(0, 25);
+    service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', transform: (_body, query) => ({ data: first, page: Number(query.page ?? 1), pageSize: 25, totalCount: TOTAL }) });
+    const all = await api.engagements.listAll({ pageSize: 25 });
+    assert.equal(all.items.length, 25);
+    assert.equal(all.stop, 'repeatsPages');
+  });
+
+  it('a total that grows while reading: the extra pages are read too', async () => {
+    let calls = 0;
+    service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', transform: (body) => {
+      calls++;
+      // After the first page, the service reports 30 more than it had.
+      if (calls === 2) service.store.seedEngagements(TOTAL + 30);
+      return body;
+    } });
+    const all = await api.engagements.listAll({ pageSize: 50, concurrency: 1 });
+    assert.equal(new Set(all.items.map((e) => e.id)).size, all.items.length);
+    assert.ok(all.items.length >= TOTAL, `${all.items.length} read`);
+    assert.ok(all.requests <= 10);
+  });
+
+  it('a total that shrinks: stops at the last item, no endless reading', async () => {
+    service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', times: 1, transform: (body) => ({ ...(body as object), totalCount: 500 }) });
+    const all = await api.engagements.listAll({ pageSize: 50 });
+    assert.equal(all.items.length, TOTAL);
+    assert.ok(all.requests <= 12, `${all.requests} requests`);
+  });
+
+  it('a bare array for the engagement list: read page by page until a short page', async () => {
+    service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', transform: (body) => (body as { data: unknown[] }).data });
+    const all = await api.engagements.listAll({ pageSize: 50 });
+    assert.equal(all.items.length, TOTAL);
+    assert.deepEqual(all.items.map((e) => e.id), service.store.engagements.map((e) => e.id));
+  });
+
+  it('paging fields under `meta`', async () => {
+    service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', transform: (body) => {
+      const { data, ...meta } = body as { data: unknown[] };
+      return { data, meta };
+    } });
+    const all = await api.engagements.listAll({ pageSize: 40 });
+    assert.equal(all.items.length, TOTAL);
+  });
+});
+
+describe('writes whose answers name no engagement, and writes whose outcome is unknown', function () {
+  let service: RunningService;
+  let api: ServiceApi;
+  before(async () => {
+    service = await startService({ port: 0 });
+  });
+  after(async () => {
+    await service.close();
+  });
+  beforeEach(() => {
+    service.reset();
+    api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 600, retryLimit: 0 });
+  });
+
+  it('a Location on another origin is never followed: the key goes nowhere else', async () => {
+    const foreign: string[] = [];
+    const other = http.createServer((req, res) => {
+      foreign.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.end('{}');
+    });
+    await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+    try {
+      const port = (other.address() as AddressInfo).port;
+      service.setReading({ writes: 'location' });
+      for (const location of [`http://127.0.0.1:${port}/v1/engagements/x`, `//127.0.0.1:${port}/v1/engagements/x`, '/v2/engagements/x', '/v1/other/x']) {
+        service.faults.add({ method: 'POST', kind: 'status', status: 201, body: '', headers: { Location: location }, times: 1 });
+        // Ours answers 201 with no body: nothing names an engagement, so none is made… and none found.
+        await rejectsWith(api.engagements.create({ name: `Lost ${location}`, type: 'x' }), 'badResponse');
+      }
+      assert.deepEqual(foreign, [], 'the foreign server got no request');
+      assert.ok(service.requests.every((r) => !r.path.includes('/x')), 'no read of a Location outside the base URL');
+    } finally {
+      other.close();
+    }
+  });
+
+  it('a create that timed out is unknown, and findCreated finds it when it was made', async () => {
+    service.faults.add({ method: 'POST', kind: 'latency', ms: 1500, times: 1 });
+    const sentAt = Date.now();
+    const error = await rejectsWith(api.engagements.create({ name: 'Slow create', type: 'onboarding' }), 'timeout');
+    assert.equal(error.writeOutcome, 'unknown');
+    // The service carries it out after the client gave up.
+    for (let i = 0; i < 40 && !service.store.engagements.some((e) => e.name === 'Slow create'); i++) await new Promise((r) => setTimeout(r, 50));
+    const found = await api.engagements.findCreated({ name: 'Slow create', type: 'onboarding' }, sentAt);
+    assert.equal(found?.name, 'Slow create');
+    assert.equal(await api.engagements.findCreated({ name: 'Never made', type: 'onboarding' }, sentAt), undefined);
+  });
+
+  it('a 500 on PATCH is unknown; checkUpdate tells whether it was applied', async () => {
+    const target = service.store.engagements[0];
+    service.faults.add({ method: 'PATCH', kind: 'status', status: 503, times: 1 });
+    const error = await rejectsWith(api.engagements.update(target.id, { name: 'Maybe' }), 'server');
+    assert.equal(error.writeOutcome, 'unknown');
+    assert.equal((await api.engagements.checkUpdate(target.id, { name: 'Maybe' })).applied, false);
+    service.store.updateEngagement(target.id, { name: 'Maybe' });
+    assert.equal((await api.engagements.checkUpdate(target.id, { name: 'Maybe' })).applied, true);
+  });
+
+  it('a refused connection is certainly not applied; a 4xx neither', async () => {
+    // A port nothing listens on: a server's, closed again.
+    const closed = http.createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+    const offline = new ServiceApi({ baseUrl: `http://127.0.0.1:${port}/v1`, getKey: () => 'k-123456', timeoutMs: 500, retryLimit: 0 });
+    const refused = await rejectsWith(offline.engagements.create({ name: 'x', type: 'y' }), 'network');
+    assert.equal(refused.writeOutcome, undefined);
+    const invalid = await rejectsWith(api.engagements.update(service.store.engagements[0].id, { status: 'nope' }), 'invalidRequest');
+    assert.equal(invalid.writeOutcome, undefined);
+  });
+
+  it('a 2xx whose body is not an engagement is read back, not reported as a failure', async () => {
+    const target = service.store.engagements[0];
+    service.faults.add({ method: 'PATCH', kind: 'transform', times: 1, transform: () => ({ ok: true }) });
+    const result = await api.engagements.update(target.id, { name: 'Read back' });
+    assert.equal(result.source, 'reread');
+    assert.equal(result.engagement.name, 'Read back');
+  });
+
+  it('a PATCH carries the expected version: a change made meanwhile answers 412 (conflict)', async () => {
+    const target = await api.engagements.get(service.store.engagements[0].id);
+    service.store.updateEngagement(target.id, { name: 'Changed by someone else' });
+    const error = await rejectsWith(api.engagements.update(target.id, { status: 'completed' }, { expectedUpdatedAt: target.updatedAt }), 'conflict');
+    assert.equal(error.status, 412);
+    const patch = service.requests.find((r) => r.method === 'PATCH');
+    assert.ok(patch, 'sent');
+    assert.equal(service.store.getEngagement(target.id)?.status, target.status, 'not overwritten');
+  });
+});

@@ -1,0 +1,130 @@
+// The engagements store's whole-set mode against the reference service over real HTTP: every
+// page read by the client's concurrent reader, progress, reuse while fresh, cancel, failure,
+// local writes, and refreshes that read the whole set again.
+import assert from 'node:assert/strict';
+import { ApiError } from '../../src/api/errors';
+import { ServiceApi } from '../../src/api/service';
+import { EngagementStore } from '../../src/engagements/store';
+import { startService, type RunningService } from '../service/server';
+
+describe('engagements store: the whole set', function () {
+  let service: RunningService;
+  let api: ServiceApi;
+  let store: EngagementStore;
+  let env: string;
+
+  before(async () => {
+    service = await startService({ port: 0 });
+  });
+  after(async () => {
+    await service.close();
+  });
+  beforeEach(() => {
+    service.reset();
+    service.store.seedEngagements(1000);
+    env = 'e-1';
+    api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 5000, retryLimit: 0 });
+    store = new EngagementStore({ environmentId: () => env, api: () => api, hasKey: () => Promise.resolve(true), pageSize: () => 25 });
+  });
+  const listCalls = () => service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
+
+  it('reads every page and shows them all, in the service order, with progress on the way', async () => {
+    await store.ensureLoaded();
+    assert.equal(store.snapshot().hasMore, true);
+    const progress: Array<{ loaded: number; total: number }> = [];
+    store.onDidChange(() => {
+      const reading = store.snapshot().readingAll;
+      if (reading) progress.push(reading);
+    });
+    service.clearRequests();
+    assert.equal(await store.loadAll(), true);
+    const s = store.snapshot();
+    assert.equal(s.items.length, 1000);
+    assert.deepEqual(s.items.map((e) => e.id), service.store.engagements.map((e) => e.id));
+    assert.equal(s.complete, true);
+    assert.equal(s.hasMore, false, 'no "Load more…" once everything is loaded');
+    assert.equal(s.readingAll, undefined, 'the progress is gone');
+    assert.equal(listCalls().length, 10, 'pages of 100: ceil(1000 / 100) requests');
+    assert.ok(listCalls().every((r) => r.query.pageSize === '100'));
+    assert.ok(progress.length >= 2, 'progress was reported');
+    assert.equal(progress.at(-1)?.loaded, 1000);
+    assert.equal(progress.at(-1)?.total, 1000);
+  });
+
+  it('reuses a whole set read lately, and reads again when asked for fresh data', async () => {
+    await store.loadAll();
+    service.clearRequests();
+    assert.equal(await store.loadAll(60_000), true);
+    assert.equal(listCalls().length, 0, 'reused while fresh');
+    assert.equal(await store.loadAll(0), true);
+    assert.equal(listCalls().length, 10);
+  });
+
+  it('calls while one runs share it', async () => {
+    await Promise.all([store.loadAll(), store.loadAll(), store.loadAll()]);
+    assert.equal(listCalls().length, 10);
+  });
+
+  it('a refresh after a whole-set read reads the whole set again (pages of 100, not 25)', async () => {
+    await store.loadAll();
+    service.store.createEngagement({ name: 'Arrived later', type: 'onboarding' });
+    service.clearRequests();
+    await store.refresh();
+    assert.equal(store.snapshot().items.length, 1001);
+    assert.equal(store.snapshot().complete, true);
+    assert.equal(listCalls().length, 11);
+  });
+
+  it('cancelled, it keeps what was shown and reports no error', async () => {
+    await store.ensureLoaded();
+    const before = store.snapshot().items;
+    // Slow answers: the read is surely under way (first page or later) when it is cancelled.
+    service.clearRequests();
+    service.setLatency(500);
+    const reading = store.loadAll();
+    for (let i = 0; i < 100 && !service.requests.some((r) => r.path === '/v1/engagements'); i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(store.snapshot().readingAll, 'reading');
+    store.cancelLoadAll();
+    assert.equal(await reading, false);
+    service.setLatency(0);
+    const s = store.snapshot();
+    assert.equal(s.items, before);
+    assert.equal(s.complete, false);
+    assert.equal(s.error, undefined);
+    assert.equal(s.readingAll, undefined);
+  });
+
+  it('a failed read keeps what was shown and says why', async () => {
+    await store.ensureLoaded();
+    const before = store.snapshot().items;
+    service.faults.add({ method: 'GET', path: '/engagements', kind: 'status', status: 503, times: 1 });
+    assert.equal(await store.loadAll(), false);
+    const s = store.snapshot();
+    assert.equal(s.items, before);
+    assert.ok(s.error instanceof ApiError && s.error.kind === 'server');
+    assert.equal(s.complete, false);
+  });
+
+  it('keeps a write made while every page was being read', async () => {
+    await store.ensureLoaded();
+    const target = store.snapshot().items[2];
+    service.setLatency(50);
+    const reading = store.loadAll();
+    await new Promise((r) => setTimeout(r, 20));
+    store.upsert({ ...target, name: 'Renamed meanwhile', updatedAt: new Date(Date.parse(target.updatedAt) + 60_000).toISOString() });
+    await reading;
+    service.setLatency(0);
+    assert.equal(store.get(target.id)?.name, 'Renamed meanwhile');
+  });
+
+  it('another environment or key forgets the whole set', async () => {
+    await store.loadAll();
+    env = 'e-2';
+    store.reset();
+    assert.equal(store.snapshot().complete, false);
+    assert.equal(store.snapshot().items.length, 0);
+    service.clearRequests();
+    await store.loadAll(60_000);
+    assert.equal(listCalls().length, 10, 'read again for the new environment');
+  });
+});
