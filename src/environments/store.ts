@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Settings, StateKeys } from '../constants';
 import { parseBaseUrl } from '../core/validation';
+import { OwnState } from './ownState';
 import { type Capabilities, type Environment, type EnvironmentRecord, settingsEnvironmentId } from './model';
 
 interface SettingsEntry {
@@ -22,8 +23,11 @@ export class EnvironmentStore implements vscode.Disposable {
   readonly onDidChangeCapabilities = this.capsChanged.event;
   private readonly subscription: vscode.Disposable;
   private readonly trustSubscription: vscode.Disposable;
+  /** The environments and capabilities, read back as this session wrote them. */
+  private readonly state: OwnState;
 
   constructor(private readonly context: vscode.ExtensionContext) {
+    this.state = new OwnState(context.globalState);
     context.globalState.setKeysForSync([StateKeys.environments]);
     this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${Settings.section}.${Settings.environments}`) || event.affectsConfiguration(`${Settings.section}.${Settings.defaultEnvironment}`)) {
@@ -67,19 +71,19 @@ export class EnvironmentStore implements vscode.Disposable {
   async add(record: EnvironmentRecord): Promise<Environment> {
     const records = this.userRecords().filter((r) => r.id !== record.id);
     records.push({ id: record.id, label: record.label, baseUrl: record.baseUrl, production: record.production || undefined });
-    await this.context.globalState.update(StateKeys.environments, records);
+    await this.state.update(StateKeys.environments, records);
     this.changed.fire();
     return { ...record, source: 'user' };
   }
 
   async update(id: string, changes: Partial<Omit<EnvironmentRecord, 'id'>>): Promise<void> {
     const records = this.userRecords().map((r) => (r.id === id ? { ...r, ...changes } : r));
-    await this.context.globalState.update(StateKeys.environments, records);
+    await this.state.update(StateKeys.environments, records);
     this.changed.fire();
   }
 
   async remove(id: string): Promise<void> {
-    await this.context.globalState.update(StateKeys.environments, this.userRecords().filter((r) => r.id !== id));
+    await this.state.update(StateKeys.environments, this.userRecords().filter((r) => r.id !== id));
     await this.forgetCapabilities(id);
     if (this.context.workspaceState.get<string>(StateKeys.activeEnvironment) === id) {
       await this.context.workspaceState.update(StateKeys.activeEnvironment, undefined);
@@ -88,30 +92,30 @@ export class EnvironmentStore implements vscode.Disposable {
   }
 
   capabilities(id: string): Capabilities {
-    return this.context.globalState.get<Record<string, Capabilities>>(StateKeys.capabilities, {})[id] ?? {};
+    return this.state.get<Record<string, Capabilities>>(StateKeys.capabilities, {})[id] ?? {};
   }
 
   /** Records what an answer of the service showed; fires only when something changed. */
   async learn(id: string, caps: Capabilities): Promise<void> {
-    const all = { ...this.context.globalState.get<Record<string, Capabilities>>(StateKeys.capabilities, {}) };
+    const all = { ...this.state.get<Record<string, Capabilities>>(StateKeys.capabilities, {}) };
     const before = all[id] ?? {};
     const after = { ...before, ...caps };
     if (before.read === after.read && before.write === after.write && before.usage === after.usage) return;
     all[id] = after;
-    await this.context.globalState.update(StateKeys.capabilities, all);
+    await this.state.update(StateKeys.capabilities, all);
     this.capsChanged.fire(id);
   }
 
   async forgetCapabilities(id: string): Promise<void> {
-    const all = { ...this.context.globalState.get<Record<string, Capabilities>>(StateKeys.capabilities, {}) };
+    const all = { ...this.state.get<Record<string, Capabilities>>(StateKeys.capabilities, {}) };
     if (!(id in all)) return;
     delete all[id];
-    await this.context.globalState.update(StateKeys.capabilities, all);
+    await this.state.update(StateKeys.capabilities, all);
     this.capsChanged.fire(id);
   }
 
   private userRecords(): EnvironmentRecord[] {
-    const stored = this.context.globalState.get<unknown>(StateKeys.environments, []);
+    const stored = this.state.get<unknown>(StateKeys.environments, []);
     if (!Array.isArray(stored)) return [];
     return stored.filter((r): r is EnvironmentRecord => typeof r === 'object' && r !== null && typeof (r as EnvironmentRecord).id === 'string' && typeof (r as EnvironmentRecord).label === 'string' && typeof (r as EnvironmentRecord).baseUrl === 'string');
   }
