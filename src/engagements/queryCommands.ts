@@ -39,8 +39,7 @@ export async function sortEngagements(deps: EngagementDeps): Promise<void> {
   items.push({ label: vscode.l10n.t('Reverse Order'), description: directionLabel(sort, reverse), value: { sort, direction: reverse }, iconId: 'arrow-swap' });
   const chosen = await ui(deps).pick<Choice>({ title: vscode.l10n.t('Sort Engagements'), items, activeValue: items.find((i) => i.value.sort === sort)?.value });
   if (chosen === undefined || isBack(chosen)) return;
-  await deps.query.update(chosen);
-  await applyToWholeSet(deps);
+  await remembering(deps.query.update(chosen), deps);
 }
 
 /**
@@ -53,14 +52,19 @@ async function applyToWholeSet(deps: EngagementDeps): Promise<void> {
   return Promise.resolve();
 }
 
+/** The query applies at once; the read of every page starts while it is being remembered. */
+async function remembering(saving: Promise<void>, deps: EngagementDeps): Promise<void> {
+  await applyToWholeSet(deps);
+  await saving;
+}
+
 export async function groupEngagements(deps: EngagementDeps): Promise<void> {
   const current = deps.query.current.group;
   const labels: Record<GroupBy, string> = { none: vscode.l10n.t('No Grouping'), status: vscode.l10n.t('Group by Status'), type: vscode.l10n.t('Group by Type') };
   const items = (['none', 'status', 'type'] as GroupBy[]).map((g) => ({ label: labels[g], value: g, iconId: g === current ? 'check' : 'blank' }));
   const chosen = await ui(deps).pick<GroupBy>({ title: vscode.l10n.t('Group Engagements'), items, activeValue: current });
   if (chosen === undefined || isBack(chosen)) return;
-  await deps.query.update({ group: chosen });
-  await applyToWholeSet(deps);
+  await remembering(deps.query.update({ group: chosen }), deps);
 }
 
 type FilterAction = 'status' | 'type' | 'name' | 'clear';
@@ -81,8 +85,7 @@ export async function filterEngagements(deps: EngagementDeps): Promise<void> {
   if (action === 'name') {
     const text = await ui(deps).input({ title: vscode.l10n.t('Filter by Name'), value: filter.nameContains ?? '', prompt: vscode.l10n.t('Show engagements whose name contains this text (empty shows all)') });
     if (text === undefined || isBack(text)) return;
-    await deps.query.update({ filter: { ...filter, nameContains: text.trim() || undefined } });
-    return applyToWholeSet(deps);
+    return remembering(deps.query.update({ filter: { ...filter, nameContains: text.trim() || undefined } }), deps);
   }
   const field = action;
   const selected = (field === 'status' ? filter.statuses : filter.types) ?? [];
@@ -93,8 +96,7 @@ export async function filterEngagements(deps: EngagementDeps): Promise<void> {
     items: values.map((v) => ({ label: field === 'status' ? statusLook(v).text : v, value: v, picked: selected.includes(v), iconId: field === 'status' ? statusLook(v).icon : 'tag' })),
   });
   if (chosen === undefined) return;
-  await deps.query.update({ filter: { ...filter, [field === 'status' ? 'statuses' : 'types']: chosen.length ? chosen : undefined } });
-  await applyToWholeSet(deps);
+  await remembering(deps.query.update({ filter: { ...filter, [field === 'status' ? 'statuses' : 'types']: chosen.length ? chosen : undefined } }), deps);
 }
 
 export async function clearFilter(deps: EngagementDeps): Promise<void> {

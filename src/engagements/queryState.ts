@@ -20,10 +20,11 @@ export class QueryState implements vscode.Disposable {
     return isFiltered(this.value.filter);
   }
 
+  /** Applies at once (the view repaints); resolves once it is remembered. */
   async update(changes: Partial<EngagementQuery>): Promise<void> {
     this.value = normaliseQuery({ ...this.value, ...changes });
-    await this.memento.update(StateKeys.engagementsQuery, this.value);
     this.changed.fire(this.value);
+    await this.memento.update(StateKeys.engagementsQuery, this.value);
   }
 
   dispose(): void {

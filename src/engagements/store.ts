@@ -49,6 +49,8 @@ type Listener = () => void;
 
 /** Requests in flight at once when a refresh re-reads several pages. */
 const REFRESH_CONCURRENCY = 4;
+/** The least time between two progress steps shown while every page is read. */
+const PROGRESS_STEP_MS = 100;
 
 export class EngagementStore {
   private readonly listeners = new Set<Listener>();
@@ -336,12 +338,18 @@ export class EngagementStore {
   private async readAll(api: ServiceApi, generation: number): Promise<boolean> {
     const signals = [this.abort.signal, this.wholeAbort?.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = AbortSignal.any(signals);
+    let progressShownAt = performance.now();
     try {
       const result = await api.engagements.listAll({
         signal,
         onProgress: (loaded, total) => {
           if (generation !== this.generation || !this.wholeProgress) return;
           this.wholeProgress = { loaded, total };
+          // Every listener (view, quick pick, details) repaints on each emit: a hundred pages
+          // arriving within a second are shown as a few steps, and the end is always shown.
+          const now = performance.now();
+          if (loaded < total && now - progressShownAt < PROGRESS_STEP_MS) return;
+          progressShownAt = now;
           this.emit();
         },
       });

@@ -6,6 +6,7 @@ import { Commands, Settings, StateKeys, WebviewTypes } from '../constants';
 import { currentPeriod } from '../core/period';
 import { DEFAULT_KEY_SORT } from '../core/records';
 import type { Feature, Services } from '../services';
+import { OwnState } from '../ownState';
 import { DEFAULT_DETAILS_PAGE_SIZE, type DashboardState, type HostMessage, parseViewState, type ViewState } from '../webview/protocol';
 import type { UsageAlerts } from './alerts';
 import { UsageHistory } from './history';
@@ -65,11 +66,13 @@ export function registerUsage(services: Services): Feature<UsageExports> {
   const { context, store, ui } = services;
   const panels = new Map<string, DashboardPanel>();
   const warn = (what: string) => (error: unknown) => services.log.warn(`Could not save ${what}: ${String(error)}`);
-  const history = new UsageHistory(context.globalState, StateKeys.usageHistory, warn('the usage history'));
+  // Read back as written (VS Code's late echoes of global state would bring back older values).
+  const ownState = new OwnState(context.globalState);
+  const history = new UsageHistory(ownState, StateKeys.usageHistory, warn('the usage history'));
   const coordinator = new ReadCoordinator(context.globalState, StateKeys.usageReads, randomUUID(), warn('the shared usage read'));
   // The alerts' code is loaded the first time they are on (and something is to be checked).
   let alertsLoaded: Promise<UsageAlerts> | undefined;
-  const loadAlerts = () => (alertsLoaded ??= import('./alerts').then(({ UsageAlerts }) => new UsageAlerts(services, context.globalState, StateKeys.usageAlertsShown)));
+  const loadAlerts = () => (alertsLoaded ??= import('./alerts').then(({ UsageAlerts }) => new UsageAlerts(services, ownState, StateKeys.usageAlertsShown)));
   let raised: string[] = [];
   const alerts = {
     enabled: () => vscode.workspace.getConfiguration(Settings.section).get<boolean>(Settings.usageAlerts, false) === true,
@@ -81,10 +84,10 @@ export function registerUsage(services: Services): Feature<UsageExports> {
     },
     // What was remembered goes with its environment or key (loaded only when something is remembered).
     keepOnly: (ids: readonly string[]) => {
-      if (context.globalState.get(StateKeys.usageAlertsShown) !== undefined) void loadAlerts().then((a) => a.keepOnly(ids));
+      if (ownState.get(StateKeys.usageAlertsShown) !== undefined) void loadAlerts().then((a) => a.keepOnly(ids));
     },
     forget: (id: string) => {
-      if (context.globalState.get(StateKeys.usageAlertsShown) !== undefined) void loadAlerts().then((a) => a.forget(id));
+      if (ownState.get(StateKeys.usageAlertsShown) !== undefined) void loadAlerts().then((a) => a.forget(id));
     },
   };
   const statusBar = new UsageStatusBar(services, coordinator, alerts);

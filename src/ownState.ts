@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import type { MementoLike } from './cache';
 
 /**
  * Values this extension writes to `globalState`, read back as written. VS Code keeps one
@@ -13,11 +13,13 @@ import type * as vscode from 'vscode';
 export class OwnState {
   private readonly written = new Map<string, unknown>();
 
-  constructor(private readonly memento: vscode.Memento) {}
+  constructor(private readonly memento: MementoLike) {}
 
-  get<T>(key: string, fallback: T): T {
-    if (this.written.has(key)) return this.written.get(key) as T;
-    return this.memento.get<T>(key, fallback);
+  get<T>(key: string): T | undefined;
+  get<T>(key: string, fallback: T): T;
+  get<T>(key: string, fallback?: T): T | undefined {
+    const value = this.written.has(key) ? (this.written.get(key) as T | undefined) : this.memento.get<T>(key);
+    return value === undefined ? fallback : value;
   }
 
   async update(key: string, value: unknown): Promise<void> {
