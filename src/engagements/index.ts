@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { Commands, Settings, StateKeys } from '../constants';
-import type { EngagementQuery } from '../core/query';
+import { type EngagementQuery, isDefaultQuery } from '../core/query';
 import { displayText } from '../core/text';
 import { originOf } from '../environments/model';
 import type { Feature, Services } from '../services';
@@ -117,12 +117,25 @@ export function registerEngagements(services: Services): Feature<EngagementsExpo
   let details: DetailsPanel | undefined;
   const detailsPanel = async () => (details ??= new (await import('./detailsPanel')).DetailsPanel(() => deps));
   let goTo: GoToTimeline | undefined;
+  let wasFresh = false;
   context.subscriptions.push(
     query,
     view,
     { dispose: () => details?.dispose() },
     // A write refused for lack of engagements:write (remembered per environment until its key is replaced).
     services.store.onDidChangeCapabilities(() => view.update()),
+    // A sort, grouping or filter remembered from an earlier session applies to every
+    // engagement too: when an environment's first page has come in from the service (not
+    // the saved copy), the rest are read, within the whole-set limit. Only then: a read the
+    // user cancelled, or kept to what is loaded, stays so.
+    store.onDidChange(() => {
+      const shown = store.snapshot();
+      const fresh = shown.phase === 'loaded' && !shown.cached;
+      const firstLoad = fresh && !wasFresh;
+      wasFresh = fresh;
+      if (!firstLoad || shown.readingAll || shown.complete || !shown.hasMore || isDefaultQuery(query.current)) return;
+      void import('./wholeSet').then(({ ensureWholeSet }) => ensureWholeSet(deps, { restored: true }));
+    }),
     // Another environment, URL or key: what is shown belongs to the old one.
     connection.onDidChange(() => {
       store.reset();

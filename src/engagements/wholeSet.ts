@@ -22,9 +22,10 @@ export function wholeSetMaxAge(): number {
 /**
  * Makes sure every engagement is loaded before a sort, group or filter applies. Resolves
  * true when the whole set is loaded, false when the user chose to keep only what is loaded,
- * cancelled, or the read failed (the view then says why and keeps what it showed).
+ * cancelled, or the read failed (the view then says why and keeps what it showed). With
+ * `restored` (a query remembered from an earlier session) it never asks.
  */
-export async function ensureWholeSet(deps: EngagementDeps, options: { ask?: boolean } = {}): Promise<boolean> {
+export async function ensureWholeSet(deps: EngagementDeps, options: { ask?: boolean; restored?: boolean } = {}): Promise<boolean> {
   const { store } = deps;
   if (!deps.services.connection.api) return false;
   await store.ensureLoaded();
@@ -33,6 +34,9 @@ export async function ensureWholeSet(deps: EngagementDeps, options: { ask?: bool
   // Everything is loaded already (a single page, or Load more went to the end).
   if (!snapshot.hasMore && !snapshot.cached && snapshot.items.length >= snapshot.totalCount) return true;
   const limit = Math.max(0, Math.round(config().get<number>(Settings.wholeSetLimit, DEFAULT_WHOLE_SET_LIMIT)));
+  // A query remembered from an earlier session is not a question worth a dialog at start:
+  // within the limit every page is read; beyond it the view says the query applies to those loaded.
+  if (options.restored && !snapshot.complete && snapshot.totalCount > limit) return false;
   if (options.ask !== false && !snapshot.complete && snapshot.totalCount > limit) {
     const readAll = vscode.l10n.t('Read All');
     const onlyLoaded = vscode.l10n.t('Only Those Loaded');

@@ -106,6 +106,37 @@ describe('Engagements: find and act on any engagement', function () {
     }
   });
 
+  test('a sort kept from before applies to every engagement when an environment first loads; above the limit it is not asked again', async () => {
+    await seed(1000);
+    s.ctx.ui.answer(pickByLabel('Name'));
+    await run('sortEngagements');
+    await eng().settled();
+    assert.equal(eng().complete(), true);
+    // The key entered again starts the view afresh, as a new session does with the sort it kept.
+    s.ctx.service.clearRequests();
+    await useEnvironment(s.ctx, s.ctx.service.keys.admin);
+    await waitFor(() => (eng().complete() ? true : undefined), 'every engagement to be read for the kept sort');
+    await eng().settled();
+    const names = (await items()).map((i) => i.label);
+    assert.equal(names.length, 1000);
+    assert.deepEqual(names, [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare));
+    assert.equal(s.ctx.ui.messages.length, 0, 'nothing asked');
+
+    await config().update('engagements.wholeSetLimit', 500, vscode.ConfigurationTarget.Global);
+    try {
+      s.ctx.service.clearRequests();
+      await useEnvironment(s.ctx, s.ctx.service.keys.admin);
+      await waitFor(() => (eng().loaded().length === 25 ? true : undefined), 'the first page');
+      await eng().settled();
+      assert.equal(eng().complete(), false, 'above the limit only what is loaded is sorted');
+      assert.deepEqual(requests('GET').filter((r) => r.query.page !== undefined && r.query.page !== '1'), [], 'no page after the first was read');
+      assert.equal(s.ctx.ui.messages.length, 0, 'no question at start');
+      assert.equal(eng().description(), undefined);
+    } finally {
+      await config().update('engagements.wholeSetLimit', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('reading every page shows progress in the view and can be cancelled; what was shown stays', async () => {
     await seed(1000);
     s.ctx.service.setLatency(150);
