@@ -2,6 +2,7 @@
 // (the key read from a provider at request time), a per-request timeout, retries for GETs
 // only, and a log hook. No `vscode` import: it runs in the extension host and in a browser.
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import { LIMITS } from '../core/concurrency';
 import { parseBaseUrl } from '../core/validation';
 import { ApiError, kindForStatus, parseRetryAfter, readErrorBody, type Endpoint, type WriteOutcome } from './errors';
 import { readWriteAnswer, type WriteAnswer } from './readings';
@@ -69,7 +70,7 @@ interface Exchange {
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
 
 const RETRY_STATUS = [429, 502, 503, 504];
-export const DEFAULT_CONCURRENCY = 32;
+export const DEFAULT_CONCURRENCY = LIMITS.pages;
 
 export class ApiClient {
   readonly baseUrl: string;

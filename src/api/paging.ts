@@ -3,6 +3,7 @@
 // item at once); later pages are asked in that size. A service that ignores `page` (answers
 // the first page again) or repeats what was read is noticed, and reading stops with a reason
 // instead of looping or losing items silently.
+import { runLimited } from '../core/concurrency';
 import { ApiError } from './errors';
 import type { Page } from './types';
 
@@ -120,21 +121,19 @@ export async function fetchAllPages<T>(fetchPage: PageFetcher<T>, options: AllPa
     let next = 2;
     const halt = new AbortController();
     const inner = signal ? AbortSignal.any([signal, halt.signal]) : halt.signal;
-    const worker = async (): Promise<void> => {
-      while (next <= plannedPages() && stop === undefined) {
-        if (inner.aborted) throw new ApiError('cancelled', 'Reading every page was cancelled.');
+    await runLimited(
+      Math.min(options.concurrency, plannedPages() - 1),
+      () => {
+        if (next > plannedPages() || stop !== undefined) return undefined;
         const page = next++;
-        accept(page, await fetchPage(page, pageSize, inner));
-      }
-    };
-    const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, plannedPages() - 1)) }, () => worker());
-    try {
-      await Promise.all(workers);
-    } catch (error) {
-      halt.abort();
-      await Promise.allSettled(workers);
-      throw error;
-    }
+        return async () => {
+          if (inner.aborted) throw new ApiError('cancelled', 'Reading every page was cancelled.');
+          accept(page, await fetchPage(page, pageSize, inner));
+        };
+      },
+      // The first failure stops the requests still in flight.
+      () => halt.abort(),
+    );
     // Short pages or a grown total: go on one page at a time while the service has more.
     let page = Math.max(...pages.keys()) + 1;
     while (stop === undefined && !ended && count(pages) < wanted()) {

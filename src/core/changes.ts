@@ -19,21 +19,3 @@ export function differingFields(a: Engagement, b: Engagement): string[] {
   const fields = ['name', 'description', 'status', 'type', 'evaluationCount'] as const;
   return fields.filter((f) => (a[f] ?? '') !== (b[f] ?? ''));
 }
-
-/** Runs `task` over `items` with at most `limit` at once; results keep the input order. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
-  const results = new Array<PromiseSettledResult<R>>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      try {
-        results[index] = { status: 'fulfilled', value: await task(items[index], index) };
-      } catch (reason) {
-        results[index] = { status: 'rejected', reason };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
-}

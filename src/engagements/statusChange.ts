@@ -3,15 +3,14 @@
 // batch. Failures are reported by name, and Retry sends only the failed ones again.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
-import { changedFields, differingFields, mapLimited } from '../core/changes';
+import { changedFields, differingFields } from '../core/changes';
+import { LIMITS, mapLimited } from '../core/concurrency';
 import { isApiError } from '../api/errors';
 import { describeError, showError } from '../ui/errors';
 import { isBack } from '../ui/ui';
 import { type EngagementDeps, notice, requireApi, ui, withProgress } from './common';
 import { askStatus } from './edit';
 import { pinEnvironment, type Pinned } from './writes';
-
-const CONCURRENCY = 4;
 
 function engagements(count: number): string {
   return count === 1 ? vscode.l10n.t('1 engagement') : vscode.l10n.t('{0} engagements', count);
@@ -38,7 +37,7 @@ export async function changeStatusOfMany(deps: EngagementDeps, targets: Engageme
  */
 async function setStatuses(deps: EngagementDeps, pin: Pinned, toChange: Engagement[], status: string): Promise<void> {
   const { api } = pin;
-  const reads = await withProgress(vscode.l10n.t('Checking {0}…', engagements(toChange.length)), () => mapLimited(toChange, CONCURRENCY, (e) => api.engagements.get(e.id)));
+  const reads = await withProgress(vscode.l10n.t('Checking {0}…', engagements(toChange.length)), () => mapLimited(toChange, LIMITS.perEngagement, (e) => api.engagements.get(e.id)));
   const unreadable = toChange.flatMap((e, i) => (reads[i].status === 'rejected' ? [{ engagement: e, error: reads[i].reason as unknown }] : []));
   const fresh = toChange.flatMap((e, i) => (reads[i].status === 'fulfilled' ? [{ shown: e, fresh: reads[i].value }] : []));
   const moved = fresh.filter((pair) => pair.fresh.updatedAt !== pair.shown.updatedAt);
@@ -72,7 +71,7 @@ async function patchAll(deps: EngagementDeps, pin: Pinned, targets: Engagement[]
   if (targets.length === 0) return [];
   const checkedNotMade = new Set<string>();
   const results = await withProgress(vscode.l10n.t('Setting the status of {0} to “{1}”…', engagements(targets.length), status), () =>
-    mapLimited(targets, CONCURRENCY, async (e) => {
+    mapLimited(targets, LIMITS.perEngagement, async (e) => {
       let updated: Engagement;
       try {
         updated = (await api.engagements.update(e.id, { status }, { expectedUpdatedAt: e.updatedAt })).engagement;

@@ -6,6 +6,7 @@ import { isApiError } from '../api/errors';
 import { checkPage, type PagingStop } from '../api/paging';
 import type { ServiceApi } from '../api/service';
 import type { Engagement } from '../api/types';
+import { LIMITS } from '../core/concurrency';
 import type { EngagementCache } from './cache';
 
 export type StorePhase = 'noEnvironment' | 'keyMissing' | 'idle' | 'loading' | 'loaded' | 'failed';
@@ -47,8 +48,6 @@ export interface StoreSource {
 
 type Listener = () => void;
 
-/** Requests in flight at once when a refresh re-reads several pages. */
-const REFRESH_CONCURRENCY = 4;
 /** The least time between two progress steps shown while every page is read. */
 const PROGRESS_STEP_MS = 100;
 
@@ -213,7 +212,7 @@ export class EngagementStore {
     const shown = Math.max(pageSize, this.cached ? 0 : this.items.length);
     const signal = this.abort.signal;
     try {
-      const read = await api.engagements.listAll({ pageSize, limit: shown, concurrency: REFRESH_CONCURRENCY, signal });
+      const read = await api.engagements.listAll({ pageSize, limit: shown, concurrency: LIMITS.refresh, signal });
       if (generation !== this.generation) return;
       this.pageSize = read.pageSize;
       this.pages = read.pages;

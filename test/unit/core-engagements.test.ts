@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Engagement } from '../../src/api/types';
-import { changedFields, differingFields, hasChanges, mapLimited } from '../../src/core/changes';
+import { changedFields, differingFields, hasChanges } from '../../src/core/changes';
+import { mapLimited, runLimited } from '../../src/core/concurrency';
 import { describeEngagement, engagementMarkdown, escapeMarkdown, inlineCode } from '../../src/core/engagementText';
 import { STATUS_COLORS, statusChoices, statusLook } from '../../src/core/status';
 
@@ -122,5 +123,44 @@ describe('changed fields of an update', () => {
     });
     assert.equal(peak, 2);
     assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), [50, 10, 'four', 20, 30, 0]);
+  });
+
+  it('the pool hands out work as it learns of it, stops starting tasks after a failure, and throws the first error', async () => {
+    let planned = 3;
+    const started: number[] = [];
+    let n = 0;
+    await runLimited(2, () => {
+      if (n >= planned) return undefined;
+      const i = n++;
+      return async () => {
+        started.push(i);
+        await new Promise((r) => setTimeout(r, 2));
+        // A task that learns there is more (as a page with a larger total does).
+        if (i === 0) planned = 6;
+      };
+    });
+    assert.deepEqual([...started].sort(), [0, 1, 2, 3, 4, 5]);
+
+    const ran: number[] = [];
+    let aborted = 0;
+    let k = 0;
+    await assert.rejects(
+      runLimited(
+        2,
+        () => {
+          if (k >= 10) return undefined;
+          const i = k++;
+          return async () => {
+            ran.push(i);
+            await new Promise((r) => setTimeout(r, i === 1 ? 1 : 5));
+            if (i === 1) throw new Error('page 2 failed');
+          };
+        },
+        () => aborted++,
+      ),
+      /page 2 failed/,
+    );
+    assert.equal(aborted, 1, 'told once, at the first failure');
+    assert.deepEqual(ran, [0, 1], 'nothing new started after the failure');
   });
 });
