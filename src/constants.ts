@@ -29,6 +29,9 @@ export const Commands = {
   cancelReadingEngagements: `${P}.cancelReadingEngagements`,
 } as const;
 
+/** A command this extension contributes; each has exactly one handler (`src/extension.ts` checks it). */
+export type CommandId = (typeof Commands)[keyof typeof Commands];
+
 export const Views = {
   container: P,
   engagements: `${P}.engagements`,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { registerCommands } from './commands';
-import { Commands } from './constants';
+import { type CommandHandler, registerCommands } from './commands';
+import { type CommandId, Commands } from './constants';
 import { registerEngagements } from './engagements/index';
 import { Connection } from './environments/connection';
 import { registerEnvironments } from './environments/index';
@@ -33,11 +33,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   const environments = registerEnvironments(services);
   const engagements = registerEngagements(services);
   const usage = registerUsage(services);
-  registerCommands(
-    context,
-    { ...environments.commands, ...engagements.commands, ...usage.commands, [Commands.showLogs]: () => log.show() },
-    { log, ui: () => ui.current },
-  );
+  // Every contributed command has a handler: one missing (or one too many) fails the type check.
+  const commands = { ...environments.commands, ...engagements.commands, ...usage.commands, [Commands.showLogs]: () => log.show() } satisfies Record<CommandId, CommandHandler>;
+  registerCommands(context, commands, { log, ui: () => ui.current });
   void connection.updateContext();
 
   if (!exposesTestSeams(context.extensionMode)) return undefined;

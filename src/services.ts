@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { CommandHandler } from './commands';
+import type { CommandId } from './constants';
 import type { Connection } from './environments/connection';
 import type { KeyVault } from './environments/keyVault';
 import type { EnvironmentStore } from './environments/store';
@@ -22,6 +23,7 @@ export interface Services {
 
 /** What a feature gives back to `activate`: its commands, and what it exports for tests. */
 export interface Feature<Exports = unknown> {
-  commands: Record<string, CommandHandler>;
+  /** Its command table: only ids of `Commands`; together the features handle every one. */
+  commands: Partial<Record<CommandId, CommandHandler>>;
   exports?: Exports;
 }

@@ -90,7 +90,7 @@ function toData(provider: EngagementsView['provider'], node: Node): TreeItemData
   return data;
 }
 
-export function registerEngagements(services: Services): Feature<EngagementsExports> {
+export function registerEngagements(services: Services) {
   const { connection, context } = services;
   const cache = engagementCache(context.workspaceState, StateKeys.engagementsCache, (error) => services.log.warn(`Could not save the engagements shown: ${String(error)}`));
   const store = new EngagementStore({
@@ -205,5 +205,5 @@ export function registerEngagements(services: Services): Feature<EngagementsExpo
       closeDetails: () => details?.close(),
       goTo: () => goTo,
     },
-  };
+  } satisfies Feature<EngagementsExports>;
 }

@@ -27,7 +27,7 @@ export interface EnvironmentsExports {
   logUri(): vscode.Uri;
 }
 
-export function registerEnvironments(services: Services): Feature<EnvironmentsExports> {
+export function registerEnvironments(services: Services) {
   const { store, vault, ui, context } = services;
   const statusBar = new EnvironmentStatusBar(store, vault);
   context.subscriptions.push(statusBar);
@@ -194,5 +194,5 @@ export function registerEnvironments(services: Services): Feature<EnvironmentsEx
       },
       logUri: () => context.logUri,
     },
-  };
+  } satisfies Feature<EnvironmentsExports>;
 }

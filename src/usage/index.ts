@@ -62,7 +62,7 @@ export interface UsageExports {
   restore(saved: unknown): Promise<DashboardProbe | undefined>;
 }
 
-export function registerUsage(services: Services): Feature<UsageExports> {
+export function registerUsage(services: Services) {
   const { context, store, ui } = services;
   const panels = new Map<string, DashboardPanel>();
   const warn = (what: string) => (error: unknown) => services.log.warn(`Could not save ${what}: ${String(error)}`);
@@ -210,7 +210,7 @@ export function registerUsage(services: Services): Feature<UsageExports> {
         return panel ? probe(panel) : undefined;
       },
     },
-  };
+  } satisfies Feature<UsageExports>;
 }
 
 /** A restored panel whose saved state is unreadable shows the active environment. */
