@@ -1,6 +1,6 @@
-// One build script for every bundle: the extension (Node, CommonJS, `vscode` external),
-// the dashboard and details webviews (browser IIFE) and, with --tests, the test suites and the
-// reference service. `--production` minifies without sourcemaps (what `vsce package`
+// One build script for every bundle: the extension (Node, ES module with code-split chunks
+// loaded on first use, `vscode` external), the dashboard and details webviews (browser IIFE)
+// and, with --tests, the unit, integration and e2e suites and the reference service. `--production` minifies without sourcemaps (what `vsce package`
 // ships); `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -54,7 +54,7 @@ if (fs.existsSync('src/webview/ui/main.ts')) {
 
 if (tests) {
   const entries = {};
-  for (const dir of ['test/unit', 'test/integration', 'test/e2e', 'test/reliability', 'test/service', 'test/bench']) {
+  for (const dir of ['test/unit', 'test/integration', 'test/e2e', 'test/service', 'test/bench']) {
     if (!fs.existsSync(dir)) continue;
     for (const file of fs.readdirSync(dir, { recursive: true })) {
       const rel = path.join(dir, String(file));

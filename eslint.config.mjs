@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 const noVscode = {
   'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'This layer must not depend on the VS Code API (see the architecture guide).' }],
+    paths: [{ name: 'vscode', message: 'This layer must not depend on the VS Code API (see docs/architecture.md).' }],
   }],
 };
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ApiError, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
 import { Commands } from '../constants';
 import type { Ui } from './ui';
 
@@ -105,4 +105,3 @@ export async function showError(ui: Ui, error: unknown, actions: ErrorActions = 
   else if (chosen === logs) await vscode.commands.executeCommand(Commands.showLogs);
 }
 
-export { ApiError };
