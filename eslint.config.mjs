@@ -27,6 +27,16 @@ export default tseslint.config(
     rules: noVscode,
   },
   {
+    // The integration suite tests the running extension: from src it may import types only
+    // (a value import would bundle a second copy of the code into the test and test that).
+    files: ['test/integration/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/src/**', '../../src/*'], allowTypeImports: true, message: 'Integration tests import only types from src; reach the running extension through its commands and exports.' }],
+      }],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {

@@ -3,7 +3,8 @@
 // issue 14 describes. FNV-1a can be run backwards (xor, then multiply by an odd prime, which
 // has an inverse modulo 2^32), so a meet in the middle over a few path characters finds one
 // in well under a second. Bounded: at most 62^3 forward and 62^3 backward steps.
-import { legacySettingsEnvironmentId } from '../src/environments/model';
+// The old id is computed here on its own (the unit suite checks it equals the extension's), so
+// the integration suite needs nothing from src but types.
 
 const PRIME = 0x01000193;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -26,6 +27,11 @@ function backward(hash: number, text: string): number {
   let h = hash;
   for (const char of Array.from(text).reverse()) h = (Math.imul(h, PRIME_INVERSE) ^ (char.codePointAt(0) ?? 0)) >>> 0;
   return h;
+}
+
+/** The id an environment from settings had under the old scheme: `s-` and FNV-1a in base 36. */
+export function legacySettingsEnvironmentId(label: string, baseUrl: string): string {
+  return `s-${forward(0x811c9dc5, `${label}\u0000${baseUrl}`).toString(36)}`;
 }
 
 function triples(): string[] {

@@ -27,6 +27,9 @@ export interface TreeItemData {
   label: string;
   description?: string;
   tooltip?: string;
+  /** How VS Code is told to render the tooltip: a trusted one could run command links, HTML could carry tags. */
+  tooltipTrusted?: boolean;
+  tooltipHtml?: boolean;
   icon?: string;
   color?: string;
   contextValue?: string;
@@ -80,6 +83,8 @@ function toData(provider: EngagementsView['provider'], node: Node): TreeItemData
     label,
     description: typeof item.description === 'string' ? item.description : undefined,
     tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : typeof item.tooltip === 'string' ? item.tooltip : undefined,
+    tooltipTrusted: item.tooltip instanceof vscode.MarkdownString ? Boolean(item.tooltip.isTrusted) : undefined,
+    tooltipHtml: item.tooltip instanceof vscode.MarkdownString ? Boolean(item.tooltip.supportHtml) : undefined,
     icon: icon?.id,
     color: icon?.color?.id,
     contextValue: item.contextValue,

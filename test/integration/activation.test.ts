@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID } from '../../src/constants';
 import type { ExtensionExports } from '../../src/exports';
-import { waitFor } from './helpers';
+import { EXTENSION_ID, waitFor } from './helpers';
 
 interface ActivationFigures {
   vscodeVersion: string;

@@ -3,13 +3,21 @@
 // extension's exports (`useUi`), the extension's own seam, not a separate code path.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ExtensionExports } from '../../src/exports';
-import { EXTENSION_ID } from '../../src/constants';
-import { BACK, type InputStep, type MessageLevel, type MessageOptions, type PickStep, type Ui } from '../../src/ui/ui';
+import type { BACK as ExtensionBack, InputStep, MessageLevel, MessageOptions, PickStep, Ui } from '../../src/ui/ui';
 import { startService, type RunningService } from '../service/server';
 import { poll } from '../poll';
 
-export { BACK };
+// Integration tests import only types from src: they test the running extension, not a copy
+// of its code bundled into the test. What they need of its values comes from the manifest or
+// the registry the extension uses.
+const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { publisher: string; name: string };
+/** The extension's id, from package.json. */
+export const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
+/** The extension's "Back" answer: a symbol of the global registry, so this is the very one it checks for. */
+export const BACK: typeof ExtensionBack = Symbol.for('engagementUsage.back') as typeof ExtensionBack;
 
 export interface RecordedPrompt {
   kind: 'input' | 'pick' | 'pickMany';
@@ -52,7 +60,7 @@ export class ScriptedUi implements Ui {
   private readonly messageWaiters: Array<() => void> = [];
 
   /** Queue answers for the next prompts (inputs and picks, in order). */
-  answer(...answers: Array<Answer | string | typeof BACK | undefined>): this {
+  answer(...answers: Array<Answer | string | typeof ExtensionBack | undefined>): this {
     for (const a of answers) this.answers.push(typeof a === 'function' ? a : () => a);
     return this;
   }
@@ -87,13 +95,13 @@ export class ScriptedUi implements Ui {
     return this.answers.length;
   }
 
-  input(step: InputStep): Promise<string | typeof BACK | undefined> {
+  input(step: InputStep): Promise<string | typeof ExtensionBack | undefined> {
     const prompt: RecordedPrompt = { kind: 'input', title: step.title, prompt: step.prompt, step: step.step, totalSteps: step.totalSteps, value: step.value, password: step.password, initialError: step.initialError, rejected: [] };
     this.prompts.push(prompt);
     for (;;) {
       const next = this.answers.shift();
       if (!next) return Promise.reject(new Error(`No scripted answer for the input "${step.title}" (step ${step.step ?? '-'})`));
-      const value = next(prompt, step) as string | typeof BACK | undefined;
+      const value = next(prompt, step) as string | typeof ExtensionBack | undefined;
       if (typeof value === 'string') {
         const problem = step.validate?.(value);
         if (problem) {
@@ -107,14 +115,14 @@ export class ScriptedUi implements Ui {
     }
   }
 
-  pick<T>(step: PickStep<T>): Promise<T | typeof BACK | undefined> {
+  pick<T>(step: PickStep<T>): Promise<T | typeof ExtensionBack | undefined> {
     const prompt: RecordedPrompt = { kind: 'pick', title: step.title, step: step.step, totalSteps: step.totalSteps, items: step.items.map((i) => i.label), rejected: [] };
     this.prompts.push(prompt);
     const next = this.answers.shift();
     if (!next) return Promise.reject(new Error(`No scripted answer for the pick "${step.title}"`));
     const value = next(prompt, step);
     prompt.answer = value;
-    return Promise.resolve(value as T | typeof BACK | undefined);
+    return Promise.resolve(value as T | typeof ExtensionBack | undefined);
   }
 
   pickMany<T>(step: Omit<PickStep<T>, 'freeEntry'>): Promise<T[] | undefined> {

@@ -10,10 +10,9 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
-import { EXTENSION_ID } from '../../src/constants';
 import type { ExtensionExports } from '../../src/exports';
 import { startService } from '../service/server';
-import { type TestContext, ScriptedUi, clearEnvironments, pickByLabel, teardown, waitFor } from './helpers';
+import { type TestContext, EXTENSION_ID, ScriptedUi, clearEnvironments, pickByLabel, teardown, waitFor } from './helpers';
 import { activationStats, type BenchFigures, measureUntil, median } from './performanceKit';
 
 const OUT = process.env.EUS_BENCH_OUT || undefined;

@@ -2,8 +2,7 @@
 // poll for the moment something happens, and the shape of the figures `npm run bench` reads.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID } from '../../src/constants';
-import { waitFor } from './helpers';
+import { EXTENSION_ID, waitFor } from './helpers';
 
 export interface VscodeActivationStats {
   loadCodeMs: number;

@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID } from '../../src/constants';
-import { type TestContext, setup, teardown, waitFor } from './helpers';
+import { type TestContext, EXTENSION_ID, setup, teardown, waitFor } from './helpers';
 
 describe('Restricted Mode (workspace not trusted)', function () {
   this.timeout(60_000);

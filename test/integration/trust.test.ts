@@ -8,12 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID } from '../../src/constants';
 import type { ExtensionExports } from '../../src/exports';
-import { legacySettingsEnvironmentId, originOf } from '../../src/environments/model';
 import { startService, type RunningService } from '../service/server';
-import { findLegacyCollision } from '../fnvCollision';
-import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { findLegacyCollision, legacySettingsEnvironmentId } from '../fnvCollision';
+
+/** The origin a key for this base URL is bound to. */
+const originOf = (baseUrl: string) => new URL(baseUrl).origin;
+import { type TestContext, EXTENSION_ID, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
 import { findSecrets, keyFreeZones, searchForKeys, secretsOf } from './reliabilityKit';
 
 describe('Trust boundaries', function () {

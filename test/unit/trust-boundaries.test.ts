@@ -13,7 +13,7 @@ import { safeLabel, safeText } from '../../src/core/text';
 import { parseBaseUrl } from '../../src/core/validation';
 import { legacySettingsEnvironmentId, settingsEnvironmentId } from '../../src/environments/model';
 import { startService, type RunningService } from '../service/server';
-import { findLegacyCollision } from '../fnvCollision';
+import { findLegacyCollision, legacySettingsEnvironmentId as testsLegacyId } from '../fnvCollision';
 
 /** Every escaped form a service could echo a key in. */
 export function escapedForms(key: string): Record<string, string> {
@@ -185,6 +185,8 @@ describe('Trust boundaries (unit)', function () {
       assert.ok(found, 'a colliding URL was found within the bound');
       assert.notEqual(found, own);
       assert.equal(legacySettingsEnvironmentId(label, found), legacySettingsEnvironmentId(label, own), 'the old id collides');
+      assert.equal(testsLegacyId(label, own), legacySettingsEnvironmentId(label, own), 'the tests compute the old id as the extension does');
+      assert.equal(testsLegacyId('Repo', 'http://127.0.0.1:9/v1'), legacySettingsEnvironmentId('Repo', 'http://127.0.0.1:9/v1'));
       assert.notEqual(settingsEnvironmentId(label, found), settingsEnvironmentId(label, own), 'the new id does not');
       assert.match(settingsEnvironmentId(label, own), /^s2-[0-9a-f]{40}$/);
       assert.equal(settingsEnvironmentId(label, own), settingsEnvironmentId(label, own), 'stable');
