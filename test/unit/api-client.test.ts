@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { ApiError } from '../../src/api/errors';
 import type { RequestLog } from '../../src/api/client';
 import { ServiceApi } from '../../src/api/service';
-import { startService, type RunningService } from '../service/server';
+import type { RunningService } from '../service/server';
+import { useReferenceService } from './support/referenceService';
 
 async function rejectsWith(promise: Promise<unknown>, kind: string): Promise<ApiError> {
   try {
@@ -27,14 +28,9 @@ describe('API client against the reference service', function () {
     new ServiceApi({ baseUrl: service.baseUrl, getKey: () => key, onRequest: (entry) => logs.push(entry), timeoutMs: 5000, backoffLimitMs: 50, ...options });
   const hits = (method: string, pathPrefix: string) => service.requests.filter((r) => r.method === method && r.path.startsWith(`/v1${pathPrefix}`)).length;
 
-  before(async () => {
-    service = await startService({ port: 0 });
-  });
-  after(async () => {
-    await service.close();
-  });
+  const reference = useReferenceService();
   beforeEach(() => {
-    service.reset();
+    service = reference.service;
     key = service.keys.admin;
     logs = [];
     api = make();

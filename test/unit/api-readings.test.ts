@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { ApiError } from '../../src/api/errors';
 import { ServiceApi } from '../../src/api/service';
 import { EngagementStore } from '../../src/engagements/store';
-import { startService, READINGS, READING_NAMES, type Reading, type RunningService } from '../service/server';
+import { READINGS, READING_NAMES, type Reading, type RunningService } from '../service/server';
+import { useReferenceService } from './support/referenceService';
 
 const TOTAL = 137;
 
@@ -28,22 +29,16 @@ const pages = (reading: Reading) => !reading.ignorePage;
 describe('API client under every reading of the contract', function () {
   let service: RunningService;
   let api: ServiceApi;
-
-  before(async () => {
-    service = await startService({ port: 0 });
-  });
-  after(async () => {
-    await service.close();
-  });
+  const reference = useReferenceService();
 
   for (const name of READING_NAMES) {
     const reading: Reading = READINGS[name];
     describe(`reading "${name}" ${JSON.stringify(reading)}`, () => {
       beforeEach(() => {
-        service.reset();
+        service = reference.service;
         service.setReading(reading);
         service.store.seedEngagements(TOTAL);
-        api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 5000, backoffLimitMs: 20 });
+        api = reference.api({ backoffLimitMs: 20 });
       });
       afterEach(() => service.setReading({}));
 
@@ -144,16 +139,11 @@ describe('API client under every reading of the contract', function () {
 describe('paging that follows the service', function () {
   let service: RunningService;
   let api: ServiceApi;
-  before(async () => {
-    service = await startService({ port: 0 });
-  });
-  after(async () => {
-    await service.close();
-  });
+  const reference = useReferenceService();
   beforeEach(() => {
-    service.reset();
+    service = reference.service;
     service.store.seedEngagements(TOTAL);
-    api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 5000 });
+    api = reference.api();
   });
 
   it('a service that says it answered the page asked for but repeats the first: stops, nothing twice', async () => {
@@ -205,15 +195,10 @@ describe('paging that follows the service', function () {
 describe('writes whose answers name no engagement, and writes whose outcome is unknown', function () {
   let service: RunningService;
   let api: ServiceApi;
-  before(async () => {
-    service = await startService({ port: 0 });
-  });
-  after(async () => {
-    await service.close();
-  });
+  const reference = useReferenceService();
   beforeEach(() => {
-    service.reset();
-    api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 600, retryLimit: 0 });
+    service = reference.service;
+    api = reference.api({ timeoutMs: 600, retryLimit: 0 });
   });
 
   it('a Location on another origin is never followed: the key goes nowhere else', async () => {

@@ -6,7 +6,8 @@ import { ServiceApi } from '../../src/api/service';
 import { MAX_CACHED_ENVIRONMENTS, type MementoLike } from '../../src/cache';
 import { engagementCache } from '../../src/engagements/cache';
 import { EngagementStore } from '../../src/engagements/store';
-import { startService, type RunningService } from '../service/server';
+import type { RunningService } from '../service/server';
+import { useReferenceService } from './support/referenceService';
 
 const KEY = 'engagementUsage.engagements.cache';
 
@@ -29,14 +30,9 @@ describe('engagements saved between sessions', function () {
   let memento: MemoryMemento;
   let key: string | undefined;
 
-  before(async () => {
-    service = await startService({ port: 0 });
-  });
-  after(async () => {
-    await service.close();
-  });
+  const reference = useReferenceService();
   beforeEach(() => {
-    service.reset();
+    service = reference.service;
     memento = new MemoryMemento();
     key = service.keys.admin;
   });

@@ -3,9 +3,10 @@
 // local writes, and refreshes that read the whole set again.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
-import { ServiceApi } from '../../src/api/service';
+import type { ServiceApi } from '../../src/api/service';
 import { EngagementStore } from '../../src/engagements/store';
-import { startService, type RunningService } from '../service/server';
+import type { RunningService } from '../service/server';
+import { useReferenceService } from './support/referenceService';
 
 describe('engagements store: the whole set', function () {
   let service: RunningService;
@@ -13,17 +14,12 @@ describe('engagements store: the whole set', function () {
   let store: EngagementStore;
   let env: string;
 
-  before(async () => {
-    service = await startService({ port: 0 });
-  });
-  after(async () => {
-    await service.close();
-  });
+  const reference = useReferenceService();
   beforeEach(() => {
-    service.reset();
+    service = reference.service;
     service.store.seedEngagements(1000);
     env = 'e-1';
-    api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 5000, retryLimit: 0 });
+    api = reference.api({ retryLimit: 0 });
     store = new EngagementStore({ environmentId: () => env, api: () => api, hasKey: () => Promise.resolve(true), pageSize: () => 25 });
   });
   const listCalls = () => service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements');

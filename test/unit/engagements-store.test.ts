@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
 import { ServiceApi } from '../../src/api/service';
 import { EngagementStore } from '../../src/engagements/store';
-import { startService, type RunningService } from '../service/server';
+import type { RunningService } from '../service/server';
+import { useReferenceService } from './support/referenceService';
 
 describe('engagements store against the reference service', function () {
   let service: RunningService;
@@ -15,14 +16,9 @@ describe('engagements store against the reference service', function () {
   let store: EngagementStore;
   let changes: number;
 
-  before(async () => {
-    service = await startService({ port: 0 });
-  });
-  after(async () => {
-    await service.close();
-  });
+  const reference = useReferenceService();
   beforeEach(() => {
-    service.reset();
+    service = reference.service;
     key = service.keys.admin;
     env = 'e-1';
     pageSize = 25;
