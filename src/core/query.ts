@@ -122,7 +122,27 @@ export interface EngagementGroup {
  * Filters, sorts and (optionally) groups. Groups are ordered: for status, `active` and
  * `completed` first, then the others by name; for type, by name. Items keep the sort order.
  */
-export function applyQuery(items: readonly Engagement[], query: EngagementQuery): { items: Engagement[]; groups?: EngagementGroup[] } {
+/** The last query applied: the tree, the view's state and its description ask for the same one in a row. */
+let lastApplied: { items: readonly Engagement[]; query: EngagementQuery; result: QueryResult } | undefined;
+
+export interface QueryResult {
+  readonly items: Engagement[];
+  readonly groups?: EngagementGroup[];
+}
+
+/**
+ * The engagements a query shows, sorted (and grouped). The same list and query objects as the
+ * last call (the store and the query state replace, never mutate, them) give the same result
+ * without sorting again: 10,000 engagements take about 100 ms to sort by name.
+ */
+export function applyQuery(items: readonly Engagement[], query: EngagementQuery): QueryResult {
+  if (lastApplied && lastApplied.items === items && lastApplied.query === query) return lastApplied.result;
+  const result = computeQuery(items, query);
+  lastApplied = { items, query, result };
+  return result;
+}
+
+function computeQuery(items: readonly Engagement[], query: EngagementQuery): QueryResult {
   const visible = sortEngagements(items.filter((e) => matchesFilter(e, query.filter)), query.sort, query.direction);
   if (query.group === 'none') return { items: visible };
   const groups = new Map<string, EngagementGroup>();

@@ -81,3 +81,19 @@ describe('the persisted query', () => {
     assert.equal(normaliseQuery({ sort: 'name' }).direction, 'asc', 'a missing direction is the natural one');
   });
 });
+
+describe('applying a query again', () => {
+  it('gives the same result for the same list and query, and a fresh one when either is replaced', () => {
+    const list = [e('Beta', 'active', 't', 1, '01-01', '01-02'), e('alpha', 'active', 't', 1, '01-01', '01-03')];
+    const [b, a] = list.map((x) => x.id);
+    const byName = normaliseQuery({ sort: 'name', direction: 'asc' });
+    const first = applyQuery(list, byName);
+    assert.deepEqual(first.items.map((x) => x.id), [a, b]);
+    assert.equal(applyQuery(list, byName), first, 'not sorted again');
+    const longer = [...list, e('Aardvark', 'active', 't', 1, '01-01', '01-04')];
+    const c = longer[2].id;
+    assert.deepEqual(applyQuery(longer, byName).items.map((x) => x.id), [c, a, b], 'a new list is sorted');
+    const reversed = normaliseQuery({ sort: 'name', direction: 'desc' });
+    assert.deepEqual(applyQuery(longer, reversed).items.map((x) => x.id), [b, a, c], 'a new query applies');
+  });
+});
