@@ -54,13 +54,31 @@ if (fs.existsSync('src/webview/ui/main.ts')) {
 
 if (tests) {
   const entries = {};
-  for (const dir of ['test/unit', 'test/integration', 'test/e2e', 'test/service', 'test/bench']) {
+  for (const dir of ['test/unit', 'test/e2e', 'test/service', 'test/bench']) {
     if (!fs.existsSync(dir)) continue;
     for (const file of fs.readdirSync(dir, { recursive: true })) {
       const rel = path.join(dir, String(file));
       const isEntry = /\.test\.ts$/.test(rel) || /(^|\/)(index|cli|run)\.ts$/.test(rel) || (dir === 'test/bench' && rel.endsWith('.ts'));
       if (isEntry) entries[rel.replace(/\.ts$/, '')] = rel;
     }
+  }
+  entries['test/integration/index'] = 'test/integration/index.ts';
+  // The integration suite is one bundle (and the Restricted Mode suite another): its files
+  // share one copy of their helpers, and the extension under test is only the running one.
+  const integration = fs.readdirSync('test/integration').filter((f) => f.endsWith('.test.ts')).sort();
+  const FIRST = 'activation.test.ts';
+  const suite = (files) => [...files].sort((a, b) => (a === FIRST ? -1 : b === FIRST ? 1 : a.localeCompare(b))).map((f) => `import './${f.replace(/\.ts$/, '')}';`).join('\n');
+  for (const [name, files] of [['suite', integration.filter((f) => !f.endsWith('.restricted.test.ts'))], ['restricted', integration.filter((f) => f.endsWith('.restricted.test.ts'))]]) {
+    builds.push({
+      ...common,
+      minify: false,
+      sourcemap: 'inline',
+      stdin: { contents: suite(files), resolveDir: path.resolve('test/integration'), sourcefile: `${name}.ts`, loader: 'ts' },
+      outfile: `out/test/integration/${name}.js`,
+      platform: 'node',
+      format: 'cjs',
+      external: ['vscode', 'mocha'],
+    });
   }
   builds.push({
     ...common,

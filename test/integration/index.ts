@@ -1,7 +1,7 @@
 // The integration suite's entry, loaded by VS Code as `extensionTestsPath` (desktop VS Code
 // through @vscode/test-electron, or code-server's extension host). Runs mocha over the
-// bundled `*.test.js` beside this file, activation first (it checks the extension is not
-// active yet), and reports to the launcher through files named by environment variables:
+// bundled test files (suite.js beside this file; activation first: it checks the extension
+// is not active yet), and reports to the launcher through files named by environment variables:
 //   EUS_TEST_OUTPUT   spec-style output, appended as it happens (the launcher streams it)
 //   EUS_TEST_RESULTS  JSON written at the end: stats, passes, failures
 //   EUS_TEST_GREP     only tests whose full title matches this pattern
@@ -9,6 +9,8 @@
 //                     see run-integration.mjs --restricted); without it they are left out
 // code-server's extension host inherits code-server's environment; test-electron passes
 // `extensionTestsEnv`. Without the variables, output goes to the console only.
+// esbuild bundles every test file into suite.js (activation first) and the Restricted Mode
+// files into restricted.js; mocha loads the one asked for.
 import fs from 'node:fs';
 import path from 'node:path';
 import Mocha from 'mocha';
@@ -31,18 +33,9 @@ export interface SuiteResults {
   grep?: string;
 }
 
-const FIRST = 'activation.test.js';
-
-/** The bundled tests beside this file, activation first; stale bundles of deleted sources are left out. */
-function testFiles(dir: string, restricted: boolean): string[] {
-  const sources = path.resolve(dir, '..', '..', '..', 'test', 'integration');
-  const hasSource = (f: string) => !fs.existsSync(sources) || fs.existsSync(path.join(sources, f.replace(/\.js$/, '.ts')));
-  const files = fs
-    .readdirSync(dir, { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.test.js') && hasSource(f) && f.endsWith('.restricted.test.js') === restricted)
-    .sort((a, b) => (path.basename(a) === FIRST ? -1 : path.basename(b) === FIRST ? 1 : a.localeCompare(b)));
-  return files.map((f) => path.join(dir, f));
+/** The suite's one bundle beside this file (every test file, activation first), or the Restricted Mode one. */
+function suiteBundle(dir: string, restricted: boolean): string {
+  return path.join(dir, restricted ? 'restricted.js' : 'suite.js');
 }
 
 function record(test: Mocha.Test, error?: unknown): TestRecord {
@@ -105,7 +98,7 @@ export async function run(): Promise<void> {
   const grep = process.env.EUS_TEST_GREP || undefined;
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
   if (grep) mocha.grep(grep);
-  for (const file of testFiles(__dirname, process.env.EUS_TEST_RESTRICTED === '1')) mocha.addFile(file);
+  mocha.addFile(suiteBundle(__dirname, process.env.EUS_TEST_RESTRICTED === '1'));
 
   const capture = captureOutput(outputFile);
   const started = Date.now();

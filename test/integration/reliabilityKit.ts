@@ -27,20 +27,19 @@ export interface Figures {
   measured: Record<string, string>;
 }
 
-const GLOBAL = '__eusReliabilityFigures';
+/** One tally for the whole run (the suite is one bundle, so this module is loaded once). */
+let tally: Figures | undefined;
+let reportRegistered = false;
 
-/** One tally for the whole run: every test file is its own bundle, so it lives on globalThis. */
 export function figures(): Figures {
-  const holder = globalThis as unknown as Record<string, Figures | undefined>;
-  holder[GLOBAL] ??= { faultsTried: 0, inputsTried: 0, getsFailed: 0, getRequests: 0, writesFailed: 0, writeRepeats: 0, placesSearched: 0, keysFound: 0, unhandledErrors: 0, measured: {} };
-  return holder[GLOBAL];
+  tally ??= { faultsTried: 0, inputsTried: 0, getsFailed: 0, getRequests: 0, writesFailed: 0, writeRepeats: 0, placesSearched: 0, keysFound: 0, unhandledErrors: 0, measured: {} };
+  return tally;
 }
 
 /** Prints the figures after the last test of the run (a root hook, registered once at load). */
 function registerReport(): void {
-  const holder = globalThis as unknown as Record<string, boolean | undefined>;
-  if (holder.__eusReliabilityReport) return;
-  holder.__eusReliabilityReport = true;
+  if (reportRegistered) return;
+  reportRegistered = true;
   after(() => {
     const f = figures();
     if (f.faultsTried + f.inputsTried + f.placesSearched === 0) return;
