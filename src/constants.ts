@@ -27,6 +27,7 @@ export const Commands = {
   openUsageDashboard: `${P}.openUsageDashboard`,
   goToEngagement: `${P}.goToEngagement`,
   cancelReadingEngagements: `${P}.cancelReadingEngagements`,
+  collapseAll: `${P}.collapseAll`,
 } as const;
 
 export const Views = {
@@ -50,6 +51,8 @@ export const ContextKeys = {
   filtered: `${P}.filtered`,
   /** Every page of engagements is being read (the view title offers Cancel). */
   readingAll: `${P}.readingAll`,
+  /** The view groups its engagements (the title offers Collapse All). */
+  grouped: `${P}.grouped`,
 } as const;
 
 export const Settings = {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
-import { Commands } from './constants';
+import { userAgent } from './api/client';
+import { Commands, EXTENSION_ID } from './constants';
 import { registerEngagements } from './engagements/index';
 import { Connection } from './environments/connection';
 import { registerEnvironments } from './environments/index';
@@ -24,7 +25,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   const log = new Log();
   const vault = new KeyVault(context.secrets);
   const store = new EnvironmentStore(context);
-  const connection = new Connection(store, vault, log);
+  const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
+  const connection = new Connection(store, vault, log, userAgent(EXTENSION_ID, version, `VS Code ${vscode.version}`));
   const realUi = new VscodeUi();
   const ui: { current: Ui } = { current: realUi };
   context.subscriptions.push(log, vault, store, connection);
