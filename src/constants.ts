@@ -28,7 +28,11 @@ export const Commands = {
   goToEngagement: `${P}.goToEngagement`,
   cancelReadingEngagements: `${P}.cancelReadingEngagements`,
   collapseAll: `${P}.collapseAll`,
+  openWalkthrough: `${P}.openWalkthrough`,
 } as const;
+
+/** The walkthrough of package.json, as VS Code names it (`publisher.name#id`). */
+export const WALKTHROUGH_ID = `${EXTENSION_ID}#gettingStarted`;
 
 export const Views = {
   container: P,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { userAgent } from './api/client';
-import { Commands, EXTENSION_ID } from './constants';
+import { Commands, EXTENSION_ID, WALKTHROUGH_ID } from './constants';
 import { registerEngagements } from './engagements/index';
 import { Connection } from './environments/connection';
 import { registerEnvironments } from './environments/index';
@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   const usage = registerUsage(services);
   registerCommands(
     context,
-    { ...environments.commands, ...engagements.commands, ...usage.commands, [Commands.showLogs]: () => log.show() },
+    { ...environments.commands, ...engagements.commands, ...usage.commands, [Commands.showLogs]: () => log.show(), [Commands.openWalkthrough]: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false) },
     { log, ui: () => ui.current },
   );
   void connection.updateContext();
