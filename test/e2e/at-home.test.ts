@@ -70,6 +70,58 @@ describe('First run and the status bar (e2e)', function () {
   });
 });
 
+describe('Progress where the work started (e2e)', function () {
+  this.timeout(120_000);
+  const workbench = useWorkbench();
+  const NAME = 'Progress Check Engagement';
+
+  it('a create started in the view shows its progress in the view, not as a notification', async () => {
+    const wb = workbench();
+    await wb.addEnvironmentFromWelcome(CONTAINER, 'Staging', wb.service.baseUrl, wb.service.keys.admin);
+    await wb.waitFor(async () => (await wb.treeItems('Engagements')).length > 1, 'the engagements', 30_000);
+    await wb.waitForToastsToClose(20_000).catch(() => undefined);
+    await wb.clickSideBarAction('Create Engagement');
+    await wb.answerInput('Name of the engagement', NAME);
+    await wb.waitForQuickInput('Choose a type');
+    await wb.quickInput().fill('onboarding');
+    await wb.chooseQuickPick('onboarding');
+    await wb.answerInput('Description', '');
+    await wb.waitForQuickInput('Create this engagement in Staging?');
+    wb.service.setLatency(4_000);
+    try {
+      await wb.chooseQuickPick(`Create “${NAME}”`);
+      // While the POST is in flight: the view's own progress bar runs, and no notification says so.
+      // (The view is alone in its container, so its progress bar runs under the side bar's title.)
+      await wb.waitFor(async () => (await wb.page.locator('.part.sidebar .monaco-progress-container.active').count()) > 0, 'the progress bar of the Engagements view', 3_500);
+      assert.deepEqual((await wb.notificationTexts()).filter((t) => /creat/i.test(t)), [], 'no progress notification');
+      assert.equal(await wb.page.locator('.notifications-toasts .notification-toast .monaco-progress-container.active').count(), 0, 'no notification with a progress bar');
+    } finally {
+      wb.service.setLatency(0);
+    }
+    await wb.treeRow('Engagements', NAME).waitFor({ timeout: 30_000 });
+  });
+
+  it('an export shows its progress once: in the dashboard it was started from, not also in a notification', async () => {
+    const wb = workbench();
+    await wb.runCommand('Open Usage Dashboard');
+    const frame = await wb.webviewFrame('#export-csv', 30_000);
+    await frame.locator('.meter-card[data-meter="calls"]:not(.skeleton-card)').waitFor({ timeout: 30_000 });
+    await wb.waitForToastsToClose(20_000).catch(() => undefined);
+    await frame.locator('#export-csv').click();
+    await wb.waitForQuickInput(/usage-staging-|Export/);
+    wb.service.setLatency(4_000);
+    try {
+      await wb.page.keyboard.press('Enter');
+      await frame.locator('progress').first().waitFor({ state: 'attached', timeout: 3_500 });
+      assert.equal(await wb.page.locator('.notifications-toasts .notification-toast .monaco-progress-container.active').count(), 0, 'no progress notification beside the dashboard');
+      assert.deepEqual((await wb.notificationTexts()).filter((t) => /export/i.test(t)), [], 'no notification while it runs');
+    } finally {
+      wb.service.setLatency(0);
+    }
+    await wb.waitFor(async () => (await wb.notificationTexts()).some((t) => /Exported \d+ usage records/.test(t)), 'the notice that the export is written', 30_000);
+  });
+});
+
 describe('With no folder open: the UI-side placement (e2e)', function () {
   this.timeout(120_000);
   const workbench = useWorkbench({ folder: false });
