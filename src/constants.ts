@@ -27,10 +27,14 @@ export const Commands = {
   openUsageDashboard: `${P}.openUsageDashboard`,
   goToEngagement: `${P}.goToEngagement`,
   cancelReadingEngagements: `${P}.cancelReadingEngagements`,
+  collapseAll: `${P}.collapseAll`,
+  openWalkthrough: `${P}.openWalkthrough`,
 } as const;
 
 /** A command this extension contributes; each has exactly one handler (`src/extension.ts` checks it). */
 export type CommandId = (typeof Commands)[keyof typeof Commands];
+/** The walkthrough of package.json, as VS Code names it (`publisher.name#id`). */
+export const WALKTHROUGH_ID = `${EXTENSION_ID}#gettingStarted`;
 
 export const Views = {
   container: P,
@@ -53,6 +57,8 @@ export const ContextKeys = {
   filtered: `${P}.filtered`,
   /** Every page of engagements is being read (the view title offers Cancel). */
   readingAll: `${P}.readingAll`,
+  /** The view groups its engagements (the title offers Collapse All). */
+  grouped: `${P}.grouped`,
 } as const;
 
 export const Settings = {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { type CommandHandler, registerCommands } from './commands';
-import { type CommandId, Commands } from './constants';
+import { userAgent } from './api/client';
+import { type CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from './constants';
 import { registerEngagements } from './engagements/index';
 import { Connection } from './environments/connection';
 import { registerEnvironments } from './environments/index';
@@ -24,7 +25,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   const log = new Log();
   const vault = new KeyVault(context.secrets);
   const store = new EnvironmentStore(context);
-  const connection = new Connection(store, vault, log);
+  const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
+  const connection = new Connection(store, vault, log, userAgent(EXTENSION_ID, version, `VS Code ${vscode.version}`));
   const realUi = new VscodeUi();
   const ui: { current: Ui } = { current: realUi };
   context.subscriptions.push(log, vault, store, connection);
@@ -34,7 +36,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   const engagements = registerEngagements(services);
   const usage = registerUsage(services);
   // Every contributed command has a handler: one missing (or one too many) fails the type check.
-  const commands = { ...environments.commands, ...engagements.commands, ...usage.commands, [Commands.showLogs]: () => log.show() } satisfies Record<CommandId, CommandHandler>;
+  const commands = {
+    ...environments.commands,
+    ...engagements.commands,
+    ...usage.commands,
+    [Commands.showLogs]: () => log.show(),
+    [Commands.openWalkthrough]: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
+  } satisfies Record<CommandId, CommandHandler>;
   registerCommands(context, commands, { log, ui: () => ui.current });
   void connection.updateContext();
 

@@ -175,7 +175,8 @@ export function workbenchUrl(server, { folder, extensionDevelopmentPath, extensi
   const payload = [];
   if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
-  const query = [`folder=${encodeURIComponent(folder)}`];
+  // No folder: an empty window (`ew=true`), as VS Code opens with nothing to open.
+  const query = [folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true'];
   if (payload.length) query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
   return `${server.url}/?${query.join('&')}`;
 }

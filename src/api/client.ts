@@ -43,6 +43,13 @@ export interface ClientOptions {
   concurrency?: number;
   onRequest?: (entry: RequestLog) => void;
   fetch?: typeof globalThis.fetch;
+  /** Sent as `User-Agent` with every request: the extension and its version (see `userAgent`). */
+  userAgent?: string;
+}
+
+/** `eus-tools.engagement-usage/0.1.0 (VS Code 1.100.3)`: who is calling, for the service's logs. */
+export function userAgent(extensionId: string, version: string, host?: string): string {
+  return `${extensionId}/${version}${host ? ` (${host})` : ''}`;
 }
 
 export interface RequestInit<T> {
@@ -78,6 +85,7 @@ export class ApiClient {
   private readonly http: KyInstance;
   private readonly timeoutMs: number;
   private readonly maxRetryAfterMs: number;
+  private readonly agent: Record<string, string>;
 
   constructor(private readonly options: ClientOptions) {
     const base = parseBaseUrl(options.baseUrl);
@@ -86,6 +94,7 @@ export class ApiClient {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
     this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.agent = options.userAgent ? { 'User-Agent': options.userAgent } : {};
     this.http = ky.create({
       prefixUrl: this.baseUrl,
       timeout: this.timeoutMs,
@@ -163,7 +172,7 @@ export class ApiClient {
         searchParams: query ? searchParams : undefined,
         json: init.json,
         signal,
-        headers: { ...init.headers, Authorization: `Bearer ${key}`, Accept: 'application/json' },
+        headers: { ...init.headers, ...this.agent, Authorization: `Bearer ${key}`, Accept: 'application/json' },
         context: { call },
       });
       call.status = response.status;

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ServiceApi } from '../api/service';
 import type { Engagement } from '../api/types';
-import { Commands } from '../constants';
+import { Commands, Views } from '../constants';
 import { statusLook } from '../core/status';
 import { shortLabel } from '../core/text';
 import type { Services } from '../services';
@@ -41,10 +41,14 @@ export async function requireApi(deps: EngagementDeps): Promise<ServiceApi | und
   return undefined;
 }
 
-/** Runs a request with a progress notification. Writes are not cancellable: they may land anyway. */
-export function withProgress<T>(title: string, task: () => Promise<T>): Promise<T> {
-  // A progress notification renders links like any notification: the title quotes names.
-  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: safeText(title), cancellable: false }, task));
+/**
+ * Runs a request with progress in the Engagements view (its progress bar, and a badge on the
+ * activity bar while the view is hidden), where the work was started: not a notification.
+ * The title goes to the log. Writes are not cancellable: they may land anyway.
+ */
+export function withProgress<T>(title: string, task: () => Promise<T>, log?: { info(text: string): void }): Promise<T> {
+  log?.info(safeText(title));
+  return Promise.resolve(vscode.window.withProgress({ location: { viewId: Views.engagements } }, task));
 }
 
 /** A short confirmation in the status bar, plus the log. */

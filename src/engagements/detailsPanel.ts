@@ -4,6 +4,7 @@
 // as the dashboard: a strict CSP with a nonce, no network in the webview, a `ready`
 // handshake, and every message from the webview checked before anything is done with it.
 import * as vscode from 'vscode';
+import { tabIcon } from '../ui/tabIcon';
 import type { Engagement } from '../api/types';
 import { Commands, WebviewTypes } from '../constants';
 import { shortLabel } from '../core/text';
@@ -118,7 +119,7 @@ export class DetailsPanel implements vscode.Disposable {
     // What an earlier panel was sent is not what this one shows.
     this.posted.length = 0;
     this.webviewErrors.length = 0;
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
+    panel.iconPath = tabIcon(extensionUri);
     this.panelSubscriptions = [
       panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
       panel.onDidDispose(() => {

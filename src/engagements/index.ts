@@ -2,7 +2,7 @@
 // and the commands to refresh, page, sort/group/filter, open, copy, create and update.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
-import { Commands, Settings, StateKeys } from '../constants';
+import { Commands, Settings, StateKeys, Views } from '../constants';
 import { type EngagementQuery, isDefaultQuery } from '../core/query';
 import { displayText } from '../core/text';
 import { originOf } from '../environments/model';
@@ -185,6 +185,8 @@ export function registerEngagements(services: Services) {
           goTo = timeline;
         }),
       [Commands.cancelReadingEngagements]: () => store.cancelLoadAll(),
+      // The tree's own Collapse All; the title shows it only while the view is grouped.
+      [Commands.collapseAll]: () => vscode.commands.executeCommand(`workbench.actions.treeView.${Views.engagements}.collapseAll`),
     },
     exports: {
       settled: () => store.settled(),

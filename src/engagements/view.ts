@@ -80,6 +80,7 @@ export class EngagementsView implements vscode.Disposable {
     this.setContext(ContextKeys.state, state);
     this.setContext(ContextKeys.filtered, this.query.filtered);
     this.setContext(ContextKeys.readingAll, snapshot.readingAll !== undefined);
+    this.setContext(ContextKeys.grouped, this.query.current.group !== 'none');
     this.treeView.description = this.description(snapshot);
     this.treeView.message = this.message(snapshot, state);
     this.showProgress(snapshot.refreshing || snapshot.loadingMore || snapshot.readingAll !== undefined);

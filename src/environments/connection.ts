@@ -24,6 +24,8 @@ export class Connection implements vscode.Disposable {
     private readonly store: EnvironmentStore,
     private readonly vault: KeyVault,
     private readonly log: Log,
+    /** Sent as `User-Agent` with every request (the extension and its version). */
+    private readonly userAgent?: string,
   ) {
     this.activeId = store.active()?.id;
     this.disposables.push(
@@ -71,6 +73,7 @@ export class Connection implements vscode.Disposable {
     return new ServiceApi({
       baseUrl: env.baseUrl,
       timeoutMs: Math.max(1, timeout) * 1000,
+      userAgent: this.userAgent,
       getKey: async () => {
         // The one place a stored key is handed to a client: only for the origin it was entered for.
         const key = keyOverride ?? (await this.vault.keyFor(env));

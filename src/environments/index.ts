@@ -11,6 +11,7 @@ export interface EnvironmentsExports {
   active(): Environment | undefined;
   capabilities(id: string): Capabilities;
   statusBarText(): string;
+  statusBarBackground(): string | undefined;
   /** Where the key of an environment is held: SecretStorage, memory (session only), or nowhere. */
   keyLocation(id: string): Promise<'secretStorage' | 'session' | 'none'>;
   /** The origin the key of an environment was entered for (undefined: none, or stored by an earlier build). */
@@ -179,6 +180,7 @@ export function registerEnvironments(services: Services) {
       active: () => store.active(),
       capabilities: (id) => store.capabilities(id),
       statusBarText: () => statusBar.text,
+      statusBarBackground: () => statusBar.background,
       keyLocation: async (id) => (vault.isSessionOnly(id) ? 'session' : (await vault.has(id)) ? 'secretStorage' : 'none'),
       keyOrigin: (id) => vault.origin(id),
       storeRawSecret: async (id, raw) => {

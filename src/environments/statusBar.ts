@@ -6,6 +6,9 @@ import { destination, shownLabel, sourceNote } from './labels';
 import { describeCapabilities } from './model';
 import type { EnvironmentStore } from './store';
 
+/** The status bar's red: the active environment is production (creates and edits are live). */
+export const PRODUCTION_BACKGROUND = 'statusBarItem.errorBackground';
+
 /** Shows the active environment; production ones stand out. A click switches. */
 export class EnvironmentStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('engagementUsage.environment', vscode.StatusBarAlignment.Left, 50);
@@ -37,7 +40,8 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     // The label may come from a workspace: `$(…)` in it shows as written (safeLabel).
     const icon = env.production ? '$(warning)' : env.source === 'workspace' ? '$(folder)' : '$(server-environment)';
     this.item.text = `${icon} ${safeLabel(label)}${hasKey ? '' : ` $(key)`}`;
-    this.item.backgroundColor = env.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    // One meaning per colour: red is "production"; yellow belongs to the usage warning.
+    this.item.backgroundColor = env.production ? new vscode.ThemeColor(PRODUCTION_BACKGROUND) : undefined;
     const tooltip = new vscode.MarkdownString(undefined, false);
     const note = sourceNote(env);
     tooltip.appendText(`${displayText(env.label)}${env.production ? ` (${vscode.l10n.t('production')})` : ''}${note ? ` — ${note}` : ''}\n\n${destination(env)}\n\n`);
@@ -50,6 +54,11 @@ export class EnvironmentStatusBar implements vscode.Disposable {
 
   get text(): string {
     return this.item.text;
+  }
+
+  /** The theme colour of the item's background, when it has one (tests). */
+  get background(): string | undefined {
+    return this.item.backgroundColor?.id;
   }
 
   dispose(): void {

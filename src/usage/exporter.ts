@@ -1,6 +1,6 @@
 // Export of every usage record of the dashboard's period (all pages, read concurrently by
-// the client) to a CSV or JSON file the user picks, with progress and cancel both in a
-// notification and in the panel.
+// the client) to a CSV or JSON file the user picks, with progress and Cancel in the panel
+// it was started from (once, not also in a notification).
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { isApiError, ApiError } from '../api/errors';
@@ -50,38 +50,24 @@ export class Exporter {
     const name = uri.path.split('/').pop() ?? uri.toString();
     this.dashboard.setExport({ format, phase: 'running', loaded: 0, total: 0 });
     try {
-      const { count, missing } = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting the usage records of {0}', period), cancellable: true },
-        async (progress, token) => {
-          const subscription = token.onCancellationRequested(() => controller.abort());
-          try {
-            let reported = 0;
-            const onProgress = (loaded: number, total: number) => {
-              this.dashboard.setExport({ format, phase: 'running', loaded, total });
-              const percent = total > 0 ? (loaded / total) * 100 : 0;
-              progress.report({ message: vscode.l10n.t('{0} of {1} records', loaded, total), increment: percent - reported });
-              reported = percent;
-            };
-            // A filtered view exports what it shows: the records of the whole period that pass the filter.
-            const filter = this.dashboard.state.view.filter;
-            let result: { items: UsageRecord[]; missing: number };
-            if (isFilterActive(filter)) {
-              const scan = await this.dashboard.scan.read(api, period, onProgress, controller.signal);
-              result = { items: filtered(scan, filter), missing: scan.missing };
-            } else {
-              const all = await api.usage.detailsAll(period, { signal: controller.signal, onProgress });
-              result = { items: all.items, missing: all.stop ? all.totalCount - all.items.length : 0 };
-            }
-            if (controller.signal.aborted) throw new ApiError('cancelled', 'The export was cancelled.');
-            const text = format === 'csv' ? toCsv(result.items) : toJsonExport(result.items, { billingPeriod: period, exportedAt: new Date().toISOString() });
-            await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-            // Records the service announced but would not page to are said, not silently left out.
-            return { count: result.items.length, missing: result.missing };
-          } finally {
-            subscription.dispose();
-          }
-        },
-      );
+      // Its progress and its Cancel button are in the dashboard, where it was started: once.
+      const onProgress = (loaded: number, total: number) => this.dashboard.setExport({ format, phase: 'running', loaded, total });
+      // A filtered view exports what it shows: the records of the whole period that pass the filter.
+      const filter = this.dashboard.state.view.filter;
+      let result: { items: UsageRecord[]; missing: number };
+      if (isFilterActive(filter)) {
+        const scan = await this.dashboard.scan.read(api, period, onProgress, controller.signal);
+        result = { items: filtered(scan, filter), missing: scan.missing };
+      } else {
+        const all = await api.usage.detailsAll(period, { signal: controller.signal, onProgress });
+        result = { items: all.items, missing: all.stop ? all.totalCount - all.items.length : 0 };
+      }
+      if (controller.signal.aborted) throw new ApiError('cancelled', 'The export was cancelled.');
+      const text = format === 'csv' ? toCsv(result.items) : toJsonExport(result.items, { billingPeriod: period, exportedAt: new Date().toISOString() });
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      // Records the service announced but would not page to are said, not silently left out.
+      const count = result.items.length;
+      const missing = result.missing;
       this.services.log.info(`Exported ${count} usage records of ${period} to ${uri.fsPath || uri.toString()}.`);
       this.dashboard.setExport({ format, phase: 'done', loaded: count, total: count, detail: name });
       const open = vscode.l10n.t('Open File');

@@ -31,6 +31,8 @@ export interface DashboardProbe {
   html(): string;
   /** The webview's options (command URIs, scripts, local resources). */
   webviewOptions(): vscode.WebviewOptions;
+  /** The tab's icon (one per theme kind). */
+  iconPath(): vscode.WebviewPanel['iconPath'];
   /** Sends a message through the very handler the webview's messages go to. */
   receive(message: unknown): Promise<void>;
   /** Resolves when every request this dashboard started has settled. */
@@ -182,6 +184,7 @@ export function registerUsage(services: Services) {
     rejectedMessages: () => panel.rejectedMessages,
     html: () => panel.panel.webview.html,
     webviewOptions: () => panel.panel.webview.options,
+    iconPath: () => panel.panel.iconPath,
     receive: (message) => panel.receive(message),
     idle: () => panel.dashboard.idle(),
     timeline: () => ({ ...panel.timeline }),

@@ -1,6 +1,7 @@
 // One environment's dashboard in a webview panel: the HTML shell, the `ready` handshake, and
 // every message from the webview checked before anything is done with it.
 import * as vscode from 'vscode';
+import { tabIcon } from '../ui/tabIcon';
 import type { UsageSummary } from '../api/types';
 import { Commands } from '../constants';
 import type { Services } from '../services';
@@ -44,7 +45,7 @@ export class DashboardPanel implements vscode.Disposable {
     const extensionUri = services.context.extensionUri;
     const webview = panel.webview;
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
+    panel.iconPath = tabIcon(extensionUri);
     this.dashboard = new Dashboard(services, view, {
       changed: () => this.schedulePost(),
       summaryLoaded: (id, summary) => hooks.summaryLoaded?.(id, summary),

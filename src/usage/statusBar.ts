@@ -12,6 +12,9 @@ import { currentPeriod } from '../core/period';
 import type { Services } from '../services';
 import type { ReadCoordinator } from './readCoordinator';
 
+/** The status bar's yellow: the calls meter is at or past its warning threshold. */
+export const USAGE_WARNING_BACKGROUND = 'statusBarItem.warningBackground';
+
 const MIN_MINUTES = 1;
 const MAX_MINUTES = 1440;
 
@@ -25,6 +28,8 @@ export interface UsageStatusBarView {
   visible: boolean;
   text: string;
   level?: MeterLevel;
+  /** The theme colour of the item's background, when it has one. */
+  background?: string;
   tooltip: string;
 }
 
@@ -160,7 +165,9 @@ export class UsageStatusBar implements vscode.Disposable {
     const calls = meterFigures('calls', summary.usage.calls);
     const percent = meterTexts(calls, locale).percent;
     this.item.text = `$(graph) ${vscode.l10n.t('calls {0}', percent)}`;
-    this.item.backgroundColor = calls.level === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : calls.level === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    // One meaning per colour: yellow is "calls need attention" (80 % of the included amount
+    // or more; the text says how far past). Red is kept for the production environment.
+    this.item.backgroundColor = calls.level === 'normal' ? undefined : new vscode.ThemeColor(USAGE_WARNING_BACKGROUND);
     const lines = USAGE_METERS.map((name) => {
       const texts = meterTexts(meterFigures(name, summary.usage[name]), locale);
       return `${name}: ${vscode.l10n.t('{0} of {1}', texts.used, texts.included)} (${texts.percent})${texts.overage ? ` ${vscode.l10n.t('overage {0}', texts.overage)}` : ''}`;
@@ -184,7 +191,7 @@ export class UsageStatusBar implements vscode.Disposable {
   }
 
   view(): UsageStatusBarView {
-    return { visible: this.visible, text: this.item.text, level: this.level, tooltip: this.tooltipText };
+    return { visible: this.visible, text: this.item.text, level: this.level, background: this.item.backgroundColor?.id, tooltip: this.tooltipText };
   }
 
   dispose(): void {

@@ -42,6 +42,8 @@ export interface StartOptions {
   extraVsix?: string[];
   /** Environment of code-server, so of its extension host. */
   env?: Record<string, string>;
+  /** false: an empty window, no folder open (default: the harness's workspace folder). */
+  folder?: boolean;
 }
 
 /** One fresh VS Code with the packaged extension, and the reference service. */
@@ -53,6 +55,8 @@ export class Workbench {
     readonly service: RunningService,
     private readonly server: CodeServer,
     private readonly browser: Awaited<ReturnType<typeof launchBrowser>>['browser'],
+    /** The folder the window has open; undefined for an empty window. */
+    private readonly folder: string | undefined,
   ) {}
 
   /** The workbench of the running test, for failure screenshots. */
@@ -68,10 +72,11 @@ export class Workbench {
       server = await startCodeServer({ codeServer: required('EUS_E2E_CODE_SERVER'), vsix: required('EUS_E2E_VSIX'), extraVsix: options.extraVsix, env: options.env, settings: options.settings });
       ({ browser } = await launchBrowser(required('EUS_E2E_CHROMIUM')));
       const page = await browser.contexts()[0].newPage();
-      await page.goto(workbenchUrl(server, { folder: server.dirs.workspace }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+      const folder = options.folder === false ? undefined : server.dirs.workspace;
+      await page.goto(workbenchUrl(server, { folder }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
       await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
       await page.locator('.statusbar').waitFor({ timeout: SHORT });
-      const workbench = new Workbench(page, service, server, browser);
+      const workbench = new Workbench(page, service, server, browser, folder);
       Workbench.current = workbench;
       return workbench;
     } catch (error) {
@@ -303,7 +308,7 @@ export class Workbench {
   /** A second window on the same VS Code (same user data, same global state): a new tab of the workbench. */
   async openSecondWindow(): Promise<Page> {
     const page = await this.page.context().newPage();
-    await page.goto(workbenchUrl(this.server, { folder: this.server.dirs.workspace }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.goto(workbenchUrl(this.server, { folder: this.folder }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
     await page.locator('.statusbar').waitFor({ timeout: SHORT });
     return page;

@@ -44,6 +44,8 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   authorization?: string;
+  /** The User-Agent header as sent. */
+  userAgent?: string;
   /** Parsed JSON body, or the raw text when it is not JSON; absent when no body was sent. */
   body?: unknown;
   /** The status answered; 0 while in flight and for dropped requests. */
@@ -197,6 +199,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const method = req.method ?? 'GET';
     const record: RecordedRequest = { method, path: rawPath, query: firstValues(query), status: 0, at: Date.now() };
     if (req.headers.authorization !== undefined) record.authorization = req.headers.authorization;
+    if (req.headers['user-agent'] !== undefined) record.userAgent = req.headers['user-agent'];
     const sentKey = store.findKey(bearerToken(record.authorization) ?? '');
     if (sentKey) record.keyId = sentKey.keyId;
     requests.push(record);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from '../../src/api/errors';
-import type { RequestLog } from '../../src/api/client';
+import { type RequestLog, userAgent } from '../../src/api/client';
 import { ServiceApi } from '../../src/api/service';
 import type { RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';
@@ -45,6 +45,18 @@ describe('API client against the reference service', function () {
       assert.equal(page.data.length, 10);
       assert.deepEqual(service.requests.at(-1)?.query, { page: '2', pageSize: '10' });
       assert.equal(service.requests.at(-1)?.authorization, `Bearer ${service.keys.admin}`);
+    });
+
+    it('names the extension and its version in the User-Agent of every request, reads and writes alike', async () => {
+      const agent = userAgent('eus-tools.engagement-usage', '0.1.0', 'VS Code 1.100.3');
+      assert.equal(agent, 'eus-tools.engagement-usage/0.1.0 (VS Code 1.100.3)');
+      const named = make({ userAgent: agent });
+      const created = await named.engagements.create({ name: 'Agent check', type: 'evaluation' });
+      await named.engagements.get(created.engagement.id);
+      await named.usage.summary();
+      const sent = service.requests.map((r) => r.userAgent);
+      assert.equal(sent.length, 3);
+      assert.deepEqual(sent, [agent, agent, agent]);
     });
 
     it('lists every engagement concurrently, each once, in order', async () => {
