@@ -100,19 +100,19 @@ describe('Find and act on any engagement (e2e)', function () {
       const row = wb.treeRow(VIEW, first.label);
       await wb.contextMenu(row, /^Rename (Engagement)?…$/);
       await wb.answerInput(/name/i, 'Not allowed');
-      await wb.page.locator('.notifications-toasts', { hasText: 'engagements:write' }).first().waitFor({ timeout: 30_000 });
+      await wb.page.locator('.notifications-toasts', { hasText: 'engagements:write' }).first().waitFor({ timeout: 60_000 });
 
       // Said at once in the view's title, then the window is reloaded as a person does.
-      await wb.page.locator('.part.sidebar', { hasText: 'read-only key' }).first().waitFor({ timeout: 30_000 });
+      await wb.page.locator('.part.sidebar', { hasText: 'read-only key' }).first().waitFor({ timeout: 60_000 });
       await wb.waitForToastsToClose(30_000).catch(() => undefined);
       await wb.runCommand('Developer: Reload Window');
       await wb.page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
       await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
-      await wb.page.locator('.part.statusbar').waitFor({ timeout: 30_000 });
+      await wb.page.locator('.part.statusbar').waitFor({ timeout: 60_000 });
       await wb.openViewContainer(CONTAINER);
       const again = wb.treeRow(VIEW, first.label);
-      await again.waitFor({ timeout: 30_000 });
-      await wb.page.locator('.part.sidebar', { hasText: 'read-only key' }).first().waitFor({ timeout: 30_000 });
+      await again.waitFor({ timeout: 60_000 });
+      await wb.page.locator('.part.sidebar', { hasText: 'read-only key' }).first().waitFor({ timeout: 60_000 });
       const titleActions = await wb.page.locator('.part.sidebar .title-actions .action-label, .part.sidebar .pane-header .actions .action-label').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
       assert.ok(titleActions.some((a) => a.startsWith('Go to Engagement')), `the title actions: ${titleActions.join(', ')}`);
       assert.ok(!titleActions.some((a) => a.startsWith('Create Engagement')), 'no Create in the title');
@@ -122,7 +122,7 @@ describe('Find and act on any engagement (e2e)', function () {
       assert.ok(menu.some((m) => m.startsWith('Copy Engagement ID')), `the context menu: ${menu.join(', ')}`);
       assert.ok(!menu.some((m) => /Rename|Edit|Change/.test(m)), `no write action in the context menu: ${menu.join(', ')}`);
       await again.click({ timeout: 15_000 });
-      const details = await wb.webviewFrame('h1.name', 30_000);
+      const details = await wb.webviewFrame('h1.name', 60_000);
       await wb.waitFor(async () => (await details.locator('.actions button').count()) === 3, 'the details actions');
       assert.deepEqual((await details.locator('.actions button').allTextContents()).map((b) => b.replace(/^\W+/, '').trim()), ['Copy ID', 'Refresh', 'Open Usage Dashboard']);
       // Reading stays offered: Go to Engagement opens.

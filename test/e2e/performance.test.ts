@@ -10,7 +10,7 @@ const CONTAINER = 'Engagement & Usage';
 const VIEW = 'Engagements';
 const PAGE_SIZE = 25;
 /** The service answers this late after the reload: long enough to see what shows before. */
-const LATENCY_MS = 4000;
+const LATENCY_MS = 8000;
 
 describe('Performance across a reload (e2e)', function () {
   this.timeout(180_000);
