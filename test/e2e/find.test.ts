@@ -121,8 +121,19 @@ describe('Find and act on any engagement (e2e)', function () {
       await wb.page.keyboard.press('Escape');
       assert.ok(menu.some((m) => m.startsWith('Copy Engagement ID')), `the context menu: ${menu.join(', ')}`);
       assert.ok(!menu.some((m) => /Rename|Edit|Change/.test(m)), `no write action in the context menu: ${menu.join(', ')}`);
-      await again.click({ timeout: 15_000 });
-      const details = await wb.webviewFrame('h1.name', 60_000);
+      // After a reload the view shows the saved page, then the fresh one: a click while the
+      // rows are replaced can be lost (in VS Code as for a person), so wait for the fresh page,
+      // and click again, at most twice more, if no details came.
+      await wb.waitFor(async () => !/Showing engagements saved/.test(await wb.viewPane(VIEW).innerText()), 'the fresh page after the reload', 60_000);
+      let details: Awaited<ReturnType<typeof wb.webviewFrame>> | undefined;
+      for (let attempt = 1; !details; attempt++) {
+        await wb.treeRow(VIEW, first.label).click({ timeout: 15_000 });
+        try {
+          details = await wb.webviewFrame('h1.name', 20_000);
+        } catch (error) {
+          if (attempt >= 3) throw error;
+        }
+      }
       await wb.waitFor(async () => (await details.locator('.actions button').count()) === 3, 'the details actions');
       assert.deepEqual((await details.locator('.actions button').allTextContents()).map((b) => b.replace(/^\W+/, '').trim()), ['Copy ID', 'Refresh', 'Open Usage Dashboard']);
       // Reading stays offered: Go to Engagement opens.
