@@ -1,7 +1,8 @@
 // One build script for every bundle: the extension (Node, CommonJS, `vscode` external),
 // the dashboard and details webviews (browser IIFE) and, with --tests, the test suites and the
 // reference service. `--production` minifies without sourcemaps (what `vsce package`
-// ships); `--watch` rebuilds on change.
+// ships); `--watch` rebuilds on change. Every build but --watch also writes the English
+// message bundle l10n/bundle.l10n.json from the same sources (scripts/l10n.mjs).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,7 +83,8 @@ if (watch) {
   }
   console.log('[esbuild] watching for changes…');
 } else {
-  const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  const { writeBundle } = await import('./scripts/l10n.mjs');
+  const [results] = await Promise.all([Promise.all(builds.map((options) => esbuild.build(options))), writeBundle()]);
   const written = new Set();
   for (const result of results) {
     if (!result.metafile) continue;
