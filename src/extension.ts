@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { Commands } from './constants';
+import { configureL10n } from './core/l10n';
 import { registerEngagements } from './engagements/index';
 import { Connection } from './environments/connection';
 import { registerEnvironments } from './environments/index';
@@ -21,6 +22,8 @@ import { VscodeUi } from './ui/vscodeUi';
  * replace its input boxes, take its client, or read a key through `exports`.
  */
 export function activate(context: vscode.ExtensionContext): ExtensionExports | undefined {
+  // src/core translates and formats through this seam: VS Code's bundle and display language.
+  configureL10n({ translate: (message, ...args) => vscode.l10n.t(message, ...args), locale: vscode.env.language });
   const log = new Log();
   const vault = new KeyVault(context.secrets);
   const store = new EnvironmentStore(context);

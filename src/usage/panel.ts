@@ -114,7 +114,7 @@ export class DashboardPanel implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.timeline.readyAt ??= performance.now();
-        this.post({ type: 'init', locale: vscode.env.language, strings: uiStrings() });
+        this.post({ type: 'init', locale: vscode.env.language, strings: uiStrings(), messages: vscode.l10n.bundle });
         this.post({ type: 'update', state: dashboard.state });
         return;
       case 'refresh':
