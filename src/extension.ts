@@ -23,7 +23,8 @@ import { VscodeUi } from './ui/vscodeUi';
  */
 export function activate(context: vscode.ExtensionContext): ExtensionExports | undefined {
   // src/core translates and formats through this seam: VS Code's bundle and display language.
-  configureL10n({ translate: (message, ...args) => vscode.l10n.t(message, ...args), locale: vscode.env.language });
+  const useLocale = (locale = vscode.env.language) => configureL10n({ translate: (message, ...args) => vscode.l10n.t(message, ...args), locale });
+  useLocale();
   const log = new Log();
   const vault = new KeyVault(context.secrets);
   const store = new EnvironmentStore(context);
@@ -48,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
     useUi(replacement?: Ui) {
       ui.current = replacement ?? realUi;
     },
+    useLocale,
     environments: environments.exports,
     engagements: engagements.exports,
     usage: usage.exports,

@@ -13,6 +13,7 @@ import { comparePeriods, currentPeriod, periodLabel, shiftPeriod } from '../core
 import { projectPeriod } from '../core/projection';
 import type { MementoLike } from '../cache';
 import type { Services } from '../services';
+import { currentLocale } from '../core/l10n';
 
 type Shown = Record<string, number>;
 
@@ -89,7 +90,7 @@ export class UsageAlerts {
   }
 
   private async show(environmentId: string, label: string, period: string, alert: DueAlert): Promise<void> {
-    const locale = vscode.env.language;
+    const locale = currentLocale();
     const meter = meterName(alert.meter);
     const texts = meterTexts(alert.figures, locale);
     const month = periodLabel(period, locale);

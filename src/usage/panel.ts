@@ -9,6 +9,7 @@ import { Dashboard, type DashboardHooks } from './dashboard';
 import { Exporter } from './exporter';
 import { createNonce, dashboardHtml } from './html';
 import { uiStrings } from './strings';
+import { currentLocale } from '../core/l10n';
 
 const KEPT_MESSAGES = 20;
 
@@ -114,7 +115,7 @@ export class DashboardPanel implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.timeline.readyAt ??= performance.now();
-        this.post({ type: 'init', locale: vscode.env.language, strings: uiStrings(), messages: vscode.l10n.bundle });
+        this.post({ type: 'init', locale: currentLocale() ?? vscode.env.language, strings: uiStrings(), messages: vscode.l10n.bundle });
         this.post({ type: 'update', state: dashboard.state });
         return;
       case 'refresh':

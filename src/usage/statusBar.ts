@@ -11,6 +11,7 @@ import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core
 import { currentPeriod } from '../core/period';
 import type { Services } from '../services';
 import type { ReadCoordinator } from './readCoordinator';
+import { currentLocale } from '../core/l10n';
 
 const MIN_MINUTES = 1;
 const MAX_MINUTES = 1440;
@@ -156,7 +157,7 @@ export class UsageStatusBar implements vscode.Disposable {
   }
 
   private show(environmentId: string, summary: UsageSummary): void {
-    const locale = vscode.env.language;
+    const locale = currentLocale();
     const calls = meterFigures('calls', summary.usage.calls);
     const percent = meterTexts(calls, locale).percent;
     this.item.text = `$(graph) ${vscode.l10n.t('calls {0}', percent)}`;
