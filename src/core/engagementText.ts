@@ -44,7 +44,7 @@ export function engagementWords(): EngagementWords {
   };
 }
 
-/** `quality-review · 12 evaluations · updated 3 d ago` */
+/** `quality-review · 12 evaluations · updated 3 days ago` */
 export function describeEngagement(engagement: Engagement, now: number = Date.now(), words: EngagementWords = engagementWords()): string {
   const count = engagement.evaluationCount;
   return [displayText(engagement.type), words.evaluations(count, formatCount(count)), words.updated(relativeTime(engagement.updatedAt, now))].join(' · ');

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../api/errors';
 import { Commands } from '../constants';
-import type { Ui } from './ui';
 import { currentLocale } from '../core/l10n';
+import type { Ui } from './ui';
 
 export interface ErrorActions {
   /** What was being done, for the message: "create the engagement". */

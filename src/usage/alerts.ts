@@ -8,12 +8,12 @@ import * as vscode from 'vscode';
 import type { UsageSummary } from '../api/types';
 import { Commands, Settings } from '../constants';
 import { alertId, alertThresholds, type DueAlert, dueAlerts } from '../core/alerts';
+import { currentLocale } from '../core/l10n';
 import { formatAmount, meterFigures, meterTexts, USAGE_METERS } from '../core/meters';
 import { comparePeriods, currentPeriod, periodLabel, shiftPeriod } from '../core/period';
 import { projectPeriod } from '../core/projection';
 import type { MementoLike } from '../cache';
 import type { Services } from '../services';
-import { currentLocale } from '../core/l10n';
 
 type Shown = Record<string, number>;
 

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
 import type { UsageSummary } from '../api/types';
+import { currentLocale } from '../core/l10n';
 import { meterFigures, USAGE_METERS } from '../core/meters';
 import { choosePeriod, currentPeriod, periodLabel } from '../core/period';
 import { projectPeriod } from '../core/projection';
@@ -17,7 +18,6 @@ import type { Blocked, DashboardState, DetailsData, ErrorView, ExportView, KeysD
 import type { UsageHistory } from './history';
 import { filtered, RecordsScan } from './recordsScan';
 import { readTrend } from './trend';
-import { currentLocale } from '../core/l10n';
 
 interface SectionData {
   summary: SummaryData;

@@ -3,13 +3,13 @@
 import * as vscode from 'vscode';
 import type { UsageSummary } from '../api/types';
 import { Commands } from '../constants';
+import { currentLocale } from '../core/l10n';
 import type { Services } from '../services';
 import { type HostMessage, parseWebviewMessage, type ViewState } from '../webview/protocol';
 import { Dashboard, type DashboardHooks } from './dashboard';
 import { Exporter } from './exporter';
 import { createNonce, dashboardHtml } from './html';
 import { uiStrings } from './strings';
-import { currentLocale } from '../core/l10n';
 
 const KEPT_MESSAGES = 20;
 

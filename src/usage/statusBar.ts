@@ -7,11 +7,11 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { UsageSummary } from '../api/types';
 import { Commands, Settings } from '../constants';
+import { currentLocale } from '../core/l10n';
 import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
 import { currentPeriod } from '../core/period';
 import type { Services } from '../services';
 import type { ReadCoordinator } from './readCoordinator';
-import { currentLocale } from '../core/l10n';
 
 const MIN_MINUTES = 1;
 const MAX_MINUTES = 1440;
