@@ -1,7 +1,9 @@
 // One build script for every bundle: the extension (Node, ES module with code-split chunks
 // loaded on first use, `vscode` external), the dashboard and details webviews (browser IIFE)
-// and, with --tests, the unit, integration and e2e suites and the reference service. `--production` minifies without sourcemaps (what `vsce package`
-// ships); `--watch` rebuilds on change.
+// and, with --tests, the unit, integration and e2e suites and the reference service.
+// `--production` minifies without sourcemaps (what `vsce package` ships); `--watch` rebuilds
+// on change. Every build but --watch also writes the English message bundle
+// l10n/bundle.l10n.json from the same sources (scripts/l10n.mjs).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -89,7 +91,7 @@ if (tests) {
     platform: 'node',
     format: 'cjs',
     // Runners and the VS Code API stay outside the bundles; the code under test is bundled in.
-    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'],
+    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', 'typescript'],
   });
 }
 
@@ -100,7 +102,8 @@ if (watch) {
   }
   console.log('[esbuild] watching for changes…');
 } else {
-  const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  const { writeBundle } = await import('./scripts/l10n.mjs');
+  const [results] = await Promise.all([Promise.all(builds.map((options) => esbuild.build(options))), writeBundle()]);
   const written = new Set();
   for (const result of results) {
     if (!result.metafile) continue;

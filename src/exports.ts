@@ -10,6 +10,8 @@ import type { Ui } from './ui/ui';
  */
 export interface ExtensionExports {
   useUi(ui?: Ui): void;
+  /** Formats numbers and dates for this locale from now on, as for a user whose display language it is (none: VS Code's). */
+  useLocale(locale?: string): void;
   environments?: EnvironmentsExports;
   engagements?: EngagementsExports;
   usage?: UsageExports;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type CommandHandler, registerCommands } from './commands';
 import { userAgent } from './api/client';
 import { type CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from './constants';
+import { configureL10n } from './core/l10n';
 import { registerEngagements } from './engagements/index';
 import { Connection } from './environments/connection';
 import { registerEnvironments } from './environments/index';
@@ -22,6 +23,9 @@ import { VscodeUi } from './ui/vscodeUi';
  * replace its input boxes, take its client, or read a key through `exports`.
  */
 export function activate(context: vscode.ExtensionContext): ExtensionExports | undefined {
+  // src/core translates and formats through this seam: VS Code's bundle and display language.
+  const useLocale = (locale = vscode.env.language) => configureL10n({ translate: (message, ...args) => vscode.l10n.t(message, ...args), locale });
+  useLocale();
   const log = new Log();
   const vault = new KeyVault(context.secrets);
   const store = new EnvironmentStore(context);
@@ -51,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
     useUi(replacement?: Ui) {
       ui.current = replacement ?? realUi;
     },
+    useLocale,
     environments: environments.exports,
     engagements: engagements.exports,
     usage: usage.exports,

@@ -1,8 +1,9 @@
 // Texts about one engagement: the tree item's description and the Markdown of its tooltip and
-// details document. Pure; the words come in from the caller (vscode.l10n in the extension),
-// English by default so tests can read them.
+// details document. Pure; the words come from the translation seam unless the caller brings
+// its own.
 import type { Engagement } from '../api/types';
 import { absoluteTime, formatCount, relativeTime } from './format';
+import { l10n } from './l10n';
 import { statusLook } from './status';
 import { displayText } from './text';
 
@@ -23,25 +24,28 @@ export interface EngagementWords {
   };
 }
 
-export const ENGLISH: EngagementWords = {
-  evaluations: (count, formatted) => (count === 1 ? '1 evaluation' : `${formatted} evaluations`),
-  updated: (relative) => `updated ${relative}`,
-  fields: {
-    id: 'ID',
-    name: 'Name',
-    type: 'Type',
-    status: 'Status',
-    evaluations: 'Evaluations',
-    created: 'Created',
-    updated: 'Updated',
-    description: 'Description',
-    noDescription: 'No description.',
-    other: 'Other fields',
-  },
-};
+/** The words in the user's language (English in unit tests). */
+export function engagementWords(): EngagementWords {
+  return {
+    evaluations: (count, formatted) => (count === 1 ? l10n.t('1 evaluation') : l10n.t('{0} evaluations', formatted)),
+    updated: (relative) => l10n.t('updated {0}', relative),
+    fields: {
+      id: l10n.t('ID'),
+      name: l10n.t('Name'),
+      type: l10n.t('Type'),
+      status: l10n.t('Status'),
+      evaluations: l10n.t('Evaluations'),
+      created: l10n.t('Created'),
+      updated: l10n.t('Updated'),
+      description: l10n.t('Description'),
+      noDescription: l10n.t('No description.'),
+      other: l10n.t('Other fields'),
+    },
+  };
+}
 
-/** `quality-review · 12 evaluations · updated 3 d ago` */
-export function describeEngagement(engagement: Engagement, now: number = Date.now(), words: EngagementWords = ENGLISH): string {
+/** `quality-review · 12 evaluations · updated 3 days ago` */
+export function describeEngagement(engagement: Engagement, now: number = Date.now(), words: EngagementWords = engagementWords()): string {
   const count = engagement.evaluationCount;
   return [displayText(engagement.type), words.evaluations(count, formatCount(count)), words.updated(relativeTime(engagement.updatedAt, now))].join(' · ');
 }
@@ -79,7 +83,7 @@ function when(iso: string, now: number): string {
  */
 export function engagementMarkdown(engagement: Engagement, options: { now?: number; words?: EngagementWords; heading?: boolean } = {}): string {
   const now = options.now ?? Date.now();
-  const w = (options.words ?? ENGLISH).fields;
+  const w = (options.words ?? engagementWords()).fields;
   const lines: string[] = [];
   const tooltip = options.heading === false;
   if (!tooltip) lines.push(`## ${escapeLine(engagement.name)}`, '');

@@ -1,83 +1,87 @@
-// Formatting of numbers, dates and durations for people. Pure: the caller passes `now` and
-// the locale, so the same functions serve the tree, the tooltips and the webview.
+// Formatting of numbers, dates and durations for people, with Intl in the user's locale: the
+// caller may pass a locale; otherwise the one the translation seam was given (VS Code's display
+// language in the extension, the host's in the webviews; English until then). Pure otherwise:
+// the caller passes `now`, so the same functions serve the tree, the tooltips and the webviews.
+import { currentLocale, l10n } from './l10n';
 
-const UNITS: Array<[limitSeconds: number, divisor: number, unit: Intl.RelativeTimeFormatUnit, short: string]> = [
-  [60, 1, 'second', 's'],
-  [3600, 60, 'minute', 'min'],
-  [86400, 3600, 'hour', 'h'],
-  [86400 * 30, 86400, 'day', 'd'],
-  [86400 * 365, 86400 * 30, 'month', 'mo'],
-  [Number.POSITIVE_INFINITY, 86400 * 365, 'year', 'y'],
+const UNITS: Array<[limitSeconds: number, divisor: number, unit: Intl.RelativeTimeFormatUnit]> = [
+  [60, 1, 'second'],
+  [3600, 60, 'minute'],
+  [86400, 3600, 'hour'],
+  [86400 * 30, 86400, 'day'],
+  [86400 * 365, 86400 * 30, 'month'],
+  [Number.POSITIVE_INFINITY, 86400 * 365, 'year'],
 ];
 
 // Intl formatters are costly to make (tens of µs each) and a tree of thousands of items asks
 // for one per item: they are made once per locale and options, and reused.
-const formatters = new Map<string, Intl.NumberFormat | Intl.RelativeTimeFormat>();
+const formatters = new Map<string, Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DateTimeFormat>();
 
-function numberFormat(locale: string | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `n|${locale ?? ''}|${JSON.stringify(options)}`;
-  let format = formatters.get(key) as Intl.NumberFormat | undefined;
-  if (!format) formatters.set(key, (format = new Intl.NumberFormat(locale, options)));
+function cached<T extends Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DateTimeFormat>(kind: string, locale: string, options: object, make: () => T): T {
+  const key = `${kind}|${locale}|${JSON.stringify(options)}`;
+  let format = formatters.get(key) as T | undefined;
+  if (!format) formatters.set(key, (format = make()));
   return format;
 }
 
-function relativeTimeFormat(locale: string | undefined): Intl.RelativeTimeFormat {
-  const key = `r|${locale ?? ''}`;
-  let format = formatters.get(key) as Intl.RelativeTimeFormat | undefined;
-  if (!format) formatters.set(key, (format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })));
-  return format;
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  return cached('n', locale, options, () => new Intl.NumberFormat(locale, options));
 }
 
-/** `3 d ago`, `in 5 min`, `just now`; an unreadable date gives `unknown`. */
-export function relativeTime(iso: string, now: number = Date.now()): string {
-  const time = Date.parse(iso);
-  if (Number.isNaN(time)) return 'unknown';
-  const seconds = Math.round((now - time) / 1000);
-  const abs = Math.abs(seconds);
-  if (abs < 45) return 'just now';
-  for (const [limit, divisor, , short] of UNITS) {
-    if (abs < limit) {
-      const value = Math.max(1, Math.floor(abs / divisor));
-      return seconds >= 0 ? `${value} ${short} ago` : `in ${value} ${short}`;
-    }
-  }
-  return 'unknown';
+function relativeTimeFormat(locale: string, options: Intl.RelativeTimeFormatOptions): Intl.RelativeTimeFormat {
+  return cached('r', locale, options, () => new Intl.RelativeTimeFormat(locale, options));
 }
 
-/** Long form for tooltips: `3 days ago`, localised by Intl. */
-export function relativeTimeLong(iso: string, now: number = Date.now(), locale?: string): string {
+function localeOr(locale: string | undefined): string {
+  return locale || currentLocale() || 'en';
+}
+
+function relative(iso: string, now: number, locale: string | undefined, style: Intl.RelativeTimeFormatStyle): string {
   const time = Date.parse(iso);
-  if (Number.isNaN(time)) return 'unknown';
+  if (Number.isNaN(time)) return l10n.t('unknown');
   const seconds = Math.round((time - now) / 1000);
   const abs = Math.abs(seconds);
-  const format = relativeTimeFormat(locale);
-  for (const [limit, divisor, unit] of UNITS) {
-    if (abs < limit) return format.format(Math.trunc(seconds / divisor), unit);
-  }
-  return 'unknown';
+  // Under 45 s is "now": clocks of two machines disagree by that much.
+  if (abs < 45) return relativeTimeFormat(localeOr(locale), { style, numeric: 'auto' }).format(0, 'second');
+  // In words ("yesterday", "last month") when long; in figures ("1 day ago") when short.
+  const format = relativeTimeFormat(localeOr(locale), { style, numeric: style === 'long' ? 'auto' : 'always' });
+  const [, divisor, unit] = UNITS.find(([limit]) => abs < limit) ?? UNITS[UNITS.length - 1];
+  return format.format(Math.sign(seconds) * Math.max(1, Math.floor(abs / divisor)), unit);
 }
 
-/** `2026-11-19 14:03 UTC`; an unreadable date is returned as it came. */
-export function absoluteTime(iso: string): string {
+/** Briefly, for a tree item or a table cell: `3 days ago`, `1 mo. ago`, `in 5 min.`, `now` (in English). */
+export function relativeTime(iso: string, now: number = Date.now(), locale?: string): string {
+  return relative(iso, now, locale, 'short');
+}
+
+/** In words, for tooltips and headers: `3 days ago`, `in 5 minutes`, `yesterday`. */
+export function relativeTimeLong(iso: string, now: number = Date.now(), locale?: string): string {
+  return relative(iso, now, locale, 'long');
+}
+
+/** `Nov 19, 2026, 2:03 PM UTC` (`19. Nov. 2026, 14:03 UTC` in German); an unreadable date is returned as it came. */
+export function absoluteTime(iso: string, locale?: string): string {
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;
-  return `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' };
+  const chosen = localeOr(locale);
+  return cached('d', chosen, options, () => new Intl.DateTimeFormat(chosen, options)).format(time);
 }
 
-/** Counts with thousands separators: `12,345`. */
-export function formatCount(value: number, locale = 'en-US'): string {
-  return numberFormat(locale, { maximumFractionDigits: 0 }).format(value);
+/** Counts with the locale's grouping: `12,345` (`12.345` in German). */
+export function formatCount(value: number, locale?: string): string {
+  return numberFormat(localeOr(locale), { maximumFractionDigits: 0 }).format(value);
 }
 
-/** Gigabytes with decimals: `7.35 GB`. */
-export function formatGb(value: number, locale = 'en-US'): string {
-  return `${numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)} GB`;
+/** Gigabytes with two decimals and the locale's unit: `7.35 GB` (`7,35 GB`). */
+export function formatGb(value: number, locale?: string): string {
+  return numberFormat(localeOr(locale), { style: 'unit', unit: 'gigabyte', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
 }
 
-/** `82 %`, `112.5 %`: whole numbers unless a fraction matters. */
-export function formatPercent(value: number, locale = 'en-US'): string {
+/** A percentage given as 0–100+: `82%`, `7.3%` (`82 %`, `7,3 %`): whole numbers unless a fraction matters. */
+export function formatPercent(value: number, locale?: string): string {
   const digits = Math.abs(value) < 10 && !Number.isInteger(value) ? 1 : 0;
-  return `${numberFormat(locale, { maximumFractionDigits: digits }).format(value)} %`;
+  return numberFormat(localeOr(locale), { style: 'percent', maximumFractionDigits: digits }).format(value / 100);
 }
 
 /** Cuts a text for a one-line place, adding an ellipsis. */

@@ -1,6 +1,7 @@
 // Sorting, grouping and filtering of engagements, done on the client: the contract gives the
 // list endpoint no query parameters for them. Pure, so the tree and the tests share it.
 import type { Engagement } from '../api/types';
+import { l10n } from './l10n';
 
 export type SortField = 'updated' | 'created' | 'name' | 'evaluations';
 export type SortDirection = 'asc' | 'desc';
@@ -175,7 +176,7 @@ export interface FilterWords {
 }
 
 /** `status: active, paused · type: onboarding · name: "audit"`; empty when nothing filters. */
-export function describeFilter(filter: EngagementFilter, words: FilterWords = { status: 'status', type: 'type', name: 'name' }): string {
+export function describeFilter(filter: EngagementFilter, words: FilterWords = { status: l10n.t('status'), type: l10n.t('type'), name: l10n.t('name') }): string {
   const parts: string[] = [];
   if (filter.statuses?.length) parts.push(`${words.status}: ${filter.statuses.join(', ')}`);
   if (filter.types?.length) parts.push(`${words.type}: ${filter.types.join(', ')}`);

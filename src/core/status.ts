@@ -1,5 +1,6 @@
 // How an engagement's status looks. The contract names `active` and `completed` and leaves
 // the full set open, so any other value gets a neutral icon and is shown exactly as it came.
+import { l10n } from './l10n';
 
 /** The statuses the contract names; offered in every status pick even before they are seen. */
 export const KNOWN_STATUSES: readonly string[] = ['active', 'completed'];
@@ -24,7 +25,7 @@ export function statusLook(status: string): StatusLook {
   const normalised = status.trim().toLowerCase();
   if (normalised === 'active') return { kind: 'active', icon: 'circle-large-filled', colorId: STATUS_COLORS.active, text: status };
   if (normalised === 'completed') return { kind: 'completed', icon: 'pass-filled', colorId: STATUS_COLORS.completed, text: status };
-  return { kind: 'other', icon: 'circle-large-outline', text: status.trim() === '' ? '(no status)' : status };
+  return { kind: 'other', icon: 'circle-large-outline', text: status.trim() === '' ? l10n.t('(no status)') : status };
 }
 
 /**

@@ -8,6 +8,7 @@ import { tabIcon } from '../ui/tabIcon';
 import type { Engagement } from '../api/types';
 import { Commands, WebviewTypes } from '../constants';
 import { shortLabel } from '../core/text';
+import { engagementWords } from '../core/engagementText';
 import { createNonce, dashboardHtml } from '../usage/html';
 import { describeError } from '../ui/errors';
 import { type DetailsAction, type DetailsHostMessage, type DetailsStrings, type DetailsView, detailsView, parseDetailsMessage } from '../webview/detailsProtocol';
@@ -31,10 +32,6 @@ function strings(): DetailsStrings {
     fields: vscode.l10n.t('Fields'),
     actions: vscode.l10n.t('Actions'),
   };
-}
-
-function words() {
-  return { id: vscode.l10n.t('ID'), type: vscode.l10n.t('Type'), status: vscode.l10n.t('Status'), evaluations: vscode.l10n.t('Evaluations'), created: vscode.l10n.t('Created'), updated: vscode.l10n.t('Updated') };
 }
 
 interface Shown {
@@ -189,7 +186,7 @@ export class DetailsPanel implements vscode.Disposable {
     this.panel.title = this.title();
     if (!this.ready) return;
     const canWrite = this.deps().services.connection.capabilities().write !== false;
-    this.send({ type: 'show', view: detailsView(shown.engagement, { environment: shown.environment, words: words(), readAt: shown.readAt, canWrite, busy: shown.busy, error: shown.error, notice: this.notice() }) });
+    this.send({ type: 'show', view: detailsView(shown.engagement, { environment: shown.environment, words: engagementWords().fields, readAt: shown.readAt, canWrite, busy: shown.busy, error: shown.error, notice: this.notice() }) });
   }
 
   private send(message: DetailsHostMessage): void {

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { Commands } from '../constants';
-import { describeEngagement, engagementMarkdown, type EngagementWords } from '../core/engagementText';
+import { describeEngagement, engagementMarkdown } from '../core/engagementText';
 import { formatCount } from '../core/format';
 import { applyQuery, type EngagementGroup } from '../core/query';
 import { statusLook } from '../core/status';
@@ -35,25 +35,6 @@ export type Node = EngagementNode | GroupNode | LoadMoreNode;
 
 export function isEngagementNode(value: unknown): value is EngagementNode {
   return typeof value === 'object' && value !== null && (value as Node).kind === 'engagement' && typeof (value as EngagementNode).engagement === 'object';
-}
-
-export function words(): EngagementWords {
-  return {
-    evaluations: (count, formatted) => (count === 1 ? vscode.l10n.t('1 evaluation') : vscode.l10n.t('{0} evaluations', formatted)),
-    updated: (relative) => vscode.l10n.t('updated {0}', relative),
-    fields: {
-      id: vscode.l10n.t('ID'),
-      name: vscode.l10n.t('Name'),
-      type: vscode.l10n.t('Type'),
-      status: vscode.l10n.t('Status'),
-      evaluations: vscode.l10n.t('Evaluations'),
-      created: vscode.l10n.t('Created'),
-      updated: vscode.l10n.t('Updated'),
-      description: vscode.l10n.t('Description'),
-      noDescription: vscode.l10n.t('No description.'),
-      other: vscode.l10n.t('Other fields'),
-    },
-  };
 }
 
 export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
@@ -188,7 +169,7 @@ export function engagementItem(engagement: Engagement, environmentId: string, op
   const name = shortLabel(engagement.name, engagement.id);
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `engagement:${environmentId}:${engagement.id}`;
-  const description = describeEngagement(engagement, Date.now(), words());
+  const description = describeEngagement(engagement, Date.now());
   // Colour alone never carries the status: statuses the contract does not name are written out.
   item.description = look.kind === 'other' ? `${displayText(look.text)} · ${description}` : description;
   item.iconPath = new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined);
@@ -202,7 +183,7 @@ export function engagementItem(engagement: Engagement, environmentId: string, op
 
 /** Every field as untrusted Markdown without HTML: no command link in it can run. */
 export function engagementTooltip(engagement: Engagement): vscode.MarkdownString {
-  const tooltip = new vscode.MarkdownString(engagementMarkdown(engagement, { heading: false, words: words() }));
+  const tooltip = new vscode.MarkdownString(engagementMarkdown(engagement, { heading: false }));
   tooltip.isTrusted = false;
   tooltip.supportHtml = false;
   return tooltip;

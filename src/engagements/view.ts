@@ -110,7 +110,7 @@ export class EngagementsView implements vscode.Disposable {
       const matching = formatCount(applyQuery(snapshot.items, this.query.current).items.length);
       parts.push(snapshot.complete || !snapshot.hasMore ? vscode.l10n.t('{0} of {1} match', matching, formatCount(Math.max(snapshot.totalCount, snapshot.items.length))) : vscode.l10n.t('{0} of {1} loaded match', matching, formatCount(snapshot.items.length)));
     }
-    const filter = describeFilter(this.query.current.filter, { status: vscode.l10n.t('status'), type: vscode.l10n.t('type'), name: vscode.l10n.t('name') });
+    const filter = describeFilter(this.query.current.filter);
     if (filter) parts.push(filter);
     return parts.length ? parts.join(' · ') : undefined;
   }

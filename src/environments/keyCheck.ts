@@ -1,5 +1,6 @@
 import { isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
+import { l10n } from '../core/l10n';
 import type { Capabilities } from './model';
 
 export type KeyCheck =
@@ -18,7 +19,7 @@ export async function checkKey(api: ServiceApi, signal?: AbortSignal): Promise<K
   const [engagements, usage] = await Promise.allSettled([api.engagements.list({ page: 1, pageSize: 1 }, { signal }), api.usage.summary(undefined, { signal })]);
   const errors = [engagements, usage].flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
   const rejected = errors.find((e) => isApiError(e) && e.kind === 'unauthorized');
-  if (rejected) return { outcome: 'rejected', message: 'The service rejected this key (401). Check it and enter it again.' };
+  if (rejected) return { outcome: 'rejected', message: l10n.t('The service rejected this key (401). Check it and enter it again.') };
   const redirect = errors.find((e) => isApiError(e) && e.kind === 'redirected');
   if (redirect && isApiError(redirect)) return { outcome: 'redirected', message: redirect.message };
   const answered = (r: PromiseSettledResult<unknown>) => r.status === 'fulfilled' || (isApiError(r.reason) && (r.reason.kind === 'forbidden' || r.reason.kind === 'invalidRequest' || r.reason.kind === 'notFound'));

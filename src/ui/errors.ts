@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { Commands } from '../constants';
+import { currentLocale } from '../core/l10n';
 import type { Ui } from './ui';
 
 export interface ErrorActions {
@@ -50,7 +51,7 @@ function describeKind(error: unknown, environmentLabel?: string): string {
     case 'rateLimited':
       return error.retryAfterMs === undefined
         ? vscode.l10n.t('The service is limiting requests (429). Wait a little and retry.')
-        : vscode.l10n.t('The service is limiting requests (429). It can be tried again in {0} s (at {1}).', Math.ceil(error.retryAfterMs / 1000), new Date(Date.now() + error.retryAfterMs).toLocaleTimeString());
+        : vscode.l10n.t('The service is limiting requests (429). It can be tried again in {0} s (at {1}).', Math.ceil(error.retryAfterMs / 1000), new Date(Date.now() + error.retryAfterMs).toLocaleTimeString(currentLocale()));
     case 'server':
       return vscode.l10n.t('The service failed (HTTP {0}){1}. Try again later.', error.status ?? 500, error.serverMessage ? `: ${error.serverMessage}` : '');
     case 'redirected':

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { UsageSummary } from '../api/types';
 import { Commands, Settings } from '../constants';
 import { alertId, alertThresholds, type DueAlert, dueAlerts } from '../core/alerts';
+import { currentLocale } from '../core/l10n';
 import { formatAmount, meterFigures, meterTexts, USAGE_METERS } from '../core/meters';
 import { comparePeriods, currentPeriod, periodLabel, shiftPeriod } from '../core/period';
 import { projectPeriod } from '../core/projection';
@@ -89,7 +90,7 @@ export class UsageAlerts {
   }
 
   private async show(environmentId: string, label: string, period: string, alert: DueAlert): Promise<void> {
-    const locale = vscode.env.language;
+    const locale = currentLocale();
     const meter = meterName(alert.meter);
     const texts = meterTexts(alert.figures, locale);
     const month = periodLabel(period, locale);

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
 import type { UsageSummary } from '../api/types';
+import { currentLocale } from '../core/l10n';
 import { meterFigures, USAGE_METERS } from '../core/meters';
 import { choosePeriod, currentPeriod, periodLabel } from '../core/period';
 import { projectPeriod } from '../core/projection';
@@ -318,10 +319,10 @@ export class Dashboard {
   setPeriod(input: string): Promise<void> {
     const choice = choosePeriod(input);
     if (!choice.ok) {
-      const latest = periodLabel(currentPeriod(), vscode.env.language);
+      const latest = periodLabel(currentPeriod(), currentLocale());
       this.state.notice = {
         level: 'warning',
-        text: choice.reason === 'future' ? vscode.l10n.t('{0} has not started yet: usage is known up to {1}.', periodLabel(input, vscode.env.language), latest) : vscode.l10n.t('"{0}" is not a billing period (YYYY-MM).', input),
+        text: choice.reason === 'future' ? vscode.l10n.t('{0} has not started yet: usage is known up to {1}.', periodLabel(input, currentLocale()), latest) : vscode.l10n.t('"{0}" is not a billing period (YYYY-MM).', input),
       };
       this.hooks.changed();
       return Promise.resolve();

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { tabIcon } from '../ui/tabIcon';
 import type { UsageSummary } from '../api/types';
 import { Commands } from '../constants';
+import { currentLocale } from '../core/l10n';
 import type { Services } from '../services';
 import { type HostMessage, parseWebviewMessage, type ViewState } from '../webview/protocol';
 import { Dashboard, type DashboardHooks } from './dashboard';
@@ -115,7 +116,7 @@ export class DashboardPanel implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.timeline.readyAt ??= performance.now();
-        this.post({ type: 'init', locale: vscode.env.language, strings: uiStrings() });
+        this.post({ type: 'init', locale: currentLocale() ?? vscode.env.language, strings: uiStrings(), messages: vscode.l10n.bundle });
         this.post({ type: 'update', state: dashboard.state });
         return;
       case 'refresh':

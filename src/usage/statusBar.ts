@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { UsageSummary } from '../api/types';
 import { Commands, Settings } from '../constants';
+import { currentLocale } from '../core/l10n';
 import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
 import { currentPeriod } from '../core/period';
 import type { Services } from '../services';
@@ -161,7 +162,7 @@ export class UsageStatusBar implements vscode.Disposable {
   }
 
   private show(environmentId: string, summary: UsageSummary): void {
-    const locale = vscode.env.language;
+    const locale = currentLocale();
     const calls = meterFigures('calls', summary.usage.calls);
     const percent = meterTexts(calls, locale).percent;
     this.item.text = `$(graph) ${vscode.l10n.t('calls {0}', percent)}`;

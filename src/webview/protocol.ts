@@ -131,7 +131,11 @@ export const UI_STRING_KEYS = [
 export type UiStringKey = (typeof UI_STRING_KEYS)[number];
 export type UiStrings = Record<UiStringKey, string>;
 
-export type HostMessage = { type: 'init'; locale: string; strings: UiStrings } | { type: 'update'; state: DashboardState };
+/**
+ * `init` gives the webview the user's locale (numbers and dates are formatted with Intl in it),
+ * its texts and the extension's translated bundle (for the words of src/core; none in English).
+ */
+export type HostMessage = { type: 'init'; locale: string; strings: UiStrings; messages?: Record<string, string> } | { type: 'update'; state: DashboardState };
 
 export type WebviewMessage =
   | { type: 'ready' }
@@ -236,9 +240,4 @@ export function parseViewState(value: unknown, fallbackPeriod: string): ViewStat
 }
 
 /** `{0}`, `{1}` … in a template replaced by the arguments, as text. */
-export function fill(template: string, ...args: Array<string | number>): string {
-  return template.replace(/\{(\d+)\}/g, (match, index: string) => {
-    const value = args[Number(index)];
-    return value === undefined ? match : String(value);
-  });
-}
+export { fillPlaceholders as fill } from '../core/l10n';

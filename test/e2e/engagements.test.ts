@@ -22,11 +22,11 @@ function iconOf(status: string): string {
   return 'codicon-circle-large-outline';
 }
 
-/** `type · N evaluations · updated …`, preceded by the status for statuses the contract does not name. */
+/** `type · N evaluations · updated 3 days ago` (Intl's short English), preceded by the status for statuses the contract does not name. */
 function descriptionPattern(e: Engagement): RegExp {
   const count = e.evaluationCount === 1 ? '1 evaluation' : `${new Intl.NumberFormat('en-US').format(e.evaluationCount)} evaluations`;
   const status = e.status === 'active' || e.status === 'completed' ? '' : `${escape(e.status)} · `;
-  return new RegExp(`^${status}${escape(e.type)} · ${count} · updated (just now|\\d+ (s|min|h|d|mo|y) ago)$`);
+  return new RegExp(`^${status}${escape(e.type)} · ${count} · updated (now|\\d+ (sec\\.|min\\.|hr\\.|days?|mo\\.|yr\\.) ago)$`);
 }
 
 function escape(text: string): string {
@@ -135,7 +135,7 @@ describe('Engagements view (e2e)', function () {
     );
     const items = await wb.treeItems(VIEW);
     assertRowShows(items[0], created);
-    assert.match(items[0].description, /^onboarding · 0 evaluations · updated just now$/);
+    assert.match(items[0].description, /^onboarding · 0 evaluations · updated now$/);
     assert.equal(await row.getAttribute('aria-selected'), 'true', 'the new engagement is selected');
   });
 

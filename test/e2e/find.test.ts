@@ -76,7 +76,9 @@ describe('Find and act on any engagement (e2e)', function () {
       assert.deepEqual(buttons.map((b) => b.replace(/^\W+/, '').trim()), ['Edit…', 'Change Status…', 'Copy ID', 'Refresh', 'Open Usage Dashboard']);
       const fields = await details.locator('table.fields th').allTextContents();
       assert.deepEqual(fields.slice(0, 6), ['ID', 'Type', 'Status', 'Evaluations', 'Created', 'Updated']);
-      assert.match((await details.locator('table.fields td').nth(4).textContent()) ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d UTC \(.+\)$/, 'a readable date');
+      // The date as Intl writes it for VS Code's display language (English here), in UTC, and how long ago.
+      const created = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(Date.parse(engagement.createdAt));
+      assert.match((await details.locator('table.fields td').nth(4).textContent()) ?? '', new RegExp(`^${created.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((now|.+ ago)\\)$`), 'a readable date');
       assert.ok(!(await details.locator('body').innerText()).includes('\\-'), 'no Markdown escapes on screen');
 
       const next = engagement.status === 'completed' ? 'active' : 'completed';

@@ -54,16 +54,16 @@ describe('Usage trends, alerts and records (e2e)', function () {
     assert.match((await readout.textContent()) ?? '', /no data/);
     const change = ((used - previous) / previous) * 100;
     const shownChange = (await frame.locator('.trend[data-meter="calls"] [data-part="change"]').textContent()) ?? '';
-    assert.match(shownChange, new RegExp(`^${change < 0 ? '−' : '\\+'}[\\d.]+ % vs `), 'the change against the period before, with its sign');
-    assert.ok(Math.abs(Number(shownChange.replace(/^[−+]/, '').split(' ')[0]) - Math.abs(change)) <= 0.5, `${shownChange} for ${change.toFixed(2)} %`);
+    assert.match(shownChange, new RegExp(`^${change < 0 ? '−' : '\\+'}[\\d.]+% vs `), 'the change against the period before, with its sign');
+    assert.ok(Math.abs(Number(shownChange.replace(/^[−+]/, '').split('%')[0]) - Math.abs(change)) <= 0.5, `${shownChange} for ${change.toFixed(2)} %`);
 
     const projection = frame.locator('.meter-card[data-meter="calls"] [data-part="projection"]');
     assert.match((await projection.textContent()) ?? '', /^estimate .+ by the end of the period · /);
     assert.match((await projection.getAttribute('title')) ?? '', /linear from the period's start/);
     assert.match((await frame.locator('#period-days').textContent()) ?? '', /^Day \d+ of \d+, \d+ days left$/);
 
-    const alert = await wb.waitFor(async () => (await alertsOn()).find((t) => t.includes('API calls reached 82 %')), 'the calls alert', 30_000);
-    assert.match(alert, /^Staging: API calls reached 82 % of the included amount/);
+    const alert = await wb.waitFor(async () => (await alertsOn()).find((t) => t.includes('API calls reached 82%')), 'the calls alert', 30_000);
+    assert.match(alert, /^Staging: API calls reached 82% of the included amount/);
     assert.equal((await alertsOn()).filter((t) => t.includes('API calls reached')).length, 1, 'shown once');
 
     await wb.runCommand('Notifications: Clear All Notifications');
@@ -118,7 +118,7 @@ describe('Usage trends, alerts and records (e2e)', function () {
     const second = await wb.openSecondWindow();
     try {
       await second.locator(`.part.activitybar .action-item a.action-label[aria-label^="${CONTAINER}"]`).click({ timeout: 15_000 });
-      await wb.waitFor(async () => (await second.locator('.part.statusbar .statusbar-item').allTextContents()).some((t) => /calls \d+ %/.test(t)), 'the calls item in the second window', 30_000);
+      await wb.waitFor(async () => (await second.locator('.part.statusbar .statusbar-item').allTextContents()).some((t) => /calls \d+%/.test(t)), 'the calls item in the second window', 30_000);
       await second.waitForTimeout(3_000);
       assert.deepEqual(await alertsOn(second), [], 'no alert in the second window');
     } finally {

@@ -38,7 +38,7 @@ function previousPeriod(period: string): string {
   return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
-/** A number as shown (`82,140`, `5.7 %`) back to a number. */
+/** A number as shown (`82,140`, `5.7%`) back to a number. */
 function numberIn(text: string): number {
   return Number(text.replace(/[^\d.-]/g, ''));
 }
@@ -65,7 +65,7 @@ function assertMeters(shown: Record<string, MeterOnScreen>, summary: UsageSummar
     const meter = shown[name];
     const exact = (used / included) * 100;
     assert.equal(meter.figures, `${amount(name, used)} of ${amount(name, included)}`, `${name}: used of included`);
-    assert.match(meter.percent, /^\d+(\.\d)? %$/, `${name}: a percentage`);
+    assert.match(meter.percent, /^\d+(\.\d)?%$/, `${name}: a percentage, as Intl writes it in English`);
     assert.ok(Math.abs(numberIn(meter.percent) - exact) <= 0.5, `${name}: ${meter.percent} shown for ${exact.toFixed(2)} %`);
     assert.equal(meter.level, exact > 100 ? 'error' : exact >= 80 ? 'warning' : 'normal', `${name}: colour level at ${exact.toFixed(1)} %`);
     assert.equal(Number(meter.ariaValueNow), used, `${name}: role=meter value`);
@@ -139,7 +139,7 @@ describe('Usage dashboard (e2e)', function () {
     assertMeters(await readMeters(frame), wb.service.store.summary(current));
 
     const calls = wb.service.store.summary(current).usage.calls;
-    const item = await wb.waitFor(async () => (await wb.statusBarItems()).find((i) => /calls \d+ %/.test(i.text)), 'the calls meter in the status bar', 30_000);
+    const item = await wb.waitFor(async () => (await wb.statusBarItems()).find((i) => /calls \d+%/.test(i.text)), 'the calls meter in the status bar', 30_000);
     assert.ok(Math.abs(numberIn(item.text) - (calls.used / calls.included) * 100) <= 0.5, `status bar ${item.text}`);
   });
 

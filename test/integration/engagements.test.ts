@@ -24,7 +24,7 @@ describe('Engagements view', function () {
       assert.match(item.contextValue ?? '', /\bengagement\b/);
       assert.ok(item.tooltip?.includes(`\`${e.id}\``), 'the tooltip has the id as code');
       assert.match(item.tooltip ?? '', /UTC \(.+\)/, 'times absolute and relative');
-      const tail = `${e.type} · ${e.evaluationCount === 1 ? '1 evaluation' : `${e.evaluationCount.toLocaleString('en-US')} evaluations`} · updated `;
+      const tail = `${e.type} · ${e.evaluationCount === 1 ? '1 evaluation' : `${new Intl.NumberFormat(vscode.env.language).format(e.evaluationCount)} evaluations`} · updated `;
       if (e.status === 'active') {
         assert.deepEqual([item.icon, item.color], ['circle-large-filled', 'engagementUsage.status.active']);
         assert.ok(item.description?.startsWith(tail), item.description);
@@ -114,7 +114,10 @@ describe('Engagements view', function () {
     assert.equal(view.name, e.name);
     assert.deepEqual(view.fields.map((f) => f.label), ['ID', 'Type', 'Status', 'Evaluations', 'Created', 'Updated']);
     assert.equal(view.fields[0].value, e.id);
-    assert.match(view.fields[4].value, /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/, 'a readable date');
+    // A readable date in the user's locale (Intl, in UTC), and how long ago.
+    const inUtc = new Intl.DateTimeFormat(vscode.env.language, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });
+    assert.equal(view.fields[4].value, inUtc.format(Date.parse(e.createdAt)), 'the created date, in the display language');
+    assert.match(view.fields[4].note ?? '', /ago$|^now$/, 'and how long ago');
     assert.deepEqual(view.actions, ['edit', 'changeStatus', 'copyId', 'refresh', 'openUsageDashboard']);
     assert.ok(shown.ready, 'the webview said ready');
 

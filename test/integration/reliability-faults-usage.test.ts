@@ -144,7 +144,7 @@ describe('Reliability: faults against the usage endpoints', function () {
       it(fault.name, async () => {
         countFault();
         const before = usage().statusBar();
-        assert.match(before.text, /calls \d+ %$/);
+        assert.match(before.text, /calls \d+%$/);
         ctx.service.clearRequests();
         ctx.service.faults.add({ ...fault.rule, method: 'GET', path: /^\/usage\/summary$/ });
         await usage().refreshStatusBar();

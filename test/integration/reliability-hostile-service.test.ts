@@ -142,7 +142,7 @@ describe('Reliability: hostile and odd data from the service', function () {
     // The status bar item reads the same summary.
     await setSetting('usage.statusBar', true);
     await usage().refreshStatusBar();
-    assert.match(usage().statusBar().text, /calls 0 %$/);
+    assert.match(usage().statusBar().text, /calls 0%$/);
     await setSetting('usage.statusBar', false);
     inputs(HOSTILE_VALUES.length + 6);
   });

@@ -224,7 +224,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
     await usage().refreshStatusBar();
     assert.equal(usage().polling(), true, 'alerts on: the interval runs');
     const alert = await waitFor(() => ctx.ui.messages.find((m) => m.text.includes('API calls reached')), 'the calls alert');
-    assert.match(alert.text, /^Alerts: API calls reached 82 % of the included amount in .+ \(82,140 of 100,000\)\./);
+    assert.match(alert.text, /^Alerts: API calls reached 82% of the included amount in .+ \(82,140 of 100,000\)\./);
     assert.deepEqual(alert.actions, ['Open Usage Dashboard', "Don't Show Again for This Period"]);
     assert.equal(ctx.ui.messages.length, 1, 'one alert: webhooks and storage are below 80 %');
 
@@ -239,7 +239,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
     ctx.service.store.setSummary(utcPeriod(), { ...current, usage: { ...current.usage, calls: { used: 101_000, included: 100_000, overage: 1_000 } } });
     ctx.ui.onMessages("Don't Show Again for This Period");
     await usage().tick(usage().windowId, Date.now() + 32 * 60_000);
-    const over = await waitFor(() => ctx.ui.messages.find((m) => m.text.includes('reached 101 %')), 'the 100 % alert');
+    const over = await waitFor(() => ctx.ui.messages.find((m) => m.text.includes('reached 101%')), 'the 100 % alert');
     assert.equal(over.level, 'warning');
     await waitFor(() => over.chosen, 'the choice');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -262,6 +262,6 @@ describe('Usage trends, projection, alerts and records filter', function () {
     assert.equal(summaries().length, 2, 'two intervals, two windows: two reads');
     const after = usage().pollCounts();
     assert.deepEqual({ reads: after.reads - counts.reads, shared: after.shared - counts.shared }, { reads: 2, shared: 2 });
-    assert.match(usage().statusBar().text, /calls \d+ %/, 'the window that did not read shows the shared figure');
+    assert.match(usage().statusBar().text, /calls \d+%/, 'the window that did not read shows the shared figure');
   });
 });

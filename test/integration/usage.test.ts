@@ -302,14 +302,28 @@ describe('Usage dashboard', function () {
     assert.equal(usage().statusBar().visible, false);
   });
 
-  it('the status bar shows `calls 82 %` with the warning level, and the setting turns it off', async () => {
+  it('the status bar shows `calls 82%` with the warning level, in the number format of the display language, and the setting turns it off', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
     await usage().refreshStatusBar();
     const view = usage().statusBar();
     assert.equal(view.visible, true);
-    assert.match(view.text, /calls 82 %$/);
+    assert.equal(vscode.env.language, 'en', 'the suite runs VS Code in English');
+    assert.match(view.text, /calls 82%$/);
     assert.equal(view.level, 'warning');
     assert.match(view.tooltip, /storage_gb/);
+    assert.match(view.tooltip, /calls: 82,140 of 100,000 \(82%\)/);
+
+    // For a user whose display language is German, the same figures in German number format.
+    ctx.exports.useLocale('de');
+    try {
+      await usage().refreshStatusBar();
+      assert.match(usage().statusBar().text, /calls 82\u00a0%$/);
+      assert.match(usage().statusBar().tooltip, /calls: 82\.140 of 100\.000 \(82\u00a0%\)/);
+    } finally {
+      ctx.exports.useLocale();
+    }
+    await usage().refreshStatusBar();
+    assert.match(usage().statusBar().text, /calls 82%$/, 'English again');
 
     await vscode.workspace.getConfiguration('engagementUsage').update('usage.statusBar', false, vscode.ConfigurationTarget.Global);
     await waitFor(() => !usage().statusBar().visible, 'the item to hide');
@@ -321,7 +335,7 @@ describe('Usage dashboard', function () {
     const summary = ctx.service.store.summary(period);
     ctx.service.store.setSummary(period, { ...summary, usage: { ...summary.usage, calls: { used: 112_000, included: 100_000, overage: 12_000 } } });
     await usage().refreshStatusBar();
-    assert.match(usage().statusBar().text, /calls 112 %$/);
+    assert.match(usage().statusBar().text, /calls 112%$/);
     assert.equal(usage().statusBar().level, 'error');
   });
 

@@ -53,15 +53,15 @@ describe('engagement status look', () => {
 
 describe('engagement texts', () => {
   it('describes an engagement as type · evaluations · updated when', () => {
-    assert.equal(describeEngagement(engagement(), NOW), 'quality-review · 12 evaluations · updated 3 d ago');
-    assert.equal(describeEngagement(engagement({ evaluationCount: 1, updatedAt: '2026-11-20T11:58:00Z' }), NOW), 'quality-review · 1 evaluation · updated 2 min ago');
-    assert.equal(describeEngagement(engagement({ evaluationCount: 12345 }), NOW), 'quality-review · 12,345 evaluations · updated 3 d ago');
+    assert.equal(describeEngagement(engagement(), NOW), 'quality-review · 12 evaluations · updated 3 days ago');
+    assert.equal(describeEngagement(engagement({ evaluationCount: 1, updatedAt: '2026-11-20T11:58:00Z' }), NOW), 'quality-review · 1 evaluation · updated 2 min. ago');
+    assert.equal(describeEngagement(engagement({ evaluationCount: 12345 }), NOW), 'quality-review · 12,345 evaluations · updated 3 days ago');
     assert.equal(describeEngagement(engagement({ updatedAt: 'not a date' }), NOW), 'quality-review · 12 evaluations · updated unknown');
   });
 
   it('takes its words from the caller (translations)', () => {
     const words = { evaluations: (_n: number, f: string) => `${f} Bewertungen`, updated: (r: string) => `geändert ${r}`, fields: {} as never };
-    assert.equal(describeEngagement(engagement(), NOW, words), 'quality-review · 12 Bewertungen · geändert 3 d ago');
+    assert.equal(describeEngagement(engagement(), NOW, words), 'quality-review · 12 Bewertungen · geändert 3 days ago');
   });
 
   it('writes every field as Markdown: id as code, times absolute and relative, description', () => {
@@ -71,8 +71,8 @@ describe('engagement texts', () => {
     assert.match(md, /\| Type \| quality\\-review \|/);
     assert.match(md, /\| Status \| active \|/);
     assert.match(md, /\| Evaluations \| 12 \|/);
-    assert.match(md, /\| Created \| 2026-10-01 08:00 UTC \(1 mo ago\) \|/);
-    assert.match(md, /\| Updated \| 2026-11-17 12:00 UTC \(3 d ago\) \|/);
+    assert.match(md, /\| Created \| Oct 1, 2026, 8:00 AM UTC \(1 mo. ago\) \|/);
+    assert.match(md, /\| Updated \| Nov 17, 2026, 12:00 PM UTC \(3 days ago\) \|/);
     assert.match(md, /Scores a weekly sample\\\./);
     assert.match(md, /Other fields[\s\S]*- region: `eu-west-1`/, 'fields the contract does not name are shown too');
     assert.match(engagementMarkdown(engagement({ description: undefined }), { now: NOW }), /\*No description\.\*/);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { isLoopbackHost, parseBaseUrl, validateBillingPeriod, validateName, validatePageRequest } from '../../src/core/validation';
-import { absoluteTime, formatCount, formatGb, formatPercent, relativeTime, truncate } from '../../src/core/format';
+import { absoluteTime, formatCount, formatGb, formatPercent, relativeTime, relativeTimeLong, truncate } from '../../src/core/format';
+import { configureL10n, fillPlaceholders, l10n } from '../../src/core/l10n';
 
 describe('input validation', () => {
   it('accepts https base URLs ending in /v1 and normalises them', () => {
@@ -54,27 +55,65 @@ describe('input validation', () => {
   });
 });
 
-describe('formatting', () => {
+describe('formatting, in the user\'s locale', () => {
   const now = Date.parse('2026-11-22T12:00:00Z');
-  it('says how long ago, briefly', () => {
-    assert.equal(relativeTime('2026-11-22T11:59:50Z', now), 'just now');
-    assert.equal(relativeTime('2026-11-22T11:55:00Z', now), '5 min ago');
-    assert.equal(relativeTime('2026-11-22T09:00:00Z', now), '3 h ago');
-    assert.equal(relativeTime('2026-11-19T12:00:00Z', now), '3 d ago');
-    assert.equal(relativeTime('2026-08-22T12:00:00Z', now), '3 mo ago');
-    assert.equal(relativeTime('2024-11-01T12:00:00Z', now), '2 y ago');
-    assert.equal(relativeTime('2026-11-22T12:10:00Z', now), 'in 10 min');
+  afterEach(() => configureL10n({}));
+
+  it('says how long ago, briefly, with Intl', () => {
+    assert.equal(relativeTime('2026-11-22T11:59:50Z', now), 'now');
+    assert.equal(relativeTime('2026-11-22T11:55:00Z', now), '5 min. ago');
+    assert.equal(relativeTime('2026-11-22T09:00:00Z', now), '3 hr. ago');
+    assert.equal(relativeTime('2026-11-21T12:00:00Z', now), '1 day ago');
+    assert.equal(relativeTimeLong('2026-11-21T12:00:00Z', now), 'yesterday');
+    assert.equal(relativeTime('2026-11-19T12:00:00Z', now), '3 days ago');
+    assert.equal(relativeTime('2026-08-22T12:00:00Z', now), '3 mo. ago');
+    assert.equal(relativeTime('2024-11-01T12:00:00Z', now), '2 yr. ago');
+    assert.equal(relativeTime('2026-11-22T12:10:00Z', now), 'in 10 min.');
+    assert.equal(relativeTimeLong('2026-11-22T11:55:00Z', now), '5 minutes ago');
     assert.equal(relativeTime('not a date', now), 'unknown');
   });
 
-  it('formats counts, gigabytes, percentages and dates', () => {
+  it('formats counts, gigabytes, percentages and dates for English', () => {
     assert.equal(formatCount(1234567), '1,234,567');
     assert.equal(formatGb(7.346), '7.35 GB');
-    assert.equal(formatPercent(82.4), '82 %');
-    assert.equal(formatPercent(7.25), '7.3 %');
-    assert.equal(absoluteTime('2026-11-19T14:03:09Z'), '2026-11-19 14:03 UTC');
+    assert.equal(formatGb(1234.5), '1,234.50 GB');
+    assert.equal(formatPercent(82.4), '82%');
+    assert.equal(formatPercent(7.25), '7.3%');
+    assert.equal(absoluteTime('2026-11-19T14:03:09Z'), 'Nov 19, 2026, 2:03 PM UTC');
     assert.equal(absoluteTime('garbage'), 'garbage');
     assert.equal(truncate('abcdef', 4), 'abc…');
     assert.equal(truncate('👍👍👍', 2), '👍…');
+  });
+
+  it('formats for another locale when asked, or when the seam is given one (VS Code\'s display language)', () => {
+    assert.equal(formatCount(1234567, 'de'), '1.234.567');
+    assert.equal(formatGb(1234.5, 'de'), '1.234,50\u00a0GB');
+    assert.equal(formatPercent(7.25, 'de'), '7,3\u00a0%');
+    configureL10n({ locale: 'de' });
+    assert.equal(formatCount(1234567), '1.234.567');
+    assert.equal(formatPercent(82.4), '82\u00a0%');
+    assert.equal(relativeTime('2026-11-19T12:00:00Z', now), 'vor 3 Tagen');
+    assert.equal(relativeTime('2026-11-22T11:59:50Z', now), 'jetzt');
+    assert.equal(absoluteTime('2026-11-19T14:03:09Z'), '19. Nov. 2026, 14:03 UTC');
+    configureL10n({});
+    assert.equal(formatCount(1234567), '1,234,567', 'English again without a locale');
+  });
+});
+
+describe('the translation seam of src/core', () => {
+  afterEach(() => configureL10n({}));
+
+  it('gives the English message with its placeholders filled until it is configured', () => {
+    assert.equal(l10n.t('{0} has no month {1}; months run from 01 to 12.', '2026-13', '13'), '2026-13 has no month 13; months run from 01 to 12.');
+    assert.equal(fillPlaceholders('{0} of {1}, {2}', 1, 'two'), '1 of two, {2}', 'a placeholder without an argument stays');
+  });
+
+  it('routes the messages of src/core through the translation the extension gives it', () => {
+    const asked: string[] = [];
+    configureL10n({ translate: (message, ...args) => (asked.push(message), `«${fillPlaceholders(message, ...args)}»`) });
+    assert.equal(validateName(' '), '«A name is required.»');
+    assert.equal(validateBillingPeriod('2026-13'), '«2026-13 has no month 13; months run from 01 to 12.»');
+    assert.equal(relativeTime('not a date'), '«unknown»');
+    assert.deepEqual(asked, ['A name is required.', '{0} has no month {1}; months run from 01 to 12.', 'unknown'], 'the message keys, as in the bundle');
   });
 });

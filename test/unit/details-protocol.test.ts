@@ -43,12 +43,12 @@ describe('engagement details: protocol and view', () => {
         ['Type', 'quality-review', undefined],
         ['Status', 'active', undefined],
         ['Evaluations', '1,234', undefined],
-        ['Created', '2026-10-01 08:00 UTC', '1 mo ago'],
-        ['Updated', '2026-11-17 12:00 UTC', '3 d ago'],
+        ['Created', 'Oct 1, 2026, 8:00 AM UTC', '1 mo. ago'],
+        ['Updated', 'Nov 17, 2026, 12:00 PM UTC', '3 days ago'],
       ],
     );
     assert.equal(view.description, 'Scores a weekly sample.\nSecond line.');
-    assert.equal(view.readAt, '2026-11-20 12:00 UTC');
+    assert.equal(view.readAt, 'Nov 20, 2026, 12:00 PM UTC');
     assert.deepEqual(view.extras, []);
   });
 

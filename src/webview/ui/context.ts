@@ -1,3 +1,4 @@
+import { configureL10n, fillPlaceholders } from '../../core/l10n';
 import { fill, type UiStringKey, type UiStrings, type WebviewMessage } from '../protocol';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
@@ -16,9 +17,11 @@ export function saveState(state: unknown): void {
 let strings: Partial<UiStrings> = {};
 let locale: string | undefined;
 
-export function setStrings(next: UiStrings, nextLocale: string): void {
+export function setStrings(next: UiStrings, nextLocale: string, messages?: Record<string, string>): void {
   strings = next;
   locale = nextLocale;
+  // What src/core formats and says in the webview: the host's locale and translations.
+  configureL10n({ locale: nextLocale, translate: messages ? (message, ...args) => fillPlaceholders(messages[message] ?? message, ...args) : undefined });
 }
 
 export function getLocale(): string | undefined {

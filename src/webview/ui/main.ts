@@ -63,7 +63,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (typeof message !== 'object' || message === null) return;
   if (message.type === 'init') {
-    setStrings(message.strings, message.locale);
+    setStrings(message.strings, message.locale, message.messages);
     signatures.clear();
     if (state) render(state);
   } else if (message.type === 'update') {
