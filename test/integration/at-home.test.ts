@@ -57,7 +57,7 @@ describe('At home in VS Code', function () {
 
     await useEnvironment(ctx, ctx.service.keys.admin, 'Staging');
     await usage().refreshStatusBar();
-    await waitFor(() => /calls 85 %$/.test(usage().statusBar().text), 'calls 85 % in the status bar');
+    await waitFor(() => /calls 85%$/.test(usage().statusBar().text), 'calls 85 % in the status bar');
     assert.equal(envs().statusBarBackground(), undefined, 'an environment that is not production has no colour');
     assert.equal(usage().statusBar().background, 'statusBarItem.warningBackground', '85 % is yellow');
 
@@ -67,13 +67,13 @@ describe('At home in VS Code', function () {
     assert.equal(envs().active()?.production, true, 'a label saying production marks it');
     await waitFor(() => envs().statusBarText().includes('Production'), 'the production environment in the status bar');
     await usage().refreshStatusBar();
-    await waitFor(() => /calls 85 %$/.test(usage().statusBar().text), 'calls 85 % for production');
+    await waitFor(() => /calls 85%$/.test(usage().statusBar().text), 'calls 85 % for production');
     assert.equal(envs().statusBarBackground(), 'statusBarItem.errorBackground', 'production is red');
     assert.equal(usage().statusBar().background, 'statusBarItem.warningBackground', 'the usage warning stays yellow');
 
     ctx.service.store.setSummary(period, { ...summary, usage: { ...summary.usage, calls: { used: 112_000, included: 100_000, overage: 12_000 } } });
     await usage().refreshStatusBar();
-    assert.match(usage().statusBar().text, /calls 112 %$/);
+    assert.match(usage().statusBar().text, /calls 112%$/);
     assert.equal(usage().statusBar().level, 'error');
     assert.equal(usage().statusBar().background, 'statusBarItem.warningBackground', 'over the included amount is still the usage colour, not production red');
 
