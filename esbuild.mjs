@@ -60,22 +60,40 @@ if (tests) {
     if (!fs.existsSync(dir)) continue;
     for (const file of fs.readdirSync(dir, { recursive: true })) {
       const rel = path.join(dir, String(file));
-      const isEntry = /\.test\.ts$/.test(rel) || /(^|\/)(index|cli|run)\.ts$/.test(rel) || (dir === 'test/bench' && rel.endsWith('.ts'));
+      const isEntry =
+        /\.test\.ts$/.test(rel) ||
+        /(^|\/)(index|cli|run)\.ts$/.test(rel) ||
+        (dir === 'test/bench' && rel.endsWith('.ts'));
       if (isEntry) entries[rel.replace(/\.ts$/, '')] = rel;
     }
   }
   entries['test/integration/index'] = 'test/integration/index.ts';
   // The integration suite is one bundle (and the Restricted Mode suite another): its files
   // share one copy of their helpers, and the extension under test is only the running one.
-  const integration = fs.readdirSync('test/integration').filter((f) => f.endsWith('.test.ts')).sort();
+  const integration = fs
+    .readdirSync('test/integration')
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort();
   const FIRST = 'activation.test.ts';
-  const suite = (files) => [...files].sort((a, b) => (a === FIRST ? -1 : b === FIRST ? 1 : a.localeCompare(b))).map((f) => `import './${f.replace(/\.ts$/, '')}';`).join('\n');
-  for (const [name, files] of [['suite', integration.filter((f) => !f.endsWith('.restricted.test.ts'))], ['restricted', integration.filter((f) => f.endsWith('.restricted.test.ts'))]]) {
+  const suite = (files) =>
+    [...files]
+      .sort((a, b) => (a === FIRST ? -1 : b === FIRST ? 1 : a.localeCompare(b)))
+      .map((f) => `import './${f.replace(/\.ts$/, '')}';`)
+      .join('\n');
+  for (const [name, files] of [
+    ['suite', integration.filter((f) => !f.endsWith('.restricted.test.ts'))],
+    ['restricted', integration.filter((f) => f.endsWith('.restricted.test.ts'))],
+  ]) {
     builds.push({
       ...common,
       minify: false,
       sourcemap: 'inline',
-      stdin: { contents: suite(files), resolveDir: path.resolve('test/integration'), sourcefile: `${name}.ts`, loader: 'ts' },
+      stdin: {
+        contents: suite(files),
+        resolveDir: path.resolve('test/integration'),
+        sourcefile: `${name}.ts`,
+        loader: 'ts',
+      },
       outfile: `out/test/integration/${name}.js`,
       platform: 'node',
       format: 'cjs',
@@ -109,11 +127,13 @@ if (watch) {
     if (!result.metafile) continue;
     for (const [file, info] of Object.entries(result.metafile.outputs)) {
       written.add(path.normalize(file));
-      if (/\.m?js$/.test(file) && !/\/chunks(-dev)?\//.test(file)) console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
+      if (/\.m?js$/.test(file) && !/\/chunks(-dev)?\//.test(file))
+        console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
     }
   }
   // Chunks of earlier builds of this kind (names carry a content hash), the former CommonJS bundle.
   const chunks = path.join('dist', CHUNKS);
   const stale = fs.existsSync(chunks) ? fs.readdirSync(chunks).map((f) => path.join(chunks, f)) : [];
-  for (const file of [...stale, 'dist/extension.js', 'dist/extension.js.map']) if (!written.has(path.normalize(file))) fs.rmSync(file, { force: true });
+  for (const file of [...stale, 'dist/extension.js', 'dist/extension.js.map'])
+    if (!written.has(path.normalize(file))) fs.rmSync(file, { force: true });
 }

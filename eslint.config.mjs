@@ -2,9 +2,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const noVscode = {
-  'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'This layer must not depend on the VS Code API (see docs/architecture.md).' }],
-  }],
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [{ name: 'vscode', message: 'This layer must not depend on the VS Code API (see docs/architecture.md).' }],
+    },
+  ],
 };
 
 export default tseslint.config(
@@ -23,7 +26,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/webview/ui/**/*.ts', 'src/webview/protocol.ts', 'src/webview/detailsProtocol.ts'],
+    files: [
+      'src/api/**/*.ts',
+      'src/core/**/*.ts',
+      'src/webview/ui/**/*.ts',
+      'src/webview/protocol.ts',
+      'src/webview/detailsProtocol.ts',
+    ],
     rules: noVscode,
   },
   {
@@ -31,9 +40,19 @@ export default tseslint.config(
     // (a value import would bundle a second copy of the code into the test and test that).
     files: ['test/integration/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/src/**', '../../src/*'], allowTypeImports: true, message: 'Integration tests import only types from src; reach the running extension through its commands and exports.' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/**', '../../src/*'],
+              allowTypeImports: true,
+              message:
+                'Integration tests import only types from src; reach the running extension through its commands and exports.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -41,13 +60,27 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', fetch: 'readonly', AbortController: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
     },
   },
   {
     // The npm-start-only demo seeder and the e2e probe are plain CommonJS extensions (no build step).
     files: ['scripts/demo-seeder/**/*.js', 'test/e2e/fixtures/**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', process: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', exports: 'writable', process: 'readonly', console: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

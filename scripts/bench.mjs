@@ -23,8 +23,13 @@ import { readZip } from './bench-zip.mjs';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const run = (cmd, args, env = {}) => execFileSync(cmd, args, { encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-const loadAverage = () => os.loadavg().map((v) => v.toFixed(2)).join(' / ');
+const run = (cmd, args, env = {}) =>
+  execFileSync(cmd, args, { encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' / ');
 const loadBefore = loadAverage();
 
 console.log('Building (test bundles, then the production package)…');
@@ -32,7 +37,8 @@ run(process.execPath, ['esbuild.mjs', '--tests']);
 run(npm, ['run', 'package', '--silent']);
 
 const rows = [];
-const row = (figure, measured, target = '', verdict = '') => rows.push(`| ${figure} | ${measured} | ${target} | ${verdict} |`);
+const row = (figure, measured, target = '', verdict = '') =>
+  rows.push(`| ${figure} | ${measured} | ${target} | ${verdict} |`);
 const ms = (v) => `${Math.round(v).toLocaleString('en-US')} ms`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const mb = (v) => `${v.toFixed(1)} MB`;
@@ -52,11 +58,26 @@ const allExtension = [...shipped.keys()].filter((f) => /^extension\/dist\/.*\.mj
 const onDemand = allExtension.filter((f) => !atActivation.includes(f));
 const measure = (files) => {
   const bytes = Buffer.concat(files.map((f) => shipped.get(f)));
-  return { files: files.length, bytes: bytes.length, gzip: gzipSize(bytes), minified: files.every((f) => !shipped.get(f).toString('utf8').includes('sourceMappingURL')) };
+  return {
+    files: files.length,
+    bytes: bytes.length,
+    gzip: gzipSize(bytes),
+    minified: files.every((f) => !shipped.get(f).toString('utf8').includes('sourceMappingURL')),
+  };
 };
 const sizes = [
-  { name: 'extension, loaded at activation', detail: `\`dist/extension.mjs\` + ${atActivation.length - 1} chunks it imports`, ...measure(atActivation), target: true },
-  { name: 'extension, loaded on first use of a command or the dashboard', detail: `${onDemand.length} chunks`, ...measure(onDemand), target: false },
+  {
+    name: 'extension, loaded at activation',
+    detail: `\`dist/extension.mjs\` + ${atActivation.length - 1} chunks it imports`,
+    ...measure(atActivation),
+    target: true,
+  },
+  {
+    name: 'extension, loaded on first use of a command or the dashboard',
+    detail: `${onDemand.length} chunks`,
+    ...measure(onDemand),
+    target: false,
+  },
   { name: 'extension, all', detail: `${allExtension.length} files`, ...measure(allExtension), target: false },
   { name: 'webview', detail: '`dist/webview.js`', ...measure([WEBVIEW]), target: true },
   { name: 'details webview', detail: '`dist/details.js`', ...measure([DETAILS]), target: true },
@@ -75,7 +96,11 @@ if (!process.env.BENCH_SKIP_VSCODE) {
   const resultFile = path.join(root, '.bench', 'vscode.json');
   fs.rmSync(resultFile, { force: true });
   console.log('Measuring inside VS Code (node scripts/run-integration.mjs --grep Performance --production)…');
-  const result = spawnSync(process.execPath, ['scripts/run-integration.mjs', '--grep', '^Performance', '--production'], { encoding: 'utf8', env: { ...process.env, EUS_BENCH_OUT: resultFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const result = spawnSync(
+    process.execPath,
+    ['scripts/run-integration.mjs', '--grep', '^Performance', '--production'],
+    { encoding: 'utf8', env: { ...process.env, EUS_BENCH_OUT: resultFile }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   if (result.status === 0 && fs.existsSync(resultFile)) {
     perf = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
     vscodeNote = `${perf.vscodeVersion} (${perf.uiKind}, extension host on Node ${perf.hostNode})`;
@@ -98,66 +123,152 @@ for (const r of listing.rows) {
   const target = headline ? `≤ ${floor} requests, ≥ 10×` : `≤ ${floor} request${floor === 1 ? '' : 's'}`;
   const ok = r.concurrentRequests <= floor && (!headline || speedUp >= 10);
   const exact = r.cap === undefined || r.concurrentRequests === floor;
-  row(`List ${r.n.toLocaleString('en-US')} engagements${capped} at ${r.latencyMs} ms latency`, measured, r.cap === undefined ? target : `= ${floor} requests, ≥ 10×`, met(ok && exact));
+  row(
+    `List ${r.n.toLocaleString('en-US')} engagements${capped} at ${r.latencyMs} ms latency`,
+    measured,
+    r.cap === undefined ? target : `= ${floor} requests, ≥ 10×`,
+    met(ok && exact),
+  );
 }
 
 if (perf) {
   const stats = perf.vscodeStats;
   if (stats) {
     row('Activation: VS Code "load code"', ms(stats.loadCodeMs), '', '');
-    row('Activation: VS Code "call activate" (time of `activate()`)', ms(stats.callActivateMs), '< 10 ms', met(stats.callActivateMs < 10));
+    row(
+      'Activation: VS Code "call activate" (time of `activate()`)',
+      ms(stats.callActivateMs),
+      '< 10 ms',
+      met(stats.callActivateMs < 10),
+    );
     row('Activation: VS Code "finish activate"', ms(stats.finishActivateMs), '', '');
   }
   if (perf.activation) {
     row('Activation by a command (Show Logs): until its handler ran', ms(perf.activation.firstCommandMs), '', '');
-    row('Requests during activation (and 1 s after)', String(perf.activation.requests), '0', met(perf.activation.requests === 0));
+    row(
+      'Requests during activation (and 1 s after)',
+      String(perf.activation.requests),
+      '0',
+      met(perf.activation.requests === 0),
+    );
   }
   const rtt = perf.latencyMs;
   if (perf.firstItemsMs !== undefined) {
-    row(`View opened → first engagements in the tree (${rtt} ms latency)`, ms(perf.firstItemsMs), `one round trip: < ${ms(2 * rtt)}`, met(perf.firstItemsMs < 2 * rtt));
+    row(
+      `View opened → first engagements in the tree (${rtt} ms latency)`,
+      ms(perf.firstItemsMs),
+      `one round trip: < ${ms(2 * rtt)}`,
+      met(perf.firstItemsMs < 2 * rtt),
+    );
   }
-  if (perf.savedItemsMs !== undefined) row('Environment active again → saved page in the tree (service answers after 1,500 ms)', ms(perf.savedItemsMs), 'before the answer', met(perf.savedItemsMs < 1500));
+  if (perf.savedItemsMs !== undefined)
+    row(
+      'Environment active again → saved page in the tree (service answers after 1,500 ms)',
+      ms(perf.savedItemsMs),
+      'before the answer',
+      met(perf.savedItemsMs < 1500),
+    );
   if (perf.meters) {
     row(`Dashboard opened → webview ready`, ms(perf.meters.readyMs), '', '');
     const floor = Math.max(perf.meters.readyMs, rtt);
-    row(`Dashboard opened → meters posted (${rtt} ms latency)`, ms(perf.meters.metersMs), `one round trip after the webview is ready: < ${ms(floor + rtt)}`, met(perf.meters.metersMs < floor + rtt));
+    row(
+      `Dashboard opened → meters posted (${rtt} ms latency)`,
+      ms(perf.meters.metersMs),
+      `one round trip after the webview is ready: < ${ms(floor + rtt)}`,
+      met(perf.meters.metersMs < floor + rtt),
+    );
   }
   if (perf.savedMeters) {
     row('Dashboard reopened → webview ready', ms(perf.savedMeters.readyMs), '', '');
-    row('Dashboard reopened → saved meters posted (service answers after 1,500 ms)', ms(perf.savedMeters.metersMs), 'when the webview is ready, before the answer', met(perf.savedMeters.metersMs < 1500 && perf.savedMeters.metersMs - perf.savedMeters.readyMs < 50));
+    row(
+      'Dashboard reopened → saved meters posted (service answers after 1,500 ms)',
+      ms(perf.savedMeters.metersMs),
+      'when the webview is ready, before the answer',
+      met(perf.savedMeters.metersMs < 1500 && perf.savedMeters.metersMs - perf.savedMeters.readyMs < 50),
+    );
   }
   if (perf.trends) {
     const floor = Math.max(perf.trends.readyMs, rtt);
-    row(`Dashboard opened → 12-period trends on screen (${rtt} ms latency)`, `${ms(perf.trends.trendMs)}; ${perf.trends.requests} summaries sent within ${ms(perf.trends.spreadMs)}`, `one round trip after the webview is ready: < ${ms(floor + rtt)}`, met(perf.trends.trendMs < floor + rtt && perf.trends.spreadMs < rtt));
+    row(
+      `Dashboard opened → 12-period trends on screen (${rtt} ms latency)`,
+      `${ms(perf.trends.trendMs)}; ${perf.trends.requests} summaries sent within ${ms(perf.trends.spreadMs)}`,
+      `one round trip after the webview is ready: < ${ms(floor + rtt)}`,
+      met(perf.trends.trendMs < floor + rtt && perf.trends.spreadMs < rtt),
+    );
   }
-  if (perf.trendsReopen) row('Dashboard reopened with the closed periods stored → summaries read', `${perf.trendsReopen.requests} request${perf.trendsReopen.requests === 1 ? '' : 's'}`, '1 request', met(perf.trendsReopen.requests === 1));
+  if (perf.trendsReopen)
+    row(
+      'Dashboard reopened with the closed periods stored → summaries read',
+      `${perf.trendsReopen.requests} request${perf.trendsReopen.requests === 1 ? '' : 's'}`,
+      '1 request',
+      met(perf.trendsReopen.requests === 1),
+    );
   for (const shared of perf.sharedReads ?? []) {
     const perInterval = shared.reads / shared.intervals;
-    row(`Windows open × summary reads per interval (${shared.windows} window${shared.windows === 1 ? '' : 's'}, ${shared.intervals} intervals)`, `${perInterval} read per interval (${shared.reads} in all)`, '1 read per interval', met(perInterval === 1));
+    row(
+      `Windows open × summary reads per interval (${shared.windows} window${shared.windows === 1 ? '' : 's'}, ${shared.intervals} intervals)`,
+      `${perInterval} read per interval (${shared.reads} in all)`,
+      '1 read per interval',
+      met(perInterval === 1),
+    );
   }
   if (perf.memory) {
-    row('Extension host heap before → after 10,000 engagements in the tree', `${mb(perf.memory.heapBeforeMb)} → ${mb(perf.memory.heapAfterMb)} (+${mb(perf.memory.heapAfterMb - perf.memory.heapBeforeMb)})`, '', '');
+    row(
+      'Extension host heap before → after 10,000 engagements in the tree',
+      `${mb(perf.memory.heapBeforeMb)} → ${mb(perf.memory.heapAfterMb)} (+${mb(perf.memory.heapAfterMb - perf.memory.heapBeforeMb)})`,
+      '',
+      '',
+    );
     row('Load more × 99 (pages of 100) up to 10,000 in the tree', ms(perf.memory.loadMoreMs), '', '');
   }
   if (perf.goTo) {
     const g = perf.goTo;
-    row(`Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency): first matches on screen (the ${g.firstItems} loaded)`, ms(g.firstMs), `from what is loaded, before the first round trip ends: < ${ms(g.latencyMs)}`, met(g.firstMs < g.latencyMs));
-    row(`Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency): all matches`, ms(g.allMs), '< 500 ms', met(g.allMs < 500));
+    row(
+      `Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency): first matches on screen (the ${g.firstItems} loaded)`,
+      ms(g.firstMs),
+      `from what is loaded, before the first round trip ends: < ${ms(g.latencyMs)}`,
+      met(g.firstMs < g.latencyMs),
+    );
+    row(
+      `Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency): all matches`,
+      ms(g.allMs),
+      '< 500 ms',
+      met(g.allMs < 500),
+    );
   }
   if (perf.sortAll) {
-    row(`Sort ${perf.sortAll.items.toLocaleString('en-US')} engagements (${perf.sortAll.latencyMs} ms latency): command → every page read → sorted tree`, ms(perf.sortAll.ms), '< 500 ms end to end', met(perf.sortAll.ms < 500));
+    row(
+      `Sort ${perf.sortAll.items.toLocaleString('en-US')} engagements (${perf.sortAll.latencyMs} ms latency): command → every page read → sorted tree`,
+      ms(perf.sortAll.ms),
+      '< 500 ms end to end',
+      met(perf.sortAll.ms < 500),
+    );
   }
 }
-row('Node heap of 10,000 engagements read by the client', `${mb(memory.heapBeforeMb)} → ${mb(memory.heapAfterMb)} (+${mb(memory.heapAfterMb - memory.heapBeforeMb)})`, '', '');
+row(
+  'Node heap of 10,000 engagements read by the client',
+  `${mb(memory.heapBeforeMb)} → ${mb(memory.heapAfterMb)} (+${mb(memory.heapAfterMb - memory.heapBeforeMb)})`,
+  '',
+  '',
+);
 for (const size of sizes) {
   const limit = size.name === 'webview' ? 40 : 100;
-  row(`Size: ${size.name} (${size.detail})`, `${kb(size.bytes)} minified${size.minified ? '' : ' (a development build: NOT minified)'}, ${kb(size.gzip)} gzip`, size.target ? `< ${limit} KB minified` : '', size.target ? met(size.bytes < limit * 1024) : '');
+  row(
+    `Size: ${size.name} (${size.detail})`,
+    `${kb(size.bytes)} minified${size.minified ? '' : ' (a development build: NOT minified)'}, ${kb(size.gzip)} gzip`,
+    size.target ? `< ${limit} KB minified` : '',
+    size.target ? met(size.bytes < limit * 1024) : '',
+  );
 }
 row('Size: `.vsix`', kb(vsixBytes), '< 250 KB', met(vsixBytes < 250 * 1024));
 
 const cores = os.cpus().length;
-console.log(`\n## Benchmarks — Node ${process.version}, VS Code ${vscodeNote}, ${new Date().toISOString().slice(0, 10)}`);
-console.log(`\n${cores} CPU cores; load average (1 / 5 / 15 min) ${loadBefore} at the start, ${loadAverage()} at the end. Listing: client concurrency ${listing.concurrency}, page size ${pageSize}, median of 3 concurrent runs.\n`);
+console.log(
+  `\n## Benchmarks — Node ${process.version}, VS Code ${vscodeNote}, ${new Date().toISOString().slice(0, 10)}`,
+);
+console.log(
+  `\n${cores} CPU cores; load average (1 / 5 / 15 min) ${loadBefore} at the start, ${loadAverage()} at the end. Listing: client concurrency ${listing.concurrency}, page size ${pageSize}, median of 3 concurrent runs.\n`,
+);
 console.log('| figure | measured | target | |');
 console.log('| --- | --- | --- | --- |');
 console.log(rows.join('\n'));
@@ -169,7 +280,8 @@ function staticClosure(files, entry) {
     if (seen.includes(file)) return;
     seen.push(file);
     const code = files.get(file).toString('utf8');
-    for (const match of code.matchAll(/(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+)["']/g)) visit(path.posix.join(path.posix.dirname(file), match[1]));
+    for (const match of code.matchAll(/(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+)["']/g))
+      visit(path.posix.join(path.posix.dirname(file), match[1]));
   };
   visit(entry);
   return seen;

@@ -19,13 +19,21 @@ const SEAM_IMPORT = /(from\s+['"])(?:\.\.?\/)+(?:core\/)?l10n(['"])/g;
 /** The messages of every .ts file under src, keys sorted, as l10n-dev extracts them. */
 export async function extractMessages(dir = path.join(root, 'src')) {
   const { getL10nJson } = require('@vscode/l10n-dev');
-  const files = fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
+  const files = fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .sort();
   const contents = files.map((file) => ({
     extension: '.ts',
     contents: fs.readFileSync(path.join(dir, file), 'utf8').replace(SEAM_IMPORT, '$1@vscode/l10n$2'),
   }));
   const json = await getL10nJson(contents);
-  return Object.fromEntries(Object.keys(json).sort().map((key) => [key, json[key]]));
+  return Object.fromEntries(
+    Object.keys(json)
+      .sort()
+      .map((key) => [key, json[key]]),
+  );
 }
 
 export function serialise(messages) {

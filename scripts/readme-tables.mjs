@@ -10,6 +10,8 @@ console.log('| Command | Id |\n| --- | --- |');
 for (const c of pkg.contributes.commands) console.log(`| ${t(c.category)}: ${t(c.title)} | \`${c.command}\` |`);
 console.log('\n| Setting | Default | Description |\n| --- | --- | --- |');
 for (const [key, spec] of Object.entries(pkg.contributes.configuration.properties)) {
-  const description = t(spec.markdownDescription ?? spec.description ?? '').replace(/\n/g, ' ').replace(/\|/g, '\\|');
+  const description = t(spec.markdownDescription ?? spec.description ?? '')
+    .replace(/\n/g, ' ')
+    .replace(/\|/g, '\\|');
   console.log(`| \`${key}\` | \`${JSON.stringify(spec.default)}\` | ${description} |`);
 }

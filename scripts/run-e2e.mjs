@@ -47,10 +47,13 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     process.exit(130);
   });
 }
-const overall = setTimeout(() => {
-  console.log(`\n[e2e] timed out after ${values.timeout} s`);
-  process.exit(1);
-}, Number(values.timeout) * 1000);
+const overall = setTimeout(
+  () => {
+    console.log(`\n[e2e] timed out after ${values.timeout} s`);
+    process.exit(1);
+  },
+  Number(values.timeout) * 1000,
+);
 overall.unref();
 
 async function main() {
@@ -59,11 +62,22 @@ async function main() {
   step('packaging the extension (npm run package)', npm, ['run', 'package']);
   if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} was not made`);
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const probe = spawnSync(process.execPath, [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', PROBE_VSIX], { cwd: PROBE, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-  if (probe.status !== 0 || !fs.existsSync(PROBE_VSIX)) throw new Error(`packaging the probe extension failed:\n${probe.stdout}${probe.stderr}`);
+  const probe = spawnSync(
+    process.execPath,
+    [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', PROBE_VSIX],
+    { cwd: PROBE, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' },
+  );
+  if (probe.status !== 0 || !fs.existsSync(PROBE_VSIX))
+    throw new Error(`packaging the probe extension failed:\n${probe.stdout}${probe.stderr}`);
   fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  Object.assign(process.env, { EUS_E2E_CODE_SERVER: codeServer, EUS_E2E_CHROMIUM: chromium, EUS_E2E_VSIX: VSIX, EUS_E2E_PROBE_VSIX: PROBE_VSIX, EUS_E2E_SCREENSHOTS: SCREENSHOTS });
+  Object.assign(process.env, {
+    EUS_E2E_CODE_SERVER: codeServer,
+    EUS_E2E_CHROMIUM: chromium,
+    EUS_E2E_VSIX: VSIX,
+    EUS_E2E_PROBE_VSIX: PROBE_VSIX,
+    EUS_E2E_SCREENSHOTS: SCREENSHOTS,
+  });
 
   const files = testFiles();
   if (!files.length) throw new Error('no end-to-end test files were built (test/e2e/*.test.ts)');
@@ -77,7 +91,9 @@ async function main() {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const shots = fs.readdirSync(SCREENSHOTS).filter((f) => f.endsWith('.png'));
   console.log(`[e2e] ${shots.length} screenshot(s) in ${path.relative(ROOT, SCREENSHOTS)}/`);
-  console.log(`[e2e] ${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} pending` : ''} (${seconds} s)`);
+  console.log(
+    `[e2e] ${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} pending` : ''} (${seconds} s)`,
+  );
   if (stats.passes === 0 && stats.failures === 0) {
     console.log(`[e2e] no test ran${values.grep ? ` (nothing matched ${values.grep})` : ''}`);
     return 1;

@@ -17,10 +17,19 @@ import { ROOT, ensureCodeServerPrereqs } from './vscode/prereqs.mjs';
 import { launchBrowser, startCodeServer, stopAll, workbenchUrl } from './vscode/code-server.mjs';
 
 // --production: the extension's bundles as they ship (minified), e.g. for `npm run bench`.
-const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '2400' }, production: { type: 'boolean', default: false }, restricted: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    grep: { type: 'string' },
+    timeout: { type: 'string', default: '2400' },
+    production: { type: 'boolean', default: false },
+    restricted: { type: 'boolean', default: false },
+  },
+});
 /** What a repository could ship in .vscode/settings.json: a "Production" pointing elsewhere. */
 const RESTRICTED_WORKSPACE_SETTINGS = {
-  'engagementUsage.environments': [{ label: 'Production', baseUrl: 'http://127.0.0.1:9/workspace/v1', production: true }],
+  'engagementUsage.environments': [
+    { label: 'Production', baseUrl: 'http://127.0.0.1:9/workspace/v1', production: true },
+  ],
   'engagementUsage.defaultEnvironment': 'Production',
   'engagementUsage.engagements.autoRefreshSeconds': 1,
 };
@@ -30,7 +39,11 @@ const started = Date.now();
 
 function build() {
   console.log('[integration] building the extension and the test bundles');
-  const result = spawnSync(process.execPath, ['esbuild.mjs', '--tests', ...(values.production ? ['--production'] : [])], { cwd: ROOT, stdio: 'inherit' });
+  const result = spawnSync(
+    process.execPath,
+    ['esbuild.mjs', '--tests', ...(values.production ? ['--production'] : [])],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   if (result.status !== 0) throw new Error('the build failed');
   if (!fs.existsSync(suite)) throw new Error(`${path.relative(ROOT, suite)} was not built`);
 }
@@ -72,7 +85,9 @@ function summarize(results, problem) {
   if (results) {
     for (const f of results.failures) console.log(`FAILED: ${f.fullTitle}: ${(f.message ?? '').split('\n')[0]}`);
     const { passes, failures, pending } = results.stats;
-    console.log(`\n[integration] ${passes} passed, ${failures} failed${pending ? `, ${pending} pending` : ''} (${seconds} s)`);
+    console.log(
+      `\n[integration] ${passes} passed, ${failures} failed${pending ? `, ${pending} pending` : ''} (${seconds} s)`,
+    );
   }
   if (problem) console.log(`[integration] ${problem}`);
   return !problem && results && results.stats.failures === 0 && results.stats.passes > 0 ? 0 : 1;
@@ -85,9 +100,19 @@ async function runWithTestElectron(executable, env) {
   const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-user-'));
   if (values.restricted) {
     fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-    fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify(RESTRICTED_WORKSPACE_SETTINGS, null, 2));
+    fs.writeFileSync(
+      path.join(workspace, '.vscode', 'settings.json'),
+      JSON.stringify(RESTRICTED_WORKSPACE_SETTINGS, null, 2),
+    );
     fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-    fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({ 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }, null, 2));
+    fs.writeFileSync(
+      path.join(userData, 'User', 'settings.json'),
+      JSON.stringify(
+        { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
+        null,
+        2,
+      ),
+    );
   }
   try {
     await runTests({
@@ -95,7 +120,14 @@ async function runWithTestElectron(executable, env) {
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: suite,
       extensionTestsEnv: env,
-      launchArgs: [workspace, '--disable-extensions', ...(values.restricted ? [] : ['--disable-workspace-trust']), '--skip-welcome', '--user-data-dir', userData],
+      launchArgs: [
+        workspace,
+        '--disable-extensions',
+        ...(values.restricted ? [] : ['--disable-workspace-trust']),
+        '--skip-welcome',
+        '--user-data-dir',
+        userData,
+      ],
     });
     return undefined;
   } catch (error) {
@@ -117,7 +149,8 @@ async function runWithCodeServer(env, output, results) {
   console.log(`[integration] code-server ${server.url} (VS Code 1.100.3 extension host), Chromium ${chromium}`);
   const crash = new Promise((resolve) => {
     server.onLine((line) => {
-      if (/Extension Host Process exited with code: (?!0,)/i.test(line)) resolve(`the extension host crashed: ${line.replace(/^.*\] /, '')}`);
+      if (/Extension Host Process exited with code: (?!0,)/i.test(line))
+        resolve(`the extension host crashed: ${line.replace(/^.*\] /, '')}`);
     });
     void server.exit.then(({ code, signal }) => resolve(`code-server exited early (code ${code}, signal ${signal})`));
   });
@@ -127,13 +160,30 @@ async function runWithCodeServer(env, output, results) {
   // Errors the workbench logs (extension host errors among them), minus the offline noise.
   const consoleErrors = [];
   const noise = /Failed to load resource|open-vsx\.org|ERR_NAME_NOT_RESOLVED|vsda/;
-  page.on('console', (m) => m.type() === 'error' && !noise.test(m.text()) && consoleErrors.push(m.text().replace(/%c\s*ERR color: #f33 /, '').split('\n').slice(0, 3).join('\n')));
+  page.on(
+    'console',
+    (m) =>
+      m.type() === 'error' &&
+      !noise.test(m.text()) &&
+      consoleErrors.push(
+        m
+          .text()
+          .replace(/%c\s*ERR color: #f33 /, '')
+          .split('\n')
+          .slice(0, 3)
+          .join('\n'),
+      ),
+  );
   page.on('pageerror', (error) => consoleErrors.push(`page error: ${error.message}`));
   let resolveExit;
   const exited = new Promise((resolve) => (resolveExit = resolve));
   // The workbench calls this with the suite's exit code when run() settles.
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
-  const url = workbenchUrl(server, { folder: server.dirs.workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: suite });
+  const url = workbenchUrl(server, {
+    folder: server.dirs.workspace,
+    extensionDevelopmentPath: ROOT,
+    extensionTestsPath: suite,
+  });
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
 
   const stream = streamer(output);
@@ -144,12 +194,17 @@ async function runWithCodeServer(env, output, results) {
     timer = setTimeout(() => resolve(`timed out after ${Math.round(timeoutMs / 1000)} s`), remaining);
   });
   try {
-    const outcome = await Promise.race([exited.then((code) => ({ code })), crash.then((problem) => ({ problem })), timeout.then((problem) => ({ problem }))]);
+    const outcome = await Promise.race([
+      exited.then((code) => ({ code })),
+      crash.then((problem) => ({ problem })),
+      timeout.then((problem) => ({ problem })),
+    ]);
     stream();
     if (stopping) return 'interrupted';
     if (outcome.problem) {
       console.log(`\n--- code-server log (tail) ---\n${server.logTail(80)}`);
-      if (consoleErrors.length) console.log(`--- workbench console errors (tail) ---\n${consoleErrors.slice(-8).join('\n')}`);
+      if (consoleErrors.length)
+        console.log(`--- workbench console errors (tail) ---\n${consoleErrors.slice(-8).join('\n')}`);
       return outcome.problem;
     }
     // Give a crash report racing the exit call a moment to arrive.
@@ -159,7 +214,12 @@ async function runWithCodeServer(env, output, results) {
       const errors = consoleErrors.slice(-8);
       if (errors.length) console.log(`--- workbench console errors (tail) ---\n${errors.join('\n')}`);
     }
-    return crashed ?? (fs.existsSync(results) ? undefined : `the extension host ended the tests with exit code ${outcome.code} and wrote no results`);
+    return (
+      crashed ??
+      (fs.existsSync(results)
+        ? undefined
+        : `the extension host ended the tests with exit code ${outcome.code} and wrote no results`)
+    );
   } finally {
     clearInterval(ticker);
     clearTimeout(timer);
@@ -186,13 +246,16 @@ async function main() {
   let problem;
   try {
     const desktop = process.env.VSCODE_EXECUTABLE;
-    problem = desktop ? await runWithTestElectron(desktop, env) : await runWithCodeServer(env, files.output, files.results);
+    problem = desktop
+      ? await runWithTestElectron(desktop, env)
+      : await runWithCodeServer(env, files.output, files.results);
     if (desktop) process.stdout.write(fs.existsSync(files.output) ? fs.readFileSync(files.output, 'utf8') : '');
   } finally {
     await cleanup();
   }
   const results = readResults(files.results);
-  if (!results && !problem) problem = 'the suite wrote no results (did the extension host crash or the suite fail to load?)';
+  if (!results && !problem)
+    problem = 'the suite wrote no results (did the extension host crash or the suite fail to load?)';
   const code = summarize(results, problem);
   fs.rmSync(files.dir, { recursive: true, force: true });
   return code;

@@ -7,7 +7,9 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const from = path.join(root, 'test-results', 'e2e');
 const to = path.join(root, 'docs');
-const shots = fs.existsSync(from) ? fs.readdirSync(from).filter((f) => f.startsWith('docs-') && f.endsWith('.png')) : [];
+const shots = fs.existsSync(from)
+  ? fs.readdirSync(from).filter((f) => f.startsWith('docs-') && f.endsWith('.png'))
+  : [];
 if (!shots.length) {
   console.error(`No docs-*.png in ${path.relative(root, from)}/: run node scripts/run-e2e.mjs first.`);
   process.exit(1);

@@ -36,7 +36,11 @@ if (!fs.existsSync(path.join(ROOT, 'node_modules', '.package-lock.json'))) {
 step('building the extension and the reference service');
 runOrExit(process.execPath, ['esbuild.mjs', '--tests'], 'the build');
 
-const serviceProcess = spawn(process.execPath, [path.join(ROOT, 'out', 'test', 'service', 'cli.js'), '--port', process.env.EUS_DEMO_PORT ?? '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const serviceProcess = spawn(
+  process.execPath,
+  [path.join(ROOT, 'out', 'test', 'service', 'cli.js'), '--port', process.env.EUS_DEMO_PORT ?? '0'],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const ready = await new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error('the reference service did not start within 20 s')), 20_000);
   readline.createInterface({ input: serviceProcess.stdout }).on('line', (line) => {
@@ -83,14 +87,21 @@ function desktopCode() {
 const code = process.env.EUS_START_CODE_SERVER ? undefined : desktopCode();
 if (code) {
   step(`opening VS Code (${code}) with the extension under development`);
-  const child = spawn(code, [
-    '--new-window', '--wait',
-    '--user-data-dir', path.join(profile, 'user-data'),
-    '--extensions-dir', path.join(profile, 'extensions'),
-    `--extensionDevelopmentPath=${ROOT}`,
-    `--extensionDevelopmentPath=${SEEDER}`,
-    workspace,
-  ], { stdio: 'inherit', env: { ...process.env, ...demoEnv } });
+  const child = spawn(
+    code,
+    [
+      '--new-window',
+      '--wait',
+      '--user-data-dir',
+      path.join(profile, 'user-data'),
+      '--extensions-dir',
+      path.join(profile, 'extensions'),
+      `--extensionDevelopmentPath=${ROOT}`,
+      `--extensionDevelopmentPath=${SEEDER}`,
+      workspace,
+    ],
+    { stdio: 'inherit', env: { ...process.env, ...demoEnv } },
+  );
   stoppers.push(async () => child.kill('SIGTERM'));
   child.on('exit', () => void stopAllAndExit(0));
 } else {

@@ -13,7 +13,9 @@ process.chdir(path.resolve(import.meta.dirname, '..'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const stages = [
   // A fresh clone: the npm packages first (CI's .ci/run has done `npm ci` already).
-  ...(fs.existsSync('node_modules/.package-lock.json') ? [] : [{ name: 'npm ci', cmd: npm, args: ['ci', '--no-audit', '--no-fund'], stopOnFailure: true }]),
+  ...(fs.existsSync('node_modules/.package-lock.json')
+    ? []
+    : [{ name: 'npm ci', cmd: npm, args: ['ci', '--no-audit', '--no-fund'], stopOnFailure: true }]),
   { name: 'build', cmd: npm, args: ['run', 'build'], stopOnFailure: true },
   { name: 'lint', cmd: npm, args: ['run', 'lint'] },
   { name: 'unit', cmd: npm, args: ['run', 'test:unit'] },
@@ -80,8 +82,11 @@ for (const row of rows) {
   // A stage that failed without a failing test (build, lint, a crash) still counts as one failure.
   total.failed += row.ok ? (row.tally?.failed ?? 0) : Math.max(1, row.tally?.failed ?? 0);
   const tests = row.tally ? `${row.tally.passed} passed, ${row.tally.failed} failed` : '';
-  console.log(`${row.stage.padEnd(13)} ${(row.ok ? 'PASS' : `FAIL(${row.code})`).padEnd(7)} ${`${row.seconds} s`.padEnd(9)} ${tests}`);
+  console.log(
+    `${row.stage.padEnd(13)} ${(row.ok ? 'PASS' : `FAIL(${row.code})`).padEnd(7)} ${`${row.seconds} s`.padEnd(9)} ${tests}`,
+  );
 }
-for (const skipped of stages.slice(rows.length)) console.log(`${skipped.name.padEnd(13)} not run (${rows.at(-1).stage} failed)`);
+for (const skipped of stages.slice(rows.length))
+  console.log(`${skipped.name.padEnd(13)} not run (${rows.at(-1).stage} failed)`);
 console.log(`\n${total.passed} passed, ${total.failed} failed`);
 process.exit(failed ? 1 : 0);

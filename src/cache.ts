@@ -32,7 +32,9 @@ export class PerEnvironmentCache<T extends Saved> {
 
   private entries(): Record<string, T> {
     const stored = this.memento.get<Stored<T>>(this.key);
-    return stored?.version === 1 && typeof stored.entries === 'object' && stored.entries !== null ? { ...stored.entries } : {};
+    return stored?.version === 1 && typeof stored.entries === 'object' && stored.entries !== null
+      ? { ...stored.entries }
+      : {};
   }
 
   private save(entries: Record<string, T>): void {
@@ -48,7 +50,9 @@ export class PerEnvironmentCache<T extends Saved> {
   write(environmentId: string, value: T): void {
     const entries = this.entries();
     entries[environmentId] = value;
-    const newestFirst = Object.keys(entries).sort((a, b) => (entries[b]?.fetchedAt ?? 0) - (entries[a]?.fetchedAt ?? 0));
+    const newestFirst = Object.keys(entries).sort(
+      (a, b) => (entries[b]?.fetchedAt ?? 0) - (entries[a]?.fetchedAt ?? 0),
+    );
     for (const id of newestFirst.slice(MAX_CACHED_ENVIRONMENTS)) delete entries[id];
     this.save(entries);
   }
@@ -71,7 +75,10 @@ export class PerEnvironmentCache<T extends Saved> {
 }
 
 /** No saved data outlives its environment or its key. */
-export function keepInStep(services: Pick<Services, 'store' | 'vault'>, cache: Pick<PerEnvironmentCache<Saved>, 'forget' | 'keepOnly'>): Array<{ dispose(): void }> {
+export function keepInStep(
+  services: Pick<Services, 'store' | 'vault'>,
+  cache: Pick<PerEnvironmentCache<Saved>, 'forget' | 'keepOnly'>,
+): Array<{ dispose(): void }> {
   const { store, vault } = services;
   return [
     store.onDidChange(() => cache.keepOnly(store.list().map((env) => env.id))),

@@ -11,7 +11,11 @@ export type CommandHandler = (...args: unknown[]) => unknown;
  * error that escapes a handler is logged and shown with the actions its kind calls for,
  * never left as an unhandled rejection.
  */
-export function registerCommands(context: vscode.ExtensionContext, table: Record<CommandId, CommandHandler>, deps: { log: Log; ui: () => Ui }): void {
+export function registerCommands(
+  context: vscode.ExtensionContext,
+  table: Record<CommandId, CommandHandler>,
+  deps: { log: Log; ui: () => Ui },
+): void {
   for (const [id, handler] of Object.entries(table)) {
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {

@@ -24,7 +24,8 @@ import { VscodeUi } from './ui/vscodeUi';
  */
 export function activate(context: vscode.ExtensionContext): ExtensionExports | undefined {
   // src/core translates and formats through this seam: VS Code's bundle and display language.
-  const useLocale = (locale = vscode.env.language) => configureL10n({ translate: (message, ...args) => vscode.l10n.t(message, ...args), locale });
+  const useLocale = (locale = vscode.env.language) =>
+    configureL10n({ translate: (message, ...args) => vscode.l10n.t(message, ...args), locale });
   useLocale();
   const log = new Log();
   const vault = new KeyVault(context.secrets);
@@ -45,7 +46,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
     ...engagements.commands,
     ...usage.commands,
     [Commands.showLogs]: () => log.show(),
-    [Commands.openWalkthrough]: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
+    [Commands.openWalkthrough]: () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
   } satisfies Record<CommandId, CommandHandler>;
   registerCommands(context, commands, { log, ui: () => ui.current });
   void connection.updateContext();

@@ -31,7 +31,14 @@ export class Log implements vscode.Disposable {
   }
 
   error(message: string, error?: unknown): void {
-    const detail = error instanceof Error ? `${error.name}: ${error.message}` : error === undefined ? '' : typeof error === 'string' ? error : JSON.stringify(error);
+    const detail =
+      error instanceof Error
+        ? `${error.name}: ${error.message}`
+        : error === undefined
+          ? ''
+          : typeof error === 'string'
+            ? error
+            : JSON.stringify(error);
     this.channel.error(this.scrub(detail ? `${message} — ${detail}` : message));
   }
 

@@ -55,7 +55,8 @@ export function findLegacyCollision(label: string, ownUrl: string, base: string)
     const head = middle.get(backward(beforeSuffix, tail));
     if (head === undefined) continue;
     const url = `${base}${head}${tail}/v1`;
-    if (url !== ownUrl && legacySettingsEnvironmentId(label, url) === legacySettingsEnvironmentId(label, ownUrl)) return url;
+    if (url !== ownUrl && legacySettingsEnvironmentId(label, url) === legacySettingsEnvironmentId(label, ownUrl))
+      return url;
   }
   return undefined;
 }

@@ -29,6 +29,12 @@ export function startCodeServer(options: {
   workspaceSettings?: Record<string, unknown>;
   startTimeoutMs?: number;
 }): Promise<CodeServer>;
-export function workbenchUrl(server: CodeServer, options: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string }): string;
-export function launchBrowser(executablePath: string, options?: { viewport?: { width: number; height: number } }): Promise<{ browser: Browser; context: BrowserContext }>;
+export function workbenchUrl(
+  server: CodeServer,
+  options: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string },
+): string;
+export function launchBrowser(
+  executablePath: string,
+  options?: { viewport?: { width: number; height: number } },
+): Promise<{ browser: Browser; context: BrowserContext }>;
 export function stopAll(running: { browser?: Browser; server?: CodeServer }): Promise<void>;

@@ -35,7 +35,16 @@ function tempDir(prefix) {
  * workspace folders. `env` is added to its environment: its extension host inherits it.
  * `vsix` (optional) is installed into the throwaway extensions folder first.
  */
-export async function startCodeServer({ codeServer, env = {}, vsix, extraVsix = [], settings = {}, workspaceTrust = false, workspaceSettings, startTimeoutMs = 60_000 }) {
+export async function startCodeServer({
+  codeServer,
+  env = {},
+  vsix,
+  extraVsix = [],
+  settings = {},
+  workspaceTrust = false,
+  workspaceSettings,
+  startTimeoutMs = 60_000,
+}) {
   const dirs = { root: tempDir('vscode') };
   for (const name of ['user-data', 'extensions', 'workspace', 'config']) {
     dirs[name] = path.join(dirs.root, name);
@@ -43,19 +52,37 @@ export async function startCodeServer({ codeServer, env = {}, vsix, extraVsix = 
   }
   fs.mkdirSync(path.join(dirs['user-data'], 'User'), { recursive: true });
   // workspaceTrust: VS Code's workspace trust stays on (Restricted Mode for the test folder).
-  const trust = workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false } : {};
-  fs.writeFileSync(path.join(dirs['user-data'], 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...trust, ...settings }, null, 2));
+  const trust = workspaceTrust
+    ? {
+        'security.workspace.trust.enabled': true,
+        'security.workspace.trust.startupPrompt': 'never',
+        'security.workspace.trust.emptyWindow': false,
+      }
+    : {};
+  fs.writeFileSync(
+    path.join(dirs['user-data'], 'User', 'settings.json'),
+    JSON.stringify({ ...USER_SETTINGS, ...trust, ...settings }, null, 2),
+  );
   if (workspaceSettings) {
     fs.mkdirSync(path.join(dirs.workspace, '.vscode'), { recursive: true });
     fs.writeFileSync(path.join(dirs.workspace, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
   }
   const configFile = path.join(dirs.config, 'config.yaml');
   fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
-  const childEnv = { ...process.env, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: path.join(dirs.root, 'data'), ...env };
+  const childEnv = {
+    ...process.env,
+    XDG_CONFIG_HOME: dirs.config,
+    XDG_DATA_HOME: path.join(dirs.root, 'data'),
+    ...env,
+  };
   const common = ['--config', configFile, '--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.extensions];
 
   for (const file of [vsix, ...extraVsix].filter(Boolean)) {
-    const install = spawnSync(codeServer, [...common, '--install-extension', file], { encoding: 'utf8', env: childEnv, timeout: 120_000 });
+    const install = spawnSync(codeServer, [...common, '--install-extension', file], {
+      encoding: 'utf8',
+      env: childEnv,
+      timeout: 120_000,
+    });
     if (install.status !== 0 || !/successfully installed/i.test(`${install.stdout}${install.stderr}`)) {
       fs.rmSync(dirs.root, { recursive: true, force: true });
       throw new Error(`code-server --install-extension ${file} failed:\n${install.stdout}${install.stderr}`);
@@ -64,14 +91,17 @@ export async function startCodeServer({ codeServer, env = {}, vsix, extraVsix = 
 
   const args = [
     ...common,
-    '--auth', 'none',
-    '--bind-addr', '127.0.0.1:0',
+    '--auth',
+    'none',
+    '--bind-addr',
+    '127.0.0.1:0',
     '--disable-telemetry',
     '--disable-update-check',
     ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
-    '--log', 'debug',
+    '--log',
+    'debug',
   ];
   const child = spawn(codeServer, args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const lines = [];
@@ -122,7 +152,10 @@ export async function startCodeServer({ codeServer, env = {}, vsix, extraVsix = 
 
   try {
     const match = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`code-server did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`code-server did not start within ${startTimeoutMs} ms`)),
+        startTimeoutMs,
+      );
       const found = (line) => {
         const m = LISTENING.exec(line);
         if (m) {
@@ -191,7 +224,16 @@ export async function launchBrowser(executablePath, { viewport = { width: 1400, 
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
   });
   const context = await browser.newContext({ viewport });
   return { browser, context };

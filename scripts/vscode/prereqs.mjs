@@ -37,7 +37,9 @@ let aptUpdated = false;
 /** Installs Debian packages with apt-get, as root only; throws with a clear message otherwise. */
 function aptInstall(packages, why) {
   if (!isRoot()) {
-    throw new Error(`${why}: install the Debian packages ${packages.join(' ')} (needs root: sudo apt-get install -y ${packages.join(' ')})`);
+    throw new Error(
+      `${why}: install the Debian packages ${packages.join(' ')} (needs root: sudo apt-get install -y ${packages.join(' ')})`,
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
@@ -101,8 +103,13 @@ export function ensureCodeServer() {
   if (missing.length) aptInstall(missing, 'code-server builds native modules');
   prefillRipgrepCache(ensureRipgrep());
   fs.mkdirSync(CODE_SERVER_DIR, { recursive: true });
-  fs.writeFileSync(path.join(CODE_SERVER_DIR, 'package.json'), `${JSON.stringify({ name: 'code-server-cache', private: true }, null, 2)}\n`);
-  log(`installing code-server ${CODE_SERVER_VERSION} into ${path.relative(ROOT, CODE_SERVER_DIR)} (about 200 MB, 1-2 minutes)`);
+  fs.writeFileSync(
+    path.join(CODE_SERVER_DIR, 'package.json'),
+    `${JSON.stringify({ name: 'code-server-cache', private: true }, null, 2)}\n`,
+  );
+  log(
+    `installing code-server ${CODE_SERVER_VERSION} into ${path.relative(ROOT, CODE_SERVER_DIR)} (about 200 MB, 1-2 minutes)`,
+  );
   const started = Date.now();
   const env = {
     ...process.env,
@@ -110,7 +117,11 @@ export function ensureCodeServer() {
     npm_config_unsafe_perm: 'true',
     npm_config_yes: 'true',
   };
-  const install = run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], { cwd: CODE_SERVER_DIR, env });
+  const install = run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`],
+    { cwd: CODE_SERVER_DIR, env },
+  );
   if (!install.ok || !codeServerWorks()) {
     throw new Error(`code-server ${CODE_SERVER_VERSION} did not install:\n${install.out.slice(-4000)}`);
   }

@@ -74,7 +74,17 @@ interface Exchange {
 }
 
 /** Connection failures that happen before a request leaves: a write was certainly not carried out. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_INVALID_URL',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
 
 const RETRY_STATUS = [429, 502, 503, 504];
 export const DEFAULT_CONCURRENCY = LIMITS.pages;
@@ -146,17 +156,25 @@ export class ApiClient {
    * resource, or why not), and the caller decides, reading back what it needs after a write.
    */
   async send<T>(endpoint: Endpoint, init: WriteInit<T>): Promise<WriteAnswer<T>> {
-    return this.exchange(endpoint, init, (answer) => readWriteAnswer(answer.status, answer.text, answer.headers, init.parse, init.marker));
+    return this.exchange(endpoint, init, (answer) =>
+      readWriteAnswer(answer.status, answer.text, answer.headers, init.parse, init.marker),
+    );
   }
 
   private async exchange<T, R>(endpoint: Endpoint, init: RequestInit<T>, read: (answer: Exchange) => R): Promise<R> {
     const path = buildPath(endpoint.path, init.params ?? {});
     const searchParams = new URLSearchParams();
-    for (const [name, value] of Object.entries(init.query ?? {})) if (value !== undefined) searchParams.set(name, String(value));
+    for (const [name, value] of Object.entries(init.query ?? {}))
+      if (value !== undefined) searchParams.set(name, String(value));
     const query = searchParams.toString();
     const logPath = `/${path}${query ? `?${query}` : ''}`;
     const started = Date.now();
-    const call = { retries: 0, key: undefined as string | undefined, status: undefined as number | undefined, readingBody: false };
+    const call = {
+      retries: 0,
+      key: undefined as string | undefined,
+      status: undefined as number | undefined,
+      readingBody: false,
+    };
     const bodyDeadline = new AbortController();
     const signal = init.signal ? AbortSignal.any([init.signal, bodyDeadline.signal]) : bodyDeadline.signal;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -182,18 +200,39 @@ export class ApiClient {
       call.readingBody = false;
       const result = read({ status: response.status, text, headers: response.headers });
       const unreadable = (result as { unreadable?: string }).unreadable;
-      this.log(endpoint, logPath, started, call, 'ok', unreadable ? `answered without a usable body (${unreadable})` : undefined);
+      this.log(
+        endpoint,
+        logPath,
+        started,
+        call,
+        'ok',
+        unreadable ? `answered without a usable body (${unreadable})` : undefined,
+      );
       return result;
     } catch (error) {
       const apiError = await toApiError(error, endpoint, call, bodyDeadline.signal.aborted && !init.signal?.aborted);
-      this.log(endpoint, logPath, started, { ...call, status: apiError.status ?? call.status }, apiError.kind, apiError.detail ? `${apiError.message} (${apiError.detail})` : apiError.message);
+      this.log(
+        endpoint,
+        logPath,
+        started,
+        { ...call, status: apiError.status ?? call.status },
+        apiError.kind,
+        apiError.detail ? `${apiError.message} (${apiError.detail})` : apiError.message,
+      );
       throw apiError;
     } finally {
       if (timer) clearTimeout(timer);
     }
   }
 
-  private log(endpoint: Endpoint, path: string, started: number, call: { retries: number; status?: number; key?: string }, outcome: string, message?: string): void {
+  private log(
+    endpoint: Endpoint,
+    path: string,
+    started: number,
+    call: { retries: number; status?: number; key?: string },
+    outcome: string,
+    message?: string,
+  ): void {
     this.options.onRequest?.({
       method: endpoint.method,
       path,
@@ -259,7 +298,9 @@ function keyPattern(secret: string): RegExp {
     const forms = [ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')];
     const code = ch.codePointAt(0) ?? 0;
     if (code < 0x10000) forms.push(`\\\\u${anyCase(code.toString(16).padStart(4, '0'))}`);
-    forms.push(Array.from(new TextEncoder().encode(ch), (b) => `%${anyCase(b.toString(16).padStart(2, '0'))}`).join(''));
+    forms.push(
+      Array.from(new TextEncoder().encode(ch), (b) => `%${anyCase(b.toString(16).padStart(2, '0'))}`).join(''),
+    );
     if (ch === '/') forms.push('\\\\/');
     return `(?:${forms.join('|')})`;
   });
@@ -271,7 +312,12 @@ function keyPattern(secret: string): RegExp {
 
 /** What an error's `cause` may keep: its name, code and redacted message; never the request or its headers. */
 function safeCause(error: unknown, key?: string): Error {
-  const source = error as { name?: unknown; message?: unknown; code?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const source = error as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    cause?: { code?: unknown; message?: unknown };
+  };
   const cause = new Error(redact(typeof source?.message === 'string' ? source.message : String(error), key));
   cause.name = typeof source?.name === 'string' ? source.name : 'Error';
   const code = source?.code ?? source?.cause?.code;
@@ -280,23 +326,32 @@ function safeCause(error: unknown, key?: string): Error {
   return cause;
 }
 
-async function toApiError(error: unknown, endpoint: Endpoint, call: { retries: number; key?: string; status?: number; readingBody: boolean }, bodyTimedOut: boolean): Promise<ApiError> {
+async function toApiError(
+  error: unknown,
+  endpoint: Endpoint,
+  call: { retries: number; key?: string; status?: number; readingBody: boolean },
+  bodyTimedOut: boolean,
+): Promise<ApiError> {
   const where = `${endpoint.method} ${endpoint.path}`;
   if (error instanceof ApiError) return error;
   const write = endpoint.method !== 'GET';
   const outcome = (value: WriteOutcome | undefined) => (write ? value : undefined);
   if (error instanceof ShapeError) {
-    return new ApiError('badResponse', `The service answered ${where} in a form this extension does not understand; details are in the log.`, {
-      endpoint,
-      detail: error.message,
-      fieldErrors: { [error.field || 'body']: `expected ${error.expected}, got ${error.got}` },
-      writeOutcome: outcome('applied'),
-    });
+    return new ApiError(
+      'badResponse',
+      `The service answered ${where} in a form this extension does not understand; details are in the log.`,
+      {
+        endpoint,
+        detail: error.message,
+        fieldErrors: { [error.field || 'body']: `expected ${error.expected}, got ${error.got}` },
+        writeOutcome: outcome('applied'),
+      },
+    );
   }
   if (error instanceof HTTPError) {
     const { response } = error;
     const status = response.status;
-    if (status >= 300 && status < 400 || response.type === 'opaqueredirect') {
+    if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') {
       // Only the origin of a Location is ever shown; a raw header that is not a URL is not echoed.
       const location = response.headers.get('Location') ?? undefined;
       let target: string | undefined;
@@ -305,7 +360,11 @@ async function toApiError(error: unknown, endpoint: Endpoint, call: { retries: n
       } catch {
         target = undefined;
       }
-      return new ApiError('redirected', `The service redirected ${where} to ${target ?? 'another address'}; check the environment's base URL.`, { endpoint, status, location: target });
+      return new ApiError(
+        'redirected',
+        `The service redirected ${where} to ${target ?? 'another address'}; check the environment's base URL.`,
+        { endpoint, status, location: target },
+      );
     }
     const text = await response.text().catch(() => '');
     // Redacted after decoding too: a key escaped in the JSON body is plain once parsed.
@@ -313,17 +372,37 @@ async function toApiError(error: unknown, endpoint: Endpoint, call: { retries: n
     const body = {
       ...decoded,
       serverMessage: decoded.serverMessage === undefined ? undefined : redact(decoded.serverMessage, call.key),
-      fieldErrors: decoded.fieldErrors && Object.fromEntries(Object.entries(decoded.fieldErrors).map(([field, message]) => [redact(field, call.key), redact(message, call.key)])),
+      fieldErrors:
+        decoded.fieldErrors &&
+        Object.fromEntries(
+          Object.entries(decoded.fieldErrors).map(([field, message]) => [
+            redact(field, call.key),
+            redact(message, call.key),
+          ]),
+        ),
     };
     const kind = kindForStatus(status);
-    const retryAfterMs = kind === 'rateLimited' || status === 503 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined;
+    const retryAfterMs =
+      kind === 'rateLimited' || status === 503 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined;
     const said = body.serverMessage ? `: ${body.serverMessage}` : '';
-    return new ApiError(kind, `${where} failed with HTTP ${status}${said}`, { endpoint, status, retryAfterMs, serverMessage: body.serverMessage, fieldErrors: body.fieldErrors, scope: kind === 'forbidden' ? body.scope ?? endpoint.scope : undefined, writeOutcome: outcome(status >= 500 ? 'unknown' : undefined) });
+    return new ApiError(kind, `${where} failed with HTTP ${status}${said}`, {
+      endpoint,
+      status,
+      retryAfterMs,
+      serverMessage: body.serverMessage,
+      fieldErrors: body.fieldErrors,
+      scope: kind === 'forbidden' ? (body.scope ?? endpoint.scope) : undefined,
+      writeOutcome: outcome(status >= 500 ? 'unknown' : undefined),
+    });
   }
   if (error instanceof TimeoutError || bodyTimedOut) {
     // A timeout while the body arrived came after a status: a 2xx means it was carried out.
     const applied = bodyTimedOut && call.status !== undefined && call.status < 300;
-    return new ApiError('timeout', `${where} did not answer in time.`, { endpoint, cause: safeCause(error, call.key), writeOutcome: outcome(applied ? 'applied' : 'unknown') });
+    return new ApiError('timeout', `${where} did not answer in time.`, {
+      endpoint,
+      cause: safeCause(error, call.key),
+      writeOutcome: outcome(applied ? 'applied' : 'unknown'),
+    });
   }
   if (isAbort(error)) return new ApiError('cancelled', `${where} was cancelled.`, { endpoint });
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
@@ -331,8 +410,21 @@ async function toApiError(error: unknown, endpoint: Endpoint, call: { retries: n
   if (call.readingBody) {
     // The service answered, then the connection ended before the whole body had arrived.
     const applied = call.status !== undefined && call.status < 300;
-    return new ApiError('network', `${where} answered HTTP ${call.status ?? '?'}, but the answer was cut off before it was complete (${redact(String(detail), call.key)}).`, { endpoint, status: call.status, cause: safeCause(error, call.key), writeOutcome: outcome(applied ? 'applied' : 'unknown') });
+    return new ApiError(
+      'network',
+      `${where} answered HTTP ${call.status ?? '?'}, but the answer was cut off before it was complete (${redact(String(detail), call.key)}).`,
+      {
+        endpoint,
+        status: call.status,
+        cause: safeCause(error, call.key),
+        writeOutcome: outcome(applied ? 'applied' : 'unknown'),
+      },
+    );
   }
   const notSent = cause?.code !== undefined && NOT_SENT.has(cause.code);
-  return new ApiError('network', `${where} could not reach the service (${redact(String(detail), call.key)}).`, { endpoint, cause: safeCause(error, call.key), writeOutcome: outcome(notSent ? undefined : 'unknown') });
+  return new ApiError('network', `${where} could not reach the service (${redact(String(detail), call.key)}).`, {
+    endpoint,
+    cause: safeCause(error, call.key),
+    writeOutcome: outcome(notSent ? undefined : 'unknown'),
+  });
 }

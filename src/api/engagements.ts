@@ -2,7 +2,16 @@ import type { ApiClient } from './client';
 import { ApiError, type Endpoint } from './errors';
 import { fetchAllPages, type PagedResult } from './paging';
 import { locatedId, readPage, type WriteAnswer } from './readings';
-import type { CallOptions, Engagement, EngagementChanges, NewEngagement, Page, PageRequest, WriteResult, WriteSource } from './types';
+import type {
+  CallOptions,
+  Engagement,
+  EngagementChanges,
+  NewEngagement,
+  Page,
+  PageRequest,
+  WriteResult,
+  WriteSource,
+} from './types';
 import { parseEngagement } from './validate';
 import { validateName, validatePageRequest, validateStatus, validateType } from '../core/validation';
 
@@ -48,7 +57,14 @@ export class EngagementsApi {
   }
 
   /** Every engagement (or the first `limit`): the first page, then the rest concurrently (bounded), in the service's page size. */
-  async listAll(options: CallOptions & { pageSize?: number; limit?: number; concurrency?: number; onProgress?: (loaded: number, total: number) => void } = {}): Promise<PagedResult<Engagement>> {
+  async listAll(
+    options: CallOptions & {
+      pageSize?: number;
+      limit?: number;
+      concurrency?: number;
+      onProgress?: (loaded: number, total: number) => void;
+    } = {},
+  ): Promise<PagedResult<Engagement>> {
     return fetchAllPages((page, size, signal) => this.list({ page, pageSize: size }, { signal }), {
       pageSize: options.pageSize ?? LIST_ALL_PAGE_SIZE,
       concurrency: options.concurrency ?? this.client.concurrency,
@@ -60,9 +76,18 @@ export class EngagementsApi {
   }
 
   async get(id: string, options: CallOptions = {}): Promise<Engagement> {
-    const answer = await this.client.send(ENDPOINTS.get, { params: { id }, signal: options.signal, parse: parseEngagement, marker: MARKER });
+    const answer = await this.client.send(ENDPOINTS.get, {
+      params: { id },
+      signal: options.signal,
+      parse: parseEngagement,
+      marker: MARKER,
+    });
     if (!answer.resource) {
-      throw new ApiError('badResponse', `The service answered GET ${ENDPOINTS.get.path} in a form this extension does not understand; details are in the log.`, { endpoint: ENDPOINTS.get, detail: answer.unreadable });
+      throw new ApiError(
+        'badResponse',
+        `The service answered GET ${ENDPOINTS.get.path} in a form this extension does not understand; details are in the log.`,
+        { endpoint: ENDPOINTS.get, detail: answer.unreadable },
+      );
     }
     this.remember(answer.resource, answer.etag);
     return answer.resource;
@@ -75,7 +100,12 @@ export class EngagementsApi {
    */
   async create(input: NewEngagement, options: CallOptions = {}): Promise<WriteResult> {
     const body = createBody(input);
-    const answer = await this.client.send(ENDPOINTS.create, { json: body, signal: options.signal, parse: parseEngagement, marker: MARKER });
+    const answer = await this.client.send(ENDPOINTS.create, {
+      json: body,
+      signal: options.signal,
+      parse: parseEngagement,
+      marker: MARKER,
+    });
     return this.settle(answer, async () => {
       const id = locatedId(answer.location, this.client.baseUrl, 'engagements');
       if (id !== undefined) return { engagement: await this.get(id), source: 'location' };
@@ -87,8 +117,19 @@ export class EngagementsApi {
   /** PATCH with only the given fields. `type` is not part of the body's type and is never sent. */
   async update(id: string, changes: EngagementChanges, options: UpdateOptions = {}): Promise<WriteResult> {
     const body = updateBody(changes);
-    const answer = await this.client.send(ENDPOINTS.update, { params: { id }, json: body, signal: options.signal, headers: this.preconditions(id, options.expectedUpdatedAt), parse: parseEngagement, marker: MARKER });
-    return this.settle(answer, async () => ({ engagement: await this.get(id), source: 'reread' }), (engagement) => holdsChanges(engagement, body));
+    const answer = await this.client.send(ENDPOINTS.update, {
+      params: { id },
+      json: body,
+      signal: options.signal,
+      headers: this.preconditions(id, options.expectedUpdatedAt),
+      parse: parseEngagement,
+      marker: MARKER,
+    });
+    return this.settle(
+      answer,
+      async () => ({ engagement: await this.get(id), source: 'reread' }),
+      (engagement) => holdsChanges(engagement, body),
+    );
   }
 
   /**
@@ -96,7 +137,11 @@ export class EngagementsApi {
    * shows the change was not made (nothing matching a create; a PATCH's fields not there,
    * unless the service answered 202 and may apply it later) is a failure with nothing applied.
    */
-  private async settle(answer: WriteAnswer<Engagement>, readBack: () => Promise<{ engagement: Engagement; source: WriteSource } | undefined>, holds: (engagement: Engagement) => boolean = () => true): Promise<WriteResult> {
+  private async settle(
+    answer: WriteAnswer<Engagement>,
+    readBack: () => Promise<{ engagement: Engagement; source: WriteSource } | undefined>,
+    holds: (engagement: Engagement) => boolean = () => true,
+  ): Promise<WriteResult> {
     const accepted = answer.status === 202;
     if (answer.resource) {
       this.remember(answer.resource, answer.etag);
@@ -106,18 +151,26 @@ export class EngagementsApi {
     try {
       found = await readBack();
     } catch (error) {
-      throw new ApiError('badResponse', 'The service answered that the change was made, but reading the result back failed.', {
-        endpoint: error instanceof ApiError ? error.endpoint : undefined,
-        detail: `${answer.unreadable ?? 'no body'}; reading back: ${error instanceof Error ? error.message : String(error)}`,
-        writeOutcome: 'applied',
-        cause: error,
-      });
+      throw new ApiError(
+        'badResponse',
+        'The service answered that the change was made, but reading the result back failed.',
+        {
+          endpoint: error instanceof ApiError ? error.endpoint : undefined,
+          detail: `${answer.unreadable ?? 'no body'}; reading back: ${error instanceof Error ? error.message : String(error)}`,
+          writeOutcome: 'applied',
+          cause: error,
+        },
+      );
     }
     if (!found || (!accepted && !holds(found.engagement))) {
-      throw new ApiError('badResponse', 'The service answered that the change was made, but reading it back shows it was not.', {
-        status: answer.status,
-        detail: `HTTP ${answer.status} with ${answer.unreadable ?? 'no body'}; ${found ? 'the engagement read back does not hold the change' : 'no engagement with the name and type sent was found'}`,
-      });
+      throw new ApiError(
+        'badResponse',
+        'The service answered that the change was made, but reading it back shows it was not.',
+        {
+          status: answer.status,
+          detail: `HTTP ${answer.status} with ${answer.unreadable ?? 'no body'}; ${found ? 'the engagement read back does not hold the change' : 'no engagement with the name and type sent was found'}`,
+        },
+      );
     }
     return { ...found, accepted };
   }
@@ -127,17 +180,31 @@ export class EngagementsApi {
    * with the name and type sent, newest first; with `since`, only one created after it
    * (less a margin for clocks that disagree).
    */
-  async findCreated(input: NewEngagement, since: number | undefined, options: CallOptions = {}): Promise<Engagement | undefined> {
+  async findCreated(
+    input: NewEngagement,
+    since: number | undefined,
+    options: CallOptions = {},
+  ): Promise<Engagement | undefined> {
     const body = createBody(input);
     const all = await this.listAll({ signal: options.signal });
     const from = since === undefined ? Number.NEGATIVE_INFINITY : since - RECENT_CREATE_WINDOW_MS;
-    const matches = all.items.filter((e) => e.name === body.name && e.type === body.type && (body.description ?? '') === (e.description ?? '') && Date.parse(e.createdAt) >= from);
+    const matches = all.items.filter(
+      (e) =>
+        e.name === body.name &&
+        e.type === body.type &&
+        (body.description ?? '') === (e.description ?? '') &&
+        Date.parse(e.createdAt) >= from,
+    );
     matches.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
     return matches[0];
   }
 
   /** After an update whose outcome is unknown: the engagement now, and whether it holds every field sent. */
-  async checkUpdate(id: string, changes: EngagementChanges, options: CallOptions = {}): Promise<{ engagement: Engagement; applied: boolean }> {
+  async checkUpdate(
+    id: string,
+    changes: EngagementChanges,
+    options: CallOptions = {},
+  ): Promise<{ engagement: Engagement; applied: boolean }> {
     const body = updateBody(changes);
     const engagement = await this.get(id, options);
     return { engagement, applied: holdsChanges(engagement, body) };
@@ -186,6 +253,7 @@ export function updateBody(changes: EngagementChanges): EngagementChanges {
     refuse(validateStatus(changes.status), 'status');
     body.status = changes.status.trim();
   }
-  if (Object.keys(body).length === 0) throw new ApiError('invalidRequest', 'Nothing to change: give a name, description or status.');
+  if (Object.keys(body).length === 0)
+    throw new ApiError('invalidRequest', 'Nothing to change: give a name, description or status.');
   return body;
 }

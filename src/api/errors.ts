@@ -132,14 +132,24 @@ export function readErrorBody(text: string, contentType: string | null): BodyInf
   }
   if (json !== undefined && typeof json === 'object' && json !== null) {
     const root = json as Record<string, unknown>;
-    const inner = typeof root.error === 'object' && root.error !== null ? (root.error as Record<string, unknown>) : root;
-    const message = firstString(inner.message, root.message, typeof root.error === 'string' ? root.error : undefined, root.detail, root.title, inner.code);
+    const inner =
+      typeof root.error === 'object' && root.error !== null ? (root.error as Record<string, unknown>) : root;
+    const message = firstString(
+      inner.message,
+      root.message,
+      typeof root.error === 'string' ? root.error : undefined,
+      root.detail,
+      root.title,
+      inner.code,
+    );
     const fieldErrors = readFields(inner.fields ?? inner.errors ?? root.fields ?? root.errors ?? inner.details);
     const scopeText = firstString(inner.requiredScope, inner.scope, root.requiredScope, root.scope);
     const scope = scopeText && SCOPES.includes(scopeText) ? (scopeText as Scope) : undefined;
     return { serverMessage: message ? clip(message) : undefined, fieldErrors, scope };
   }
-  const plain = (contentType?.includes('html') || /^<(!doctype|html)/i.test(trimmed) ? stripHtml(trimmed) : trimmed).replace(/\s+/g, ' ').trim();
+  const plain = (contentType?.includes('html') || /^<(!doctype|html)/i.test(trimmed) ? stripHtml(trimmed) : trimmed)
+    .replace(/\s+/g, ' ')
+    .trim();
   return plain ? { serverMessage: clip(plain) } : {};
 }
 

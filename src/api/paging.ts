@@ -61,7 +61,12 @@ export function learnedPageSize(first: Page<unknown>, asked: number): number {
 }
 
 /** Checks a later page against what was asked and read; a reason to stop, or undefined. */
-export function checkPage<T>(asked: number, answer: Page<T>, seen: ReadonlySet<string>, idOf?: (item: T) => string | undefined): PagingStop | undefined {
+export function checkPage<T>(
+  asked: number,
+  answer: Page<T>,
+  seen: ReadonlySet<string>,
+  idOf?: (item: T) => string | undefined,
+): PagingStop | undefined {
   if (answer.page !== asked) return 'ignoresPage';
   if (answer.data.length > 0 && idOf) {
     const ids = answer.data.map(idOf);
@@ -76,7 +81,10 @@ export function checkPage<T>(asked: number, answer: Page<T>, seen: ReadonlySet<s
  * When the total grows while paging, or a page comes back short, the following pages are
  * read too, one at a time, until the total is reached or the service has nothing more.
  */
-export async function fetchAllPages<T>(fetchPage: PageFetcher<T>, options: AllPagesOptions<T>): Promise<PagedResult<T>> {
+export async function fetchAllPages<T>(
+  fetchPage: PageFetcher<T>,
+  options: AllPagesOptions<T>,
+): Promise<PagedResult<T>> {
   const { signal, idOf } = options;
   const maxPages = options.maxPages ?? 10_000;
   const limit = options.limit ?? Number.POSITIVE_INFINITY;

@@ -38,8 +38,18 @@ export interface WriteAnswer<T> {
  * empty body, with something else, or with only a `Location`. Never throws for a 2xx: an
  * answer without a usable resource is for the caller to read back.
  */
-export function readWriteAnswer<T>(status: number, text: string, headers: { get(name: string): string | null }, parse: (body: unknown) => T, marker: string): WriteAnswer<T> {
-  const answer: WriteAnswer<T> = { status, location: headers.get('Location') ?? undefined, etag: headers.get('ETag') ?? undefined };
+export function readWriteAnswer<T>(
+  status: number,
+  text: string,
+  headers: { get(name: string): string | null },
+  parse: (body: unknown) => T,
+  marker: string,
+): WriteAnswer<T> {
+  const answer: WriteAnswer<T> = {
+    status,
+    location: headers.get('Location') ?? undefined,
+    etag: headers.get('ETag') ?? undefined,
+  };
   if (!text.trim()) return { ...answer, unreadable: 'an empty body' };
   let body: unknown;
   try {
@@ -92,13 +102,18 @@ function whole(value: unknown): number | undefined {
  * array. `page` and `pageSize` are what the service says it answered; when it does not say,
  * the request's. Without a `totalCount`, one more item is assumed after a full page.
  */
-export function readPage<T>(body: unknown, request: { page: number; pageSize: number }, parseItem: (item: unknown, path: string) => T): Page<T> {
+export function readPage<T>(
+  body: unknown,
+  request: { page: number; pageSize: number },
+  parseItem: (item: unknown, path: string) => T,
+): Page<T> {
   if (Array.isArray(body)) {
     const data = body.map((item, index) => parseItem(item, `[${index}]`));
     return withTotal(data, request.page, request.pageSize, undefined);
   }
   if (!isObject(body)) throw new ShapeError('', 'a page of items', body === null ? 'null' : typeof body);
-  if (!Array.isArray(body.data)) throw new ShapeError('data', 'an array', body.data === undefined ? 'nothing' : typeof body.data);
+  if (!Array.isArray(body.data))
+    throw new ShapeError('data', 'an array', body.data === undefined ? 'nothing' : typeof body.data);
   const data = body.data.map((item, index) => parseItem(item, `data[${index}]`));
   const meta = [body, body.meta, body.pagination].filter(isObject);
   const field = (name: string) => meta.map((m) => m[name]).find((v) => v !== undefined);
@@ -106,8 +121,18 @@ export function readPage<T>(body: unknown, request: { page: number; pageSize: nu
   const pageSize = whole(field('pageSize'));
   const total = field('totalCount') ?? field('total');
   const totalCount = whole(total);
-  if (total !== undefined && totalCount === undefined) throw new ShapeError('totalCount', 'a whole number', typeof total === 'string' ? `"${total.slice(0, 20)}"` : typeof total);
-  return withTotal(data, page !== undefined && page >= 1 ? page : request.page, pageSize !== undefined && pageSize >= 1 ? pageSize : request.pageSize, totalCount);
+  if (total !== undefined && totalCount === undefined)
+    throw new ShapeError(
+      'totalCount',
+      'a whole number',
+      typeof total === 'string' ? `"${total.slice(0, 20)}"` : typeof total,
+    );
+  return withTotal(
+    data,
+    page !== undefined && page >= 1 ? page : request.page,
+    pageSize !== undefined && pageSize >= 1 ? pageSize : request.pageSize,
+    totalCount,
+  );
 }
 
 function withTotal<T>(data: T[], page: number, pageSize: number, totalCount: number | undefined): Page<T> {

@@ -33,10 +33,17 @@ export class UsageApi {
   /** Without a billing period the service answers for the current one. */
   async summary(billingPeriod?: string, options: CallOptions = {}): Promise<UsageSummary> {
     checkPeriod(billingPeriod);
-    return this.client.request(USAGE_ENDPOINTS.summary, { query: { billingPeriod }, signal: options.signal, parse: (body) => parseUsageSummary(unwrapSingle(body, 'usage')) });
+    return this.client.request(USAGE_ENDPOINTS.summary, {
+      query: { billingPeriod },
+      signal: options.signal,
+      parse: (body) => parseUsageSummary(unwrapSingle(body, 'usage')),
+    });
   }
 
-  async details({ billingPeriod, page = 1, pageSize = DEFAULT_DETAILS_PAGE_SIZE }: DetailsRequest = {}, options: CallOptions = {}): Promise<Page<UsageRecord>> {
+  async details(
+    { billingPeriod, page = 1, pageSize = DEFAULT_DETAILS_PAGE_SIZE }: DetailsRequest = {},
+    options: CallOptions = {},
+  ): Promise<Page<UsageRecord>> {
     checkPeriod(billingPeriod);
     const problem = validatePageRequest(page, pageSize, MAX_DETAILS_PAGE_SIZE);
     if (problem) throw new ApiError('invalidRequest', problem);
@@ -48,18 +55,26 @@ export class UsageApi {
   }
 
   /** Every record of a period, read concurrently like `EngagementsApi.listAll`. */
-  async detailsAll(billingPeriod: string | undefined, options: CallOptions & { onProgress?: (loaded: number, total: number) => void } = {}): Promise<PagedResult<UsageRecord>> {
+  async detailsAll(
+    billingPeriod: string | undefined,
+    options: CallOptions & { onProgress?: (loaded: number, total: number) => void } = {},
+  ): Promise<PagedResult<UsageRecord>> {
     return fetchAllPages((page, pageSize, signal) => this.details({ billingPeriod, page, pageSize }, { signal }), {
       pageSize: MAX_DETAILS_PAGE_SIZE,
       concurrency: this.client.concurrency,
       signal: options.signal,
       onProgress: options.onProgress,
-      idOf: (record) => (typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : undefined),
+      idOf: (record) =>
+        typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : undefined,
     });
   }
 
   async byKey(billingPeriod?: string, options: CallOptions = {}): Promise<UsageByKey> {
     checkPeriod(billingPeriod);
-    return this.client.request(USAGE_ENDPOINTS.byKey, { query: { billingPeriod }, signal: options.signal, parse: (body) => parseUsageByKey(unwrapSingle(body, 'keys')) });
+    return this.client.request(USAGE_ENDPOINTS.byKey, {
+      query: { billingPeriod },
+      signal: options.signal,
+      parse: (body) => parseUsageByKey(unwrapSingle(body, 'keys')),
+    });
   }
 }

@@ -25,13 +25,15 @@ function describe(value: unknown): string {
 }
 
 function object(value: unknown, path: string): Obj {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError(path, 'an object', describe(value));
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ShapeError(path, 'an object', describe(value));
   return value as Obj;
 }
 
 function string(obj: Obj, key: string, path: string): string {
   const value = obj[key];
-  if (typeof value !== 'string') throw new ShapeError(join(path, key), 'a string', value === undefined ? 'nothing' : describe(value));
+  if (typeof value !== 'string')
+    throw new ShapeError(join(path, key), 'a string', value === undefined ? 'nothing' : describe(value));
   return value;
 }
 
@@ -47,14 +49,19 @@ function number(obj: Obj, key: string, path: string, { integer = false } = {}): 
   const raw = obj[key];
   const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-    throw new ShapeError(join(path, key), integer ? 'an integer' : 'a number', raw === undefined ? 'nothing' : describe(raw));
+    throw new ShapeError(
+      join(path, key),
+      integer ? 'an integer' : 'a number',
+      raw === undefined ? 'nothing' : describe(raw),
+    );
   }
   return value;
 }
 
 function array(obj: Obj, key: string, path: string): unknown[] {
   const value = obj[key];
-  if (!Array.isArray(value)) throw new ShapeError(join(path, key), 'an array', value === undefined ? 'nothing' : describe(value));
+  if (!Array.isArray(value))
+    throw new ShapeError(join(path, key), 'an array', value === undefined ? 'nothing' : describe(value));
   return value;
 }
 
@@ -88,7 +95,12 @@ export function parseUsageRecord(value: unknown, path: string): UsageRecord {
 
 function parseMeter(value: unknown, path: string): Meter {
   const obj = object(value, path);
-  return { ...obj, used: number(obj, 'used', path), included: number(obj, 'included', path), overage: number(obj, 'overage', path) };
+  return {
+    ...obj,
+    used: number(obj, 'used', path),
+    included: number(obj, 'included', path),
+    overage: number(obj, 'overage', path),
+  };
 }
 
 export function parseUsageSummary(value: unknown): UsageSummary {
@@ -96,7 +108,12 @@ export function parseUsageSummary(value: unknown): UsageSummary {
   const usageObj = object(obj.usage, 'usage');
   const usage = {} as Record<MeterName, Meter>;
   for (const name of METER_NAMES) usage[name] = parseMeter(usageObj[name], `usage.${name}`);
-  return { ...obj, billingPeriod: string(obj, 'billingPeriod', ''), tier: string(obj, 'tier', ''), usage: { ...usageObj, ...usage } };
+  return {
+    ...obj,
+    billingPeriod: string(obj, 'billingPeriod', ''),
+    tier: string(obj, 'tier', ''),
+    usage: { ...usageObj, ...usage },
+  };
 }
 
 function parseKeyUsage(value: unknown, path: string): KeyUsage {
@@ -112,5 +129,9 @@ function parseKeyUsage(value: unknown, path: string): KeyUsage {
 
 export function parseUsageByKey(value: unknown): UsageByKey {
   const obj = object(value, '');
-  return { ...obj, billingPeriod: string(obj, 'billingPeriod', ''), keys: array(obj, 'keys', '').map((item, index) => parseKeyUsage(item, `keys[${index}]`)) };
+  return {
+    ...obj,
+    billingPeriod: string(obj, 'billingPeriod', ''),
+    keys: array(obj, 'keys', '').map((item, index) => parseKeyUsage(item, `keys[${index}]`)),
+  };
 }

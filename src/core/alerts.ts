@@ -38,22 +38,53 @@ export function alertId(environmentId: string, period: string, meter: UsageMeter
  * The alerts due for these meters that `shown` does not hold yet. Per meter: the highest
  * threshold passed (covering the lower ones), or else the projection past the included amount.
  */
-export function dueAlerts(environmentId: string, period: string, meters: readonly MeterFigures[], thresholds: readonly number[], projection: PeriodProjection | undefined, shown: (id: string) => boolean): DueAlert[] {
+export function dueAlerts(
+  environmentId: string,
+  period: string,
+  meters: readonly MeterFigures[],
+  thresholds: readonly number[],
+  projection: PeriodProjection | undefined,
+  shown: (id: string) => boolean,
+): DueAlert[] {
   const due: DueAlert[] = [];
   for (const figures of meters) {
     if (figures.included <= 0 || figures.percent === undefined) continue;
-    const passed = thresholds.filter((t) => (figures.percent ?? 0) >= t).filter((t) => !shown(alertId(environmentId, period, figures.name, t)));
-    const projected = projection?.period === period ? projection.meters.find((p) => p.meter === figures.name) : undefined;
-    const heading = projected?.overBy !== undefined && figures.used <= figures.included && !shown(alertId(environmentId, period, figures.name, 'projected'));
+    const passed = thresholds
+      .filter((t) => (figures.percent ?? 0) >= t)
+      .filter((t) => !shown(alertId(environmentId, period, figures.name, t)));
+    const projected =
+      projection?.period === period ? projection.meters.find((p) => p.meter === figures.name) : undefined;
+    const heading =
+      projected?.overBy !== undefined &&
+      figures.used <= figures.included &&
+      !shown(alertId(environmentId, period, figures.name, 'projected'));
     if (passed.length > 0) {
       // One notification per meter: the highest threshold passed, with the projection when it also goes over.
-      const alert: DueAlert = { meter: figures.name, trigger: passed[passed.length - 1], covers: heading ? [...passed, 'projected'] : passed, figures };
-      if (heading && projected) Object.assign(alert, { projected: projected.projected, overBy: projected.overBy, exceedsOn: projected.exceedsOn });
+      const alert: DueAlert = {
+        meter: figures.name,
+        trigger: passed[passed.length - 1],
+        covers: heading ? [...passed, 'projected'] : passed,
+        figures,
+      };
+      if (heading && projected)
+        Object.assign(alert, {
+          projected: projected.projected,
+          overBy: projected.overBy,
+          exceedsOn: projected.exceedsOn,
+        });
       due.push(alert);
       continue;
     }
     if (heading && projected) {
-      due.push({ meter: figures.name, trigger: 'projected', covers: ['projected'], figures, projected: projected.projected, overBy: projected.overBy, exceedsOn: projected.exceedsOn });
+      due.push({
+        meter: figures.name,
+        trigger: 'projected',
+        covers: ['projected'],
+        figures,
+        projected: projected.projected,
+        overBy: projected.overBy,
+        exceedsOn: projected.exceedsOn,
+      });
     }
   }
   return due;

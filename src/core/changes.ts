@@ -2,11 +2,16 @@
 // the PATCH. `type` is not a field of EngagementChanges, so it can never be sent.
 import type { Engagement, EngagementChanges } from '../api/types';
 
-export function changedFields(current: Pick<Engagement, 'name' | 'description' | 'status'>, wanted: EngagementChanges): EngagementChanges {
+export function changedFields(
+  current: Pick<Engagement, 'name' | 'description' | 'status'>,
+  wanted: EngagementChanges,
+): EngagementChanges {
   const changes: EngagementChanges = {};
   if (wanted.name !== undefined && wanted.name.trim() !== current.name.trim()) changes.name = wanted.name.trim();
-  if (wanted.description !== undefined && wanted.description.trim() !== (current.description ?? '').trim()) changes.description = wanted.description.trim();
-  if (wanted.status !== undefined && wanted.status.trim() !== current.status.trim()) changes.status = wanted.status.trim();
+  if (wanted.description !== undefined && wanted.description.trim() !== (current.description ?? '').trim())
+    changes.description = wanted.description.trim();
+  if (wanted.status !== undefined && wanted.status.trim() !== current.status.trim())
+    changes.status = wanted.status.trim();
   return changes;
 }
 

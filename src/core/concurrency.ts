@@ -37,7 +37,11 @@ export async function runLimited(limit: number, next: NextTask, onError?: (error
 }
 
 /** Runs `task` over `items` with at most `limit` at once; each result, in the input order. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
   const results = new Array<PromiseSettledResult<R>>(items.length);
   let next = 0;
   await runLimited(Math.min(limit, items.length), () => {

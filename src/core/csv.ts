@@ -17,7 +17,10 @@ export function csvField(value: unknown): string {
 }
 
 /** A header row of the columns, then one row per record; lines end in CRLF. */
-export function toCsv(records: readonly OpenRecord[], columns: readonly string[] = deriveColumns(records, Number.POSITIVE_INFINITY)): string {
+export function toCsv(
+  records: readonly OpenRecord[],
+  columns: readonly string[] = deriveColumns(records, Number.POSITIVE_INFINITY),
+): string {
   const lines = [columns.map(csvField).join(',')];
   for (const record of records) lines.push(columns.map((column) => csvField(record[column])).join(','));
   return `${lines.join('\r\n')}\r\n`;

@@ -45,14 +45,24 @@ export function engagementWords(): EngagementWords {
 }
 
 /** `quality-review · 12 evaluations · updated 3 days ago` */
-export function describeEngagement(engagement: Engagement, now: number = Date.now(), words: EngagementWords = engagementWords()): string {
+export function describeEngagement(
+  engagement: Engagement,
+  now: number = Date.now(),
+  words: EngagementWords = engagementWords(),
+): string {
   const count = engagement.evaluationCount;
-  return [displayText(engagement.type), words.evaluations(count, formatCount(count)), words.updated(relativeTime(engagement.updatedAt, now))].join(' · ');
+  return [
+    displayText(engagement.type),
+    words.evaluations(count, formatCount(count)),
+    words.updated(relativeTime(engagement.updatedAt, now)),
+  ].join(' · ');
 }
 
 /** Escapes text so Markdown shows it literally (no links, emphasis, HTML or headings). */
 export function escapeMarkdown(text: string): string {
-  return displayText(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`).replace(/\r?\n/g, '  \n');
+  return displayText(text)
+    .replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`)
+    .replace(/\r?\n/g, '  \n');
 }
 
 /** Inline code that survives backticks inside the value. */
@@ -69,7 +79,16 @@ export function escapeLine(text: string): string {
   return escapeMarkdown(text.replace(/\s*\r?\n\s*/g, ' '));
 }
 
-const KNOWN_FIELDS = new Set(['id', 'name', 'description', 'type', 'status', 'evaluationCount', 'createdAt', 'updatedAt']);
+const KNOWN_FIELDS = new Set([
+  'id',
+  'name',
+  'description',
+  'type',
+  'status',
+  'evaluationCount',
+  'createdAt',
+  'updatedAt',
+]);
 
 function when(iso: string, now: number): string {
   return `${absoluteTime(iso)} (${relativeTime(iso, now)})`;
@@ -81,7 +100,10 @@ function when(iso: string, now: number): string {
  * table of the fields (id as code, times absolute and relative), the description, and any
  * field the contract does not name. Every value from the service is escaped.
  */
-export function engagementMarkdown(engagement: Engagement, options: { now?: number; words?: EngagementWords; heading?: boolean } = {}): string {
+export function engagementMarkdown(
+  engagement: Engagement,
+  options: { now?: number; words?: EngagementWords; heading?: boolean } = {},
+): string {
   const now = options.now ?? Date.now();
   const w = (options.words ?? engagementWords()).fields;
   const lines: string[] = [];
@@ -103,7 +125,10 @@ export function engagementMarkdown(engagement: Engagement, options: { now?: numb
   const extras = Object.entries(engagement).filter(([key]) => !KNOWN_FIELDS.has(key));
   if (extras.length) {
     lines.push('', `**${w.other}**`, '');
-    for (const [key, value] of extras) lines.push(`- ${escapeLine(key)}: ${inlineCode(typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined')}`);
+    for (const [key, value] of extras)
+      lines.push(
+        `- ${escapeLine(key)}: ${inlineCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'))}`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

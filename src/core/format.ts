@@ -17,7 +17,12 @@ const UNITS: Array<[limitSeconds: number, divisor: number, unit: Intl.RelativeTi
 // for one per item: they are made once per locale and options, and reused.
 const formatters = new Map<string, Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DateTimeFormat>();
 
-function cached<T extends Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DateTimeFormat>(kind: string, locale: string, options: object, make: () => T): T {
+function cached<T extends Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DateTimeFormat>(
+  kind: string,
+  locale: string,
+  options: object,
+  make: () => T,
+): T {
   const key = `${kind}|${locale}|${JSON.stringify(options)}`;
   let format = formatters.get(key) as T | undefined;
   if (!format) formatters.set(key, (format = make()));
@@ -63,7 +68,15 @@ export function relativeTimeLong(iso: string, now: number = Date.now(), locale?:
 export function absoluteTime(iso: string, locale?: string): string {
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;
-  const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' };
+  const options: Intl.DateTimeFormatOptions = {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  };
   const chosen = localeOr(locale);
   return cached('d', chosen, options, () => new Intl.DateTimeFormat(chosen, options)).format(time);
 }
@@ -75,7 +88,12 @@ export function formatCount(value: number, locale?: string): string {
 
 /** Gigabytes with two decimals and the locale's unit: `7.35 GB` (`7,35 GB`). */
 export function formatGb(value: number, locale?: string): string {
-  return numberFormat(localeOr(locale), { style: 'unit', unit: 'gigabyte', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+  return numberFormat(localeOr(locale), {
+    style: 'unit',
+    unit: 'gigabyte',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(value);
 }
 
 /** A percentage given as 0–100+: `82%`, `7.3%` (`82 %`, `7,3 %`): whole numbers unless a fraction matters. */

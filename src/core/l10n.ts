@@ -9,7 +9,9 @@ export type Translate = (message: string, ...args: Array<string | number | boole
 
 /** `{0}`, `{1}`… replaced by the arguments, as `vscode.l10n.t` does for the English bundle. */
 export function fillPlaceholders(message: string, ...args: Array<string | number | boolean>): string {
-  return message.replace(/\{(\d+)\}/g, (whole, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : whole));
+  return message.replace(/\{(\d+)\}/g, (whole, index: string) =>
+    Number(index) < args.length ? String(args[Number(index)]) : whole,
+  );
 }
 
 let translate: Translate = fillPlaceholders;

@@ -74,7 +74,9 @@ export function periodLabel(period: string, locale?: string): string {
   const parts = parsePeriod(period);
   if (!parts) return period;
   try {
-    return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(parts.year, parts.month - 1, 1)));
+    return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(parts.year, parts.month - 1, 1)),
+    );
   } catch {
     return period;
   }

@@ -46,7 +46,12 @@ export function periodProgress(period: string, now: number): PeriodProgress | un
  * together they account for what the meter used (within 2 %). Otherwise undefined, and the
  * projection is linear from the period's start.
  */
-export function dailyPace(timestamps: readonly string[], used: number, progress: PeriodProgress, now: number): number | undefined {
+export function dailyPace(
+  timestamps: readonly string[],
+  used: number,
+  progress: PeriodProgress,
+  now: number,
+): number | undefined {
   if (used <= 0 || timestamps.length === 0 || Math.abs(timestamps.length - used) > used * 0.02) return undefined;
   const days = Math.floor(progress.elapsedDays);
   if (days < 3) return undefined;
@@ -67,10 +72,17 @@ export function dailyPace(timestamps: readonly string[], used: number, progress:
  * The projection of one meter. Linear: used ÷ days elapsed × days in the period. Daily: used
  * so far plus the mean of the last whole days × days left (when `perDay` is given).
  */
-export function projectMeter(meter: UsageMeterName, used: number, included: number, progress: PeriodProgress, perDay?: number): Projection {
+export function projectMeter(
+  meter: UsageMeterName,
+  used: number,
+  included: number,
+  progress: PeriodProgress,
+  perDay?: number,
+): Projection {
   const method: ProjectionMethod = perDay !== undefined ? 'daily' : 'linear';
   const rate = perDay ?? (progress.elapsedDays > 0 ? used / progress.elapsedDays : 0);
-  const projected = Math.round((method === 'daily' ? used + rate * progress.daysLeft : rate * progress.totalDays) * 1000) / 1000;
+  const projected =
+    Math.round((method === 'daily' ? used + rate * progress.daysLeft : rate * progress.totalDays) * 1000) / 1000;
   const projection: Projection = { meter, used, included, projected, method };
   if (included > 0 && projected > included) {
     projection.overBy = Math.round((projected - included) * 1000) / 1000;
@@ -97,10 +109,23 @@ export interface PeriodProjection {
  * period (a closed period has no estimate). `callTimestamps`: the times of the period's call
  * records, when every record of the period was read.
  */
-export function projectPeriod(period: string, meters: ReadonlyArray<{ name: UsageMeterName; used: number; included: number }>, now: number, callTimestamps?: readonly string[]): PeriodProjection | undefined {
+export function projectPeriod(
+  period: string,
+  meters: ReadonlyArray<{ name: UsageMeterName; used: number; included: number }>,
+  now: number,
+  callTimestamps?: readonly string[],
+): PeriodProjection | undefined {
   const progress = periodProgress(period, now);
   if (!progress) return undefined;
-  const projections = meters.map((m) => projectMeter(m.name, m.used, m.included, progress, m.name === 'calls' && callTimestamps ? dailyPace(callTimestamps, m.used, progress, now) : undefined));
+  const projections = meters.map((m) =>
+    projectMeter(
+      m.name,
+      m.used,
+      m.included,
+      progress,
+      m.name === 'calls' && callTimestamps ? dailyPace(callTimestamps, m.used, progress, now) : undefined,
+    ),
+  );
   return {
     period,
     elapsedDays: progress.elapsedDays,

@@ -49,13 +49,15 @@ export function normaliseQuery(value: unknown): EngagementQuery {
   const sort = SORT_FIELDS.includes(raw.sort as SortField) ? (raw.sort as SortField) : base.sort;
   const direction = raw.direction === 'asc' || raw.direction === 'desc' ? raw.direction : naturalDirection(sort);
   const group = GROUPS.includes(raw.group as GroupBy) ? (raw.group as GroupBy) : base.group;
-  const rawFilter = typeof raw.filter === 'object' && raw.filter !== null ? (raw.filter as Record<string, unknown>) : {};
+  const rawFilter =
+    typeof raw.filter === 'object' && raw.filter !== null ? (raw.filter as Record<string, unknown>) : {};
   const filter: EngagementFilter = {};
   const statuses = stringList(rawFilter.statuses);
   const types = stringList(rawFilter.types);
   if (statuses) filter.statuses = statuses;
   if (types) filter.types = types;
-  if (typeof rawFilter.nameContains === 'string' && rawFilter.nameContains.trim() !== '') filter.nameContains = rawFilter.nameContains.trim();
+  if (typeof rawFilter.nameContains === 'string' && rawFilter.nameContains.trim() !== '')
+    filter.nameContains = rawFilter.nameContains.trim();
   return { sort, direction, group, filter };
 }
 
@@ -73,11 +75,15 @@ export function isFiltered(filter: EngagementFilter): boolean {
 }
 
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 export function matchesFilter(engagement: Engagement, filter: EngagementFilter): boolean {
-  if (filter.statuses?.length && !filter.statuses.some((s) => s.toLowerCase() === engagement.status.toLowerCase())) return false;
+  if (filter.statuses?.length && !filter.statuses.some((s) => s.toLowerCase() === engagement.status.toLowerCase()))
+    return false;
   if (filter.types?.length && !filter.types.includes(engagement.type)) return false;
   const needle = filter.nameContains?.trim();
   if (needle && !fold(engagement.name).includes(fold(needle))) return false;
@@ -105,10 +111,16 @@ function compareBy(field: SortField): (a: Engagement, b: Engagement) => number {
 }
 
 /** A sorted copy; ties are broken by name, then id, so the order is stable across refreshes. */
-export function sortEngagements(items: readonly Engagement[], field: SortField, direction: SortDirection): Engagement[] {
+export function sortEngagements(
+  items: readonly Engagement[],
+  field: SortField,
+  direction: SortDirection,
+): Engagement[] {
   const primary = compareBy(field);
   const sign = direction === 'asc' ? 1 : -1;
-  return [...items].sort((a, b) => sign * primary(a, b) || collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...items].sort(
+    (a, b) => sign * primary(a, b) || collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }
 
 export interface EngagementGroup {
@@ -144,7 +156,11 @@ export function applyQuery(items: readonly Engagement[], query: EngagementQuery)
 }
 
 function computeQuery(items: readonly Engagement[], query: EngagementQuery): QueryResult {
-  const visible = sortEngagements(items.filter((e) => matchesFilter(e, query.filter)), query.sort, query.direction);
+  const visible = sortEngagements(
+    items.filter((e) => matchesFilter(e, query.filter)),
+    query.sort,
+    query.direction,
+  );
   if (query.group === 'none') return { items: visible };
   const groups = new Map<string, EngagementGroup>();
   for (const engagement of visible) {
@@ -164,7 +180,11 @@ export function distinctValues(items: readonly Engagement[], field: 'status' | '
   const out: string[] = [];
   for (const engagement of items) {
     const value = engagement[field];
-    if (value.trim() !== '' && !out.some((v) => (field === 'status' ? v.toLowerCase() === value.toLowerCase() : v === value))) out.push(value);
+    if (
+      value.trim() !== '' &&
+      !out.some((v) => (field === 'status' ? v.toLowerCase() === value.toLowerCase() : v === value))
+    )
+      out.push(value);
   }
   return out;
 }
@@ -176,7 +196,10 @@ export interface FilterWords {
 }
 
 /** `status: active, paused · type: onboarding · name: "audit"`; empty when nothing filters. */
-export function describeFilter(filter: EngagementFilter, words: FilterWords = { status: l10n.t('status'), type: l10n.t('type'), name: l10n.t('name') }): string {
+export function describeFilter(
+  filter: EngagementFilter,
+  words: FilterWords = { status: l10n.t('status'), type: l10n.t('type'), name: l10n.t('name') },
+): string {
   const parts: string[] = [];
   if (filter.statuses?.length) parts.push(`${words.status}: ${filter.statuses.join(', ')}`);
   if (filter.types?.length) parts.push(`${words.type}: ${filter.types.join(', ')}`);

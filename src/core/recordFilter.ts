@@ -16,7 +16,10 @@ export interface RecordFilter {
 }
 
 export function isFilterActive(filter: RecordFilter | undefined): filter is RecordFilter {
-  return filter !== undefined && (filter.keyId !== undefined || (filter.text ?? '').trim() !== '' || filter.status !== undefined);
+  return (
+    filter !== undefined &&
+    (filter.keyId !== undefined || (filter.text ?? '').trim() !== '' || filter.status !== undefined)
+  );
 }
 
 const normalise = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
@@ -37,21 +40,29 @@ export function statusColumn(columns: readonly string[]): string | undefined {
 
 /** `404` → `4xx`; anything that is not a status code gives undefined. */
 export function statusClassOf(value: unknown): StatusClass | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{3}\s*$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{3}\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 200 || n > 599) return undefined;
   return `${Math.floor(n / 100)}xx` as StatusClass;
 }
 
 /** The records that pass every part of the filter, in their order. */
-export function filterRecords(records: readonly OpenRecord[], columns: readonly string[], filter: RecordFilter): OpenRecord[] {
+export function filterRecords(
+  records: readonly OpenRecord[],
+  columns: readonly string[],
+  filter: RecordFilter,
+): OpenRecord[] {
   const keyCol = filter.keyId !== undefined ? keyColumn(columns) : undefined;
   const statusCol = filter.status !== undefined ? statusColumn(columns) : undefined;
   const needle = (filter.text ?? '').trim().toLowerCase();
   const searched = filter.column !== undefined ? [filter.column] : columns;
   return records.filter((record) => {
-    if (filter.keyId !== undefined && (keyCol === undefined || compactValue(record[keyCol], 10_000) !== filter.keyId)) return false;
-    if (filter.status !== undefined && (statusCol === undefined || statusClassOf(record[statusCol]) !== filter.status)) return false;
-    if (needle && !searched.some((column) => compactValue(record[column], 10_000).toLowerCase().includes(needle))) return false;
+    if (filter.keyId !== undefined && (keyCol === undefined || compactValue(record[keyCol], 10_000) !== filter.keyId))
+      return false;
+    if (filter.status !== undefined && (statusCol === undefined || statusClassOf(record[statusCol]) !== filter.status))
+      return false;
+    if (needle && !searched.some((column) => compactValue(record[column], 10_000).toLowerCase().includes(needle)))
+      return false;
     return true;
   });
 }

@@ -37,7 +37,9 @@ function inline(value: unknown, depth: number): string {
   if (depth >= 2) return JSON.stringify(value) ?? '';
   if (Array.isArray(value)) return `[${value.map((item) => inline(item, depth + 1)).join(', ')}]`;
   if (isPlainObject(value)) {
-    const inner = Object.entries(value).map(([key, item]) => `${key}: ${inline(item, depth + 1)}`).join(', ');
+    const inner = Object.entries(value)
+      .map(([key, item]) => `${key}: ${inline(item, depth + 1)}`)
+      .join(', ');
     return depth === 0 ? inner : `{${inner}}`;
   }
   return String(value);
@@ -170,7 +172,8 @@ function time(iso: string): number | undefined {
  */
 export function sortKeyRows(rows: readonly KeyRow[], sort: KeySort): KeyRow[] {
   const sign = sort.direction === 'asc' ? 1 : -1;
-  const byName = (a: KeyRow, b: KeyRow) => collator.compare(a.name, b.name) || collator.compare(a.maskedKeyId, b.maskedKeyId);
+  const byName = (a: KeyRow, b: KeyRow) =>
+    collator.compare(a.name, b.name) || collator.compare(a.maskedKeyId, b.maskedKeyId);
   const compare = (a: KeyRow, b: KeyRow): number => {
     switch (sort.column) {
       case 'name':

@@ -23,8 +23,10 @@ export const STATUS_COLORS = {
 
 export function statusLook(status: string): StatusLook {
   const normalised = status.trim().toLowerCase();
-  if (normalised === 'active') return { kind: 'active', icon: 'circle-large-filled', colorId: STATUS_COLORS.active, text: status };
-  if (normalised === 'completed') return { kind: 'completed', icon: 'pass-filled', colorId: STATUS_COLORS.completed, text: status };
+  if (normalised === 'active')
+    return { kind: 'active', icon: 'circle-large-filled', colorId: STATUS_COLORS.active, text: status };
+  if (normalised === 'completed')
+    return { kind: 'completed', icon: 'pass-filled', colorId: STATUS_COLORS.completed, text: status };
   return { kind: 'other', icon: 'circle-large-outline', text: status.trim() === '' ? l10n.t('(no status)') : status };
 }
 

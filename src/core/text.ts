@@ -48,5 +48,8 @@ export function shortLabel(text: string, fallback: string, limit = LABEL_LIMIT):
   if (line.replace(/[\u200B-\u200D\u2060\uFEFF]/g, '').trim() === '') return fallback;
   const chars = Array.from(line);
   if (chars.length <= limit) return line;
-  return `${chars.slice(0, Math.max(1, limit - 1)).join('').trimEnd()}…`;
+  return `${chars
+    .slice(0, Math.max(1, limit - 1))
+    .join('')
+    .trimEnd()}…`;
 }

@@ -32,7 +32,9 @@ const clean = (value: number): number => (Number.isFinite(value) ? Math.max(0, M
 
 /** A summary's meters as a trend point; every meter at zero is "no data". */
 export function trendPoint(period: string, tier: string, usage: Record<UsageMeterName, MeterInput>): TrendPoint {
-  const meters = Object.fromEntries(USAGE_METERS.map((name) => [name, { used: clean(usage[name].used), included: clean(usage[name].included) }])) as Record<UsageMeterName, TrendValue>;
+  const meters = Object.fromEntries(
+    USAGE_METERS.map((name) => [name, { used: clean(usage[name].used), included: clean(usage[name].included) }]),
+  ) as Record<UsageMeterName, TrendValue>;
   if (USAGE_METERS.every((name) => meters[name].used === 0)) return { period, status: 'noData' };
   return { period, status: 'data', tier, meters };
 }
@@ -47,7 +49,11 @@ export interface MeterChange {
 }
 
 /** How a meter moved from the period before `period`; undefined when either has no data. */
-export function meterChange(points: readonly TrendPoint[], period: string, meter: UsageMeterName): MeterChange | undefined {
+export function meterChange(
+  points: readonly TrendPoint[],
+  period: string,
+  meter: UsageMeterName,
+): MeterChange | undefined {
   const index = points.findIndex((p) => p.period === period);
   if (index <= 0) return undefined;
   const now = points[index];

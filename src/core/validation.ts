@@ -22,25 +22,39 @@ export type BaseUrlResult = { ok: true; url: string } | { ok: false; message: st
  */
 export function parseBaseUrl(input: string): BaseUrlResult {
   const text = input.trim();
-  if (!text) return { ok: false, message: l10n.t('Enter the base URL of the service, for example https://api.example.com/v1.') };
+  if (!text)
+    return { ok: false, message: l10n.t('Enter the base URL of the service, for example https://api.example.com/v1.') };
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return { ok: false, message: l10n.t('This is not a URL. Enter an address such as https://api.example.com/v1.') };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, message: l10n.t('The base URL must start with https://.') };
-  if (url.username || url.password) return { ok: false, message: l10n.t('Do not put credentials in the URL; the API key is asked for next.') };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, message: l10n.t('The base URL must start with https://.') };
+  if (url.username || url.password)
+    return { ok: false, message: l10n.t('Do not put credentials in the URL; the API key is asked for next.') };
   // An internationalised name can imitate another (a Cyrillic "а" in api.exаmple.com).
   if (url.hostname.split('.').some((label) => label.startsWith('xn--'))) {
-    return { ok: false, message: l10n.t('Use the host name in plain ASCII letters: internationalised names can imitate another address.') };
+    return {
+      ok: false,
+      message: l10n.t('Use the host name in plain ASCII letters: internationalised names can imitate another address.'),
+    };
   }
-  if (url.search || url.hash) return { ok: false, message: l10n.t('The base URL must not have a query (?) or fragment (#).') };
+  if (url.search || url.hash)
+    return { ok: false, message: l10n.t('The base URL must not have a query (?) or fragment (#).') };
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return { ok: false, message: l10n.t('Use https: plain http is allowed only for loopback hosts (localhost, 127.0.0.1, [::1]).') };
+    return {
+      ok: false,
+      message: l10n.t('Use https: plain http is allowed only for loopback hosts (localhost, 127.0.0.1, [::1]).'),
+    };
   }
   const path = url.pathname.replace(/\/+$/, '');
-  if (!path.endsWith('/v1')) return { ok: false, message: l10n.t('The base URL must end in the version segment /v1, for example https://api.example.com/v1.') };
+  if (!path.endsWith('/v1'))
+    return {
+      ok: false,
+      message: l10n.t('The base URL must end in the version segment /v1, for example https://api.example.com/v1.'),
+    };
   return { ok: true, url: `${url.origin}${path}` };
 }
 
@@ -71,6 +85,7 @@ export function validateBillingPeriod(input: string): string | undefined {
 
 export function validatePageRequest(page: number, pageSize: number, maxPageSize = 100): string | undefined {
   if (!Number.isInteger(page) || page < 1) return l10n.t('Page must be a whole number of at least 1 (got {0}).', page);
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > maxPageSize) return l10n.t('Page size must be a whole number from 1 to {0} (got {1}).', maxPageSize, pageSize);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > maxPageSize)
+    return l10n.t('Page size must be a whole number from 1 to {0} (got {1}).', maxPageSize, pageSize);
   return undefined;
 }

@@ -18,17 +18,34 @@ export interface EngagementCache {
 
 function isEngagementLike(value: unknown): boolean {
   const e = value as Engagement | null;
-  return typeof e === 'object' && e !== null && typeof e.id === 'string' && typeof e.name === 'string' && typeof e.status === 'string' && typeof e.type === 'string';
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.id === 'string' &&
+    typeof e.name === 'string' &&
+    typeof e.status === 'string' &&
+    typeof e.type === 'string'
+  );
 }
 
 export function isCachedPage(value: unknown): value is CachedPage {
   const page = value as CachedPage | undefined;
   return (
-    typeof page === 'object' && page !== null && Array.isArray(page.items) && page.items.every(isEngagementLike) &&
-    Number.isInteger(page.totalCount) && Number.isInteger(page.pageSize) && page.pageSize > 0 && Number.isFinite(page.fetchedAt)
+    typeof page === 'object' &&
+    page !== null &&
+    Array.isArray(page.items) &&
+    page.items.every(isEngagementLike) &&
+    Number.isInteger(page.totalCount) &&
+    Number.isInteger(page.pageSize) &&
+    page.pageSize > 0 &&
+    Number.isFinite(page.fetchedAt)
   );
 }
 
-export function engagementCache(memento: MementoLike, key: string, onError?: (error: unknown) => void): PerEnvironmentCache<CachedPage> {
+export function engagementCache(
+  memento: MementoLike,
+  key: string,
+  onError?: (error: unknown) => void,
+): PerEnvironmentCache<CachedPage> {
   return new PerEnvironmentCache(memento, key, isCachedPage, onError);
 }

@@ -36,7 +36,12 @@ export async function requireApi(deps: EngagementDeps): Promise<ServiceApi | und
   const api = deps.services.connection.api;
   if (api) return api;
   const add = vscode.l10n.t('Add Environment');
-  const choice = await ui(deps).message('info', vscode.l10n.t('No environment is set up yet. Add one to work with engagements.'), {}, add);
+  const choice = await ui(deps).message(
+    'info',
+    vscode.l10n.t('No environment is set up yet. Add one to work with engagements.'),
+    {},
+    add,
+  );
   if (choice === add) await vscode.commands.executeCommand(Commands.addEnvironment);
   return undefined;
 }
@@ -67,11 +72,17 @@ export function notice(deps: EngagementDeps, text: string): void {
  */
 export function targetsFromArgs(deps: EngagementDeps, args: unknown[]): Engagement[] | string | undefined {
   const [first, second] = args;
-  if (Array.isArray(second) && second.length > 1 && second.every(isEngagementNode) && (!isEngagementNode(first) || second.includes(first))) {
+  if (
+    Array.isArray(second) &&
+    second.length > 1 &&
+    second.every(isEngagementNode) &&
+    (!isEngagementNode(first) || second.includes(first))
+  ) {
     return second.map((node) => node.engagement);
   }
   if (isEngagementNode(first)) return [first.engagement];
-  if (typeof first === 'string' && first.trim() !== '') return deps.store.get(first) ? [deps.store.get(first) as Engagement] : first;
+  if (typeof first === 'string' && first.trim() !== '')
+    return deps.store.get(first) ? [deps.store.get(first) as Engagement] : first;
   if (Array.isArray(first) && first.length && first.every((id) => typeof id === 'string')) {
     const found = first.map((id: string) => deps.store.get(id)).filter((e): e is Engagement => e !== undefined);
     return found.length ? found : undefined;
@@ -85,26 +96,42 @@ export async function pickEngagement(deps: EngagementDeps, title: string): Promi
   await deps.store.ensureLoaded();
   const items = deps.store.snapshot().items;
   if (items.length === 0) {
-    await ui(deps).message('info', vscode.l10n.t('There are no engagements to choose from in {0}.', environmentLabel(deps) ?? ''), {});
+    await ui(deps).message(
+      'info',
+      vscode.l10n.t('There are no engagements to choose from in {0}.', environmentLabel(deps) ?? ''),
+      {},
+    );
     return undefined;
   }
   const id = await ui(deps).pick<string>({
     title,
     placeholder: vscode.l10n.t('Type to search the loaded engagements by name'),
-    items: items.map((e) => ({ label: shortLabel(e.name, e.id), description: `${statusLook(e.status).text} · ${e.type}`, detail: e.id, value: e.id, iconId: statusLook(e.status).icon })),
+    items: items.map((e) => ({
+      label: shortLabel(e.name, e.id),
+      description: `${statusLook(e.status).text} · ${e.type}`,
+      detail: e.id,
+      value: e.id,
+      iconId: statusLook(e.status).icon,
+    })),
   });
   return typeof id === 'string' ? deps.store.get(id) : undefined;
 }
 
 /** The single engagement a command is about: from the tree, an id (read from the service), or a pick. */
-export async function singleTarget(deps: EngagementDeps, args: unknown[], title: string): Promise<Engagement | undefined> {
+export async function singleTarget(
+  deps: EngagementDeps,
+  args: unknown[],
+  title: string,
+): Promise<Engagement | undefined> {
   // With several selected, a single-item command acts on the item it was invoked on.
   if (isEngagementNode(args[0])) return args[0].engagement;
   const targets = targetsFromArgs(deps, args);
   if (Array.isArray(targets)) return targets[0];
   if (typeof targets === 'string') {
     const api = await requireApi(deps);
-    return api ? withProgress(vscode.l10n.t('Reading engagement {0}…', targets), () => api.engagements.get(targets)) : undefined;
+    return api
+      ? withProgress(vscode.l10n.t('Reading engagement {0}…', targets), () => api.engagements.get(targets))
+      : undefined;
   }
   return pickEngagement(deps, title);
 }

@@ -12,7 +12,12 @@ import { confirmWrite, performWrite, pinEnvironment, refusedFields, type Pinned 
 const STEPS = 4;
 
 /** Asks for a new engagement (prefilled with `draft`, starting at `startAt`) and sends it. */
-export async function createEngagement(deps: EngagementDeps, draft: Partial<NewEngagement> = {}, startAt = 0, refusal?: string): Promise<void> {
+export async function createEngagement(
+  deps: EngagementDeps,
+  draft: Partial<NewEngagement> = {},
+  startAt = 0,
+  refusal?: string,
+): Promise<void> {
   if (!(await requireApi(deps))) return;
   // The types offered come from the data; load it if nothing was read yet.
   void deps.store.ensureLoaded();
@@ -41,8 +46,18 @@ export async function createEngagement(deps: EngagementDeps, draft: Partial<NewE
         title,
         step: 2,
         totalSteps: STEPS,
-        placeholder: startAt === 1 && refusal ? refusal : types.length ? vscode.l10n.t('Choose a type, or type a new one') : vscode.l10n.t('Type the engagement type'),
-        items: types.map((t) => ({ label: t, value: t, iconId: 'tag', description: t === answer.type ? vscode.l10n.t('chosen') : undefined })),
+        placeholder:
+          startAt === 1 && refusal
+            ? refusal
+            : types.length
+              ? vscode.l10n.t('Choose a type, or type a new one')
+              : vscode.l10n.t('Type the engagement type'),
+        items: types.map((t) => ({
+          label: t,
+          value: t,
+          iconId: 'tag',
+          description: t === answer.type ? vscode.l10n.t('chosen') : undefined,
+        })),
         activeValue: answer.type || undefined,
         freeEntry: {
           label: (text) => vscode.l10n.t('Use the type “{0}”', text),
@@ -128,12 +143,19 @@ const FIELD_STEPS: Record<string, number> = { name: 0, type: 1, description: 2 }
 function refusedField(error: unknown): { step: number; message: string } | undefined {
   const fields = refusedFields(error) ?? {};
   const field = Object.keys(fields).find((f) => f in FIELD_STEPS);
-  return field === undefined ? undefined : { step: FIELD_STEPS[field], message: vscode.l10n.t('The service refused this {0}: {1}', field, fields[field]) };
+  return field === undefined
+    ? undefined
+    : { step: FIELD_STEPS[field], message: vscode.l10n.t('The service refused this {0}: {1}', field, fields[field]) };
 }
 
 async function hiddenByFilter(deps: EngagementDeps, name: string): Promise<void> {
   if (!deps.query.filtered) return;
   const clear = vscode.l10n.t('Clear Filter');
-  const choice = await ui(deps).message('info', vscode.l10n.t('“{0}” was created; the current filter hides it.', name), {}, clear);
+  const choice = await ui(deps).message(
+    'info',
+    vscode.l10n.t('“{0}” was created; the current filter hides it.', name),
+    {},
+    clear,
+  );
   if (choice === clear) await vscode.commands.executeCommand(Commands.clearEngagementFilter);
 }

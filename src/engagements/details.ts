@@ -10,7 +10,11 @@ import type { DetailsPanel } from './detailsPanel';
  * Shows the engagement at once (what the tree holds), reads it from the service, and shows
  * what the service answered. A failed read is said, with Retry; the panel keeps what it had.
  */
-export async function openDetails(deps: EngagementDeps, panel: DetailsPanel, args: unknown[]): Promise<Engagement | undefined> {
+export async function openDetails(
+  deps: EngagementDeps,
+  panel: DetailsPanel,
+  args: unknown[],
+): Promise<Engagement | undefined> {
   const target = await singleTarget(deps, args, vscode.l10n.t('Open details of…'));
   const api = target && (await requireApi(deps));
   const environmentId = deps.services.connection.environment?.id;

@@ -11,7 +11,14 @@ import { shortLabel } from '../core/text';
 import { engagementWords } from '../core/engagementText';
 import { createNonce, dashboardHtml } from '../usage/html';
 import { describeError } from '../ui/errors';
-import { type DetailsAction, type DetailsHostMessage, type DetailsStrings, type DetailsView, detailsView, parseDetailsMessage } from '../webview/detailsProtocol';
+import {
+  type DetailsAction,
+  type DetailsHostMessage,
+  type DetailsStrings,
+  type DetailsView,
+  detailsView,
+  parseDetailsMessage,
+} from '../webview/detailsProtocol';
 import type { EngagementDeps } from './common';
 
 const KEPT_MESSAGES = 20;
@@ -59,8 +66,16 @@ export class DetailsPanel implements vscode.Disposable {
     const follow = store.onDidChange(() => {
       // An edit from the tree, a refresh or a whole-set read: the newer copy shows here.
       const shown = this.shown;
-      const latest = shown && services.connection.environment?.id === shown.environmentId ? store.get(shown.engagement.id) : undefined;
-      if (shown && latest && latest !== shown.engagement && Date.parse(latest.updatedAt) >= Date.parse(shown.engagement.updatedAt)) {
+      const latest =
+        shown && services.connection.environment?.id === shown.environmentId
+          ? store.get(shown.engagement.id)
+          : undefined;
+      if (
+        shown &&
+        latest &&
+        latest !== shown.engagement &&
+        Date.parse(latest.updatedAt) >= Date.parse(shown.engagement.updatedAt)
+      ) {
         shown.engagement = latest;
         this.post();
       }
@@ -73,10 +88,17 @@ export class DetailsPanel implements vscode.Disposable {
   }
 
   /** The engagement shown now, and the view as last posted (tests). */
-  get current(): { id: string; view?: DetailsView; ready: boolean; visible: boolean; webviewErrors: string[] } | undefined {
+  get current():
+    { id: string; view?: DetailsView; ready: boolean; visible: boolean; webviewErrors: string[] } | undefined {
     if (!this.panel || !this.shown) return undefined;
     const last = [...this.posted].reverse().find((m) => m.type === 'show');
-    return { id: this.shown.engagement.id, view: last?.type === 'show' ? last.view : undefined, ready: this.ready, visible: this.panel.visible, webviewErrors: [...this.webviewErrors] };
+    return {
+      id: this.shown.engagement.id,
+      view: last?.type === 'show' ? last.view : undefined,
+      ready: this.ready,
+      visible: this.panel.visible,
+      webviewErrors: [...this.webviewErrors],
+    };
   }
 
   /** Shows an engagement in the one details tab (made on first use, reused after). */
@@ -106,11 +128,16 @@ export class DetailsPanel implements vscode.Disposable {
   private create(preserveFocus: boolean): void {
     const { services } = this.deps();
     const extensionUri = services.context.extensionUri;
-    const panel = vscode.window.createWebviewPanel(WebviewTypes.engagementDetails, this.title(), { viewColumn: vscode.ViewColumn.Active, preserveFocus }, {
-      enableScripts: true,
-      enableFindWidget: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      WebviewTypes.engagementDetails,
+      this.title(),
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      {
+        enableScripts: true,
+        enableFindWidget: true,
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+      },
+    );
     this.panel = panel;
     this.ready = false;
     // What an earlier panel was sent is not what this one shows.
@@ -168,7 +195,13 @@ export class DetailsPanel implements vscode.Disposable {
     const id = shown.engagement.id;
     // Only while the engagement's environment is active: the commands act on the active one.
     if (this.notice() !== undefined && action !== 'copyId') return;
-    const command = { edit: Commands.editEngagement, changeStatus: Commands.changeEngagementStatus, copyId: Commands.copyEngagementId, refresh: Commands.openEngagement, openUsageDashboard: Commands.openUsageDashboard }[action];
+    const command = {
+      edit: Commands.editEngagement,
+      changeStatus: Commands.changeEngagementStatus,
+      copyId: Commands.copyEngagementId,
+      refresh: Commands.openEngagement,
+      openUsageDashboard: Commands.openUsageDashboard,
+    }[action];
     await vscode.commands.executeCommand(command, ...(action === 'openUsageDashboard' ? [] : [id]));
     return;
   }
@@ -176,7 +209,11 @@ export class DetailsPanel implements vscode.Disposable {
   private notice(): string | undefined {
     const shown = this.shown;
     const active = this.deps().services.connection.environment;
-    if (shown && active?.id !== shown.environmentId) return vscode.l10n.t('This engagement belongs to {0}, which is not the active environment. Switch back to act on it.', shown.environment);
+    if (shown && active?.id !== shown.environmentId)
+      return vscode.l10n.t(
+        'This engagement belongs to {0}, which is not the active environment. Switch back to act on it.',
+        shown.environment,
+      );
     return undefined;
   }
 
@@ -186,7 +223,18 @@ export class DetailsPanel implements vscode.Disposable {
     this.panel.title = this.title();
     if (!this.ready) return;
     const canWrite = this.deps().services.connection.capabilities().write !== false;
-    this.send({ type: 'show', view: detailsView(shown.engagement, { environment: shown.environment, words: engagementWords().fields, readAt: shown.readAt, canWrite, busy: shown.busy, error: shown.error, notice: this.notice() }) });
+    this.send({
+      type: 'show',
+      view: detailsView(shown.engagement, {
+        environment: shown.environment,
+        words: engagementWords().fields,
+        readAt: shown.readAt,
+        canWrite,
+        busy: shown.busy,
+        error: shown.error,
+        notice: this.notice(),
+      }),
+    });
   }
 
   private send(message: DetailsHostMessage): void {

@@ -23,20 +23,35 @@ function fieldTitle(field: EditField, name: string): string {
 }
 
 /** Asks for one field's new value; the current value (or the user's earlier answer) is prefilled. */
-export async function askField(deps: EngagementDeps, field: EditField, engagement: Engagement, value: string, step?: { step: number; totalSteps: number }, refusal?: string): Promise<string | Back | undefined> {
+export async function askField(
+  deps: EngagementDeps,
+  field: EditField,
+  engagement: Engagement,
+  value: string,
+  step?: { step: number; totalSteps: number },
+  refusal?: string,
+): Promise<string | Back | undefined> {
   const title = fieldTitle(field, engagement.name);
   if (field === 'status') return askStatus(deps, title, engagement.status, value, step, refusal);
   return ui(deps).input({
     title,
     ...step,
     value,
-    prompt: field === 'name' ? vscode.l10n.t('New name (required)') : vscode.l10n.t('New description (empty to clear it)'),
+    prompt:
+      field === 'name' ? vscode.l10n.t('New name (required)') : vscode.l10n.t('New description (empty to clear it)'),
     initialError: refusal,
     validate: field === 'name' ? (v) => (validateName(v) ? vscode.l10n.t('Enter a name.') : undefined) : undefined,
   });
 }
 
-export function askStatus(deps: EngagementDeps, title: string, current: string | undefined, value: string | undefined, step?: { step: number; totalSteps: number }, note?: string): Promise<string | Back | undefined> {
+export function askStatus(
+  deps: EngagementDeps,
+  title: string,
+  current: string | undefined,
+  value: string | undefined,
+  step?: { step: number; totalSteps: number },
+  note?: string,
+): Promise<string | Back | undefined> {
   const choices = statusChoices(deps.store.seenStatuses());
   if (value && !choices.some((c) => c === value)) choices.unshift(value);
   return ui(deps).pick<string>({
@@ -45,7 +60,12 @@ export function askStatus(deps: EngagementDeps, title: string, current: string |
     placeholder: note ?? vscode.l10n.t('Choose a status, or type another one'),
     items: choices.map((s) => {
       const look = statusLook(s);
-      return { label: look.text, value: s, iconId: look.icon, description: s === current ? vscode.l10n.t('current') : undefined };
+      return {
+        label: look.text,
+        value: s,
+        iconId: look.icon,
+        description: s === current ? vscode.l10n.t('current') : undefined,
+      };
     }),
     activeValue: value,
     freeEntry: {
@@ -60,7 +80,13 @@ export function askStatus(deps: EngagementDeps, title: string, current: string |
  * The edit flow. Without `field`, it first asks what to change (step 1 of 2, Back returns to
  * it). `wanted` prefills the answer (Edit after a failure, Reload after a conflict).
  */
-export async function editEngagement(deps: EngagementDeps, engagement: Engagement, field?: EditField, wanted: EngagementChanges = {}, refusal?: string): Promise<void> {
+export async function editEngagement(
+  deps: EngagementDeps,
+  engagement: Engagement,
+  field?: EditField,
+  wanted: EngagementChanges = {},
+  refusal?: string,
+): Promise<void> {
   if (!(await requireApi(deps))) return;
   let chosen: EditField | undefined = field;
   let value = '';
@@ -74,8 +100,18 @@ export async function editEngagement(deps: EngagementDeps, engagement: Engagemen
         placeholder: vscode.l10n.t('What do you want to change? (The type cannot be changed.)'),
         items: [
           { label: vscode.l10n.t('Rename…'), description: engagement.name, value: 'name', iconId: 'edit' },
-          { label: vscode.l10n.t('Edit Description…'), description: engagement.description || vscode.l10n.t('(none)'), value: 'description', iconId: 'note' },
-          { label: vscode.l10n.t('Change Status…'), description: statusLook(engagement.status).text, value: 'status', iconId: statusLook(engagement.status).icon },
+          {
+            label: vscode.l10n.t('Edit Description…'),
+            description: engagement.description || vscode.l10n.t('(none)'),
+            value: 'description',
+            iconId: 'note',
+          },
+          {
+            label: vscode.l10n.t('Change Status…'),
+            description: statusLook(engagement.status).text,
+            value: 'status',
+            iconId: statusLook(engagement.status).icon,
+          },
         ],
         activeValue: chosen,
       });
@@ -87,26 +123,52 @@ export async function editEngagement(deps: EngagementDeps, engagement: Engagemen
   steps.push(async () => {
     const f = chosen as EditField;
     const prefill = wanted[f] ?? (f === 'description' ? (engagement.description ?? '') : engagement[f]);
-    const answer = await askField(deps, f, engagement, prefill, field ? undefined : { step: 2, totalSteps: 2 }, refusal);
+    const answer = await askField(
+      deps,
+      f,
+      engagement,
+      prefill,
+      field ? undefined : { step: 2, totalSteps: 2 },
+      refusal,
+    );
     if (answer === undefined || isBack(answer)) return answer;
     value = answer;
     return 'next';
   });
   if (!(await runSteps(steps)) || !chosen) return;
-  await applyChanges(deps, engagement, changedFields(engagement, { [chosen]: value }), (again, why) => editEngagement(deps, again, chosen, { [chosen as EditField]: value }, why));
+  await applyChanges(deps, engagement, changedFields(engagement, { [chosen]: value }), (again, why) =>
+    editEngagement(deps, again, chosen, { [chosen as EditField]: value }, why),
+  );
 }
 
 export type ConflictChoice = 'overwrite' | 'reload' | 'cancel';
 
 /** Says that an engagement changed on the server since it was shown, and asks what to do. */
-export async function askOnConflict(deps: EngagementDeps, shown: Engagement, fresh: Engagement): Promise<ConflictChoice> {
+export async function askOnConflict(
+  deps: EngagementDeps,
+  shown: Engagement,
+  fresh: Engagement,
+): Promise<ConflictChoice> {
   const overwrite = vscode.l10n.t('Overwrite');
   const reload = vscode.l10n.t('Reload');
   const fields = differingFields(shown, fresh);
   const detail = fields.length
-    ? vscode.l10n.t('Changed meanwhile: {0}. Overwrite sends your change anyway; Reload shows the current version first.', fields.join(', '))
+    ? vscode.l10n.t(
+        'Changed meanwhile: {0}. Overwrite sends your change anyway; Reload shows the current version first.',
+        fields.join(', '),
+      )
     : vscode.l10n.t('Overwrite sends your change anyway; Reload shows the current version first.');
-  const choice = await ui(deps).message('warning', vscode.l10n.t('“{0}” was changed on the server (updated {1}) since it was shown.', fresh.name, relativeTime(fresh.updatedAt)), { modal: true, detail }, overwrite, reload);
+  const choice = await ui(deps).message(
+    'warning',
+    vscode.l10n.t(
+      '“{0}” was changed on the server (updated {1}) since it was shown.',
+      fresh.name,
+      relativeTime(fresh.updatedAt),
+    ),
+    { modal: true, detail },
+    overwrite,
+    reload,
+  );
   return choice === overwrite ? 'overwrite' : choice === reload ? 'reload' : 'cancel';
 }
 
@@ -120,7 +182,13 @@ const MAX_CONFLICT_ROUNDS = 5;
  * that checks answers 409/412 when someone changed it in between: the same question again.
  * `edit` reopens the flow (prefilled) on a version, with the service's refusal when it gave one.
  */
-export async function applyChanges(deps: EngagementDeps, shown: Engagement, changes: EngagementChanges, edit: (engagement: Engagement, refusal?: string) => Promise<void>, pinned?: Pinned): Promise<void> {
+export async function applyChanges(
+  deps: EngagementDeps,
+  shown: Engagement,
+  changes: EngagementChanges,
+  edit: (engagement: Engagement, refusal?: string) => Promise<void>,
+  pinned?: Pinned,
+): Promise<void> {
   if (!hasChanges(changes)) {
     notice(deps, vscode.l10n.t('Nothing changed in “{0}”; nothing was sent.', shown.name));
     return;
@@ -163,7 +231,8 @@ export async function applyChanges(deps: EngagementDeps, shown: Engagement, chan
       pin,
       action,
       progress: vscode.l10n.t('Updating “{0}”…', shown.name),
-      send: () => api.engagements.update(shown.id, changes, preconditions ? { expectedUpdatedAt: fresh.updatedAt } : {}),
+      send: () =>
+        api.engagements.update(shown.id, changes, preconditions ? { expectedUpdatedAt: fresh.updatedAt } : {}),
       check: async () => {
         const { engagement, applied } = await api.engagements.checkUpdate(shown.id, changes);
         return applied ? engagement : undefined;
@@ -193,5 +262,9 @@ export async function applyChanges(deps: EngagementDeps, shown: Engagement, chan
     const now = await api.engagements.get(shown.id).catch(() => undefined);
     if (now && now.updatedAt === fresh.updatedAt) preconditions = false;
   }
-  await ui(deps).message('warning', vscode.l10n.t('“{0}” keeps changing on the server; nothing was sent. Try again in a moment.', shown.name), {});
+  await ui(deps).message(
+    'warning',
+    vscode.l10n.t('“{0}” keeps changing on the server; nothing was sent. Try again in a moment.', shown.name),
+    {},
+  );
 }

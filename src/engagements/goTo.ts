@@ -46,7 +46,11 @@ function itemFor(engagement: Engagement): Item {
   return item;
 }
 
-export async function goToEngagement(deps: EngagementDeps, open: (id: string) => Promise<unknown>, timeline: (t: GoToTimeline) => void): Promise<Engagement | undefined> {
+export async function goToEngagement(
+  deps: EngagementDeps,
+  open: (id: string) => Promise<unknown>,
+  timeline: (t: GoToTimeline) => void,
+): Promise<Engagement | undefined> {
   const started: GoToTimeline = { startedAt: performance.now() };
   timeline(started);
   if (!(await requireApi(deps))) return undefined;
@@ -60,7 +64,10 @@ export async function goToEngagement(deps: EngagementDeps, open: (id: string) =>
   qp.placeholder = vscode.l10n.t('Type a name, ID, type, status or description');
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
-  const stop: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: vscode.l10n.t('Stop Reading Every Page') };
+  const stop: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('debug-stop'),
+    tooltip: vscode.l10n.t('Stop Reading Every Page'),
+  };
   let shown: readonly Engagement[] | undefined;
   let reading = false;
   const render = () => {
@@ -81,7 +88,16 @@ export async function goToEngagement(deps: EngagementDeps, open: (id: string) =>
     const progress = snapshot.readingAll;
     qp.busy = reading || snapshot.refreshing;
     qp.buttons = progress ? [stop] : [];
-    qp.title = progress ? vscode.l10n.t('{0} (reading {1} of {2}…)', title, formatCount(progress.loaded), formatCount(progress.total)) : snapshot.complete || !snapshot.hasMore ? title : vscode.l10n.t('{0} ({1} of {2} loaded)', title, formatCount(snapshot.items.length), formatCount(snapshot.totalCount));
+    qp.title = progress
+      ? vscode.l10n.t('{0} (reading {1} of {2}…)', title, formatCount(progress.loaded), formatCount(progress.total))
+      : snapshot.complete || !snapshot.hasMore
+        ? title
+        : vscode.l10n.t(
+            '{0} ({1} of {2} loaded)',
+            title,
+            formatCount(snapshot.items.length),
+            formatCount(snapshot.totalCount),
+          );
   };
   const subscription = store.onDidChange(render);
   render();
@@ -132,11 +148,24 @@ export async function goToEngagement(deps: EngagementDeps, open: (id: string) =>
 async function reveal(deps: EngagementDeps, engagement: Engagement): Promise<void> {
   if (await deps.view.reveal(engagement.id)) return;
   if (!deps.query.filtered) return;
-  notice(deps, vscode.l10n.t('“{0}” is hidden by the filter of the Engagements view.', shortLabel(engagement.name, engagement.id)));
+  notice(
+    deps,
+    vscode.l10n.t('“{0}” is hidden by the filter of the Engagements view.', shortLabel(engagement.name, engagement.id)),
+  );
   const clear = vscode.l10n.t('Clear Filter');
-  void deps.services.ui.current.message('info', vscode.l10n.t('“{0}” is hidden by the filter of the Engagements view.', shortLabel(engagement.name, engagement.id)), {}, clear).then(async (choice) => {
-    if (choice !== clear) return;
-    await deps.query.update({ filter: {} });
-    await deps.view.reveal(engagement.id);
-  });
+  void deps.services.ui.current
+    .message(
+      'info',
+      vscode.l10n.t(
+        '“{0}” is hidden by the filter of the Engagements view.',
+        shortLabel(engagement.name, engagement.id),
+      ),
+      {},
+      clear,
+    )
+    .then(async (choice) => {
+      if (choice !== clear) return;
+      await deps.query.update({ filter: {} });
+      await deps.view.reveal(engagement.id);
+    });
 }

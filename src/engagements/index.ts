@@ -82,7 +82,12 @@ function toData(provider: EngagementsView['provider'], node: Node): TreeItemData
     id: node.kind === 'engagement' ? node.engagement.id : item.id,
     label,
     description: typeof item.description === 'string' ? item.description : undefined,
-    tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : typeof item.tooltip === 'string' ? item.tooltip : undefined,
+    tooltip:
+      item.tooltip instanceof vscode.MarkdownString
+        ? item.tooltip.value
+        : typeof item.tooltip === 'string'
+          ? item.tooltip
+          : undefined,
     tooltipTrusted: item.tooltip instanceof vscode.MarkdownString ? Boolean(item.tooltip.isTrusted) : undefined,
     tooltipHtml: item.tooltip instanceof vscode.MarkdownString ? Boolean(item.tooltip.supportHtml) : undefined,
     icon: icon?.id,
@@ -97,12 +102,18 @@ function toData(provider: EngagementsView['provider'], node: Node): TreeItemData
 
 export function registerEngagements(services: Services) {
   const { connection, context } = services;
-  const cache = engagementCache(context.workspaceState, StateKeys.engagementsCache, (error) => services.log.warn(`Could not save the engagements shown: ${String(error)}`));
+  const cache = engagementCache(context.workspaceState, StateKeys.engagementsCache, (error) =>
+    services.log.warn(`Could not save the engagements shown: ${String(error)}`),
+  );
   const store = new EngagementStore({
     environmentId: () => connection.environment?.id,
     api: () => connection.api,
     hasKey: () => connection.hasKey(),
-    pageSize: () => Math.min(100, Math.max(1, Math.round(vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.pageSize, 25)))),
+    pageSize: () =>
+      Math.min(
+        100,
+        Math.max(1, Math.round(vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.pageSize, 25))),
+      ),
     cache,
   });
   const query = new QueryState(context.workspaceState);
@@ -112,7 +123,9 @@ export function registerEngagements(services: Services) {
     () => connection.environment?.label,
     () => {
       const env = connection.environment;
-      return env?.source === 'workspace' ? vscode.l10n.t('{0} (workspace) — {1}', displayText(env.label), originOf(env.baseUrl)) : undefined;
+      return env?.source === 'workspace'
+        ? vscode.l10n.t('{0} (workspace) — {1}', displayText(env.label), originOf(env.baseUrl))
+        : undefined;
     },
     () => connection.capabilities().write === false,
   );
@@ -154,11 +167,15 @@ export function registerEngagements(services: Services) {
 
   // The flows to create, edit, sort, group and filter are loaded (import()) when first used,
   // not at activation: the bundle loaded at activation stays small.
-  const editOne = (field: EditField | undefined, title: string) => async (...args: unknown[]) => {
-    const target = await singleTarget(deps, args, title);
-    if (target) await (await import('./edit')).editEngagement(deps, target, field);
-  };
-  const queryCommand = (name: 'sortEngagements' | 'groupEngagements' | 'filterEngagements' | 'clearFilter') => async () => (await import('./queryCommands'))[name](deps);
+  const editOne =
+    (field: EditField | undefined, title: string) =>
+    async (...args: unknown[]) => {
+      const target = await singleTarget(deps, args, title);
+      if (target) await (await import('./edit')).editEngagement(deps, target, field);
+    };
+  const queryCommand =
+    (name: 'sortEngagements' | 'groupEngagements' | 'filterEngagements' | 'clearFilter') => async () =>
+      (await import('./queryCommands'))[name](deps);
 
   return {
     commands: {
@@ -170,8 +187,13 @@ export function registerEngagements(services: Services) {
       [Commands.editEngagementDescription]: editOne('description', vscode.l10n.t('Edit the description of…')),
       [Commands.changeEngagementStatus]: async (...args: unknown[]) => {
         const targets = targetsFromArgs(deps, args);
-        if (Array.isArray(targets) && targets.length > 1) return (await import('./statusChange')).changeStatusOfMany(deps, targets);
-        const target = Array.isArray(targets) ? targets[0] : typeof targets === 'string' ? await singleTarget(deps, args, '') : await pickEngagement(deps, vscode.l10n.t('Change the status of…'));
+        if (Array.isArray(targets) && targets.length > 1)
+          return (await import('./statusChange')).changeStatusOfMany(deps, targets);
+        const target = Array.isArray(targets)
+          ? targets[0]
+          : typeof targets === 'string'
+            ? await singleTarget(deps, args, '')
+            : await pickEngagement(deps, vscode.l10n.t('Change the status of…'));
         if (target) await (await import('./edit')).editEngagement(deps, target, 'status');
       },
       [Commands.openEngagement]: async (...args: unknown[]) => openDetails(deps, await detailsPanel(), args),
@@ -181,12 +203,17 @@ export function registerEngagements(services: Services) {
       [Commands.filterEngagements]: queryCommand('filterEngagements'),
       [Commands.clearEngagementFilter]: queryCommand('clearFilter'),
       [Commands.goToEngagement]: async () =>
-        (await import('./goTo')).goToEngagement(deps, async (id) => openDetails(deps, await detailsPanel(), [id]), (timeline) => {
-          goTo = timeline;
-        }),
+        (await import('./goTo')).goToEngagement(
+          deps,
+          async (id) => openDetails(deps, await detailsPanel(), [id]),
+          (timeline) => {
+            goTo = timeline;
+          },
+        ),
       [Commands.cancelReadingEngagements]: () => store.cancelLoadAll(),
       // The tree's own Collapse All; the title shows it only while the view is grouped.
-      [Commands.collapseAll]: () => vscode.commands.executeCommand(`workbench.actions.treeView.${Views.engagements}.collapseAll`),
+      [Commands.collapseAll]: () =>
+        vscode.commands.executeCommand(`workbench.actions.treeView.${Views.engagements}.collapseAll`),
     },
     exports: {
       settled: () => store.settled(),
@@ -200,7 +227,8 @@ export function registerEngagements(services: Services) {
       description: () => view.treeView.description,
       message: () => view.treeView.message,
       contextValues: () => view.contextValues(),
-      selection: () => view.treeView.selection.flatMap((node) => (node.kind === 'engagement' ? [node.engagement.id] : [])),
+      selection: () =>
+        view.treeView.selection.flatMap((node) => (node.kind === 'engagement' ? [node.engagement.id] : [])),
       visible: () => view.treeView.visible,
       autoRefreshRunning: () => view.autoRefreshRunning,
       notices: () => [...deps.notices],

@@ -23,7 +23,8 @@ function sortLabel(field: SortField): string {
 
 function directionLabel(field: SortField, direction: 'asc' | 'desc'): string {
   if (field === 'name') return direction === 'asc' ? vscode.l10n.t('A to Z') : vscode.l10n.t('Z to A');
-  if (field === 'evaluations') return direction === 'desc' ? vscode.l10n.t('most first') : vscode.l10n.t('fewest first');
+  if (field === 'evaluations')
+    return direction === 'desc' ? vscode.l10n.t('most first') : vscode.l10n.t('fewest first');
   return direction === 'desc' ? vscode.l10n.t('newest first') : vscode.l10n.t('oldest first');
 }
 
@@ -33,11 +34,25 @@ export async function sortEngagements(deps: EngagementDeps): Promise<void> {
   const fields: SortField[] = ['updated', 'created', 'name', 'evaluations'];
   const items = fields.map((field) => {
     const dir = field === sort ? direction : naturalDirection(field);
-    return { label: sortLabel(field), description: directionLabel(field, dir) + (field === sort ? ` · ${vscode.l10n.t('current')}` : ''), value: { sort: field, direction: dir }, iconId: field === sort ? 'check' : 'blank' };
+    return {
+      label: sortLabel(field),
+      description: directionLabel(field, dir) + (field === sort ? ` · ${vscode.l10n.t('current')}` : ''),
+      value: { sort: field, direction: dir },
+      iconId: field === sort ? 'check' : 'blank',
+    };
   });
   const reverse = direction === 'asc' ? 'desc' : 'asc';
-  items.push({ label: vscode.l10n.t('Reverse Order'), description: directionLabel(sort, reverse), value: { sort, direction: reverse }, iconId: 'arrow-swap' });
-  const chosen = await ui(deps).pick<Choice>({ title: vscode.l10n.t('Sort Engagements'), items, activeValue: items.find((i) => i.value.sort === sort)?.value });
+  items.push({
+    label: vscode.l10n.t('Reverse Order'),
+    description: directionLabel(sort, reverse),
+    value: { sort, direction: reverse },
+    iconId: 'arrow-swap',
+  });
+  const chosen = await ui(deps).pick<Choice>({
+    title: vscode.l10n.t('Sort Engagements'),
+    items,
+    activeValue: items.find((i) => i.value.sort === sort)?.value,
+  });
   if (chosen === undefined || isBack(chosen)) return;
   await remembering(deps.query.update(chosen), deps);
 }
@@ -60,9 +75,21 @@ async function remembering(saving: Promise<void>, deps: EngagementDeps): Promise
 
 export async function groupEngagements(deps: EngagementDeps): Promise<void> {
   const current = deps.query.current.group;
-  const labels: Record<GroupBy, string> = { none: vscode.l10n.t('No Grouping'), status: vscode.l10n.t('Group by Status'), type: vscode.l10n.t('Group by Type') };
-  const items = (['none', 'status', 'type'] as GroupBy[]).map((g) => ({ label: labels[g], value: g, iconId: g === current ? 'check' : 'blank' }));
-  const chosen = await ui(deps).pick<GroupBy>({ title: vscode.l10n.t('Group Engagements'), items, activeValue: current });
+  const labels: Record<GroupBy, string> = {
+    none: vscode.l10n.t('No Grouping'),
+    status: vscode.l10n.t('Group by Status'),
+    type: vscode.l10n.t('Group by Type'),
+  };
+  const items = (['none', 'status', 'type'] as GroupBy[]).map((g) => ({
+    label: labels[g],
+    value: g,
+    iconId: g === current ? 'check' : 'blank',
+  }));
+  const chosen = await ui(deps).pick<GroupBy>({
+    title: vscode.l10n.t('Group Engagements'),
+    items,
+    activeValue: current,
+  });
   if (chosen === undefined || isBack(chosen)) return;
   await remembering(deps.query.update({ group: chosen }), deps);
 }
@@ -73,17 +100,35 @@ export async function filterEngagements(deps: EngagementDeps): Promise<void> {
   const { filter } = deps.query.current;
   await deps.store.ensureLoaded();
   const items: Array<{ label: string; description?: string; value: FilterAction; iconId: string }> = [
-    { label: vscode.l10n.t('By Status…'), description: filter.statuses?.join(', '), value: 'status', iconId: 'circle-large-outline' },
+    {
+      label: vscode.l10n.t('By Status…'),
+      description: filter.statuses?.join(', '),
+      value: 'status',
+      iconId: 'circle-large-outline',
+    },
     { label: vscode.l10n.t('By Type…'), description: filter.types?.join(', '), value: 'type', iconId: 'tag' },
-    { label: vscode.l10n.t('Name Contains…'), description: filter.nameContains ? `“${filter.nameContains}”` : undefined, value: 'name', iconId: 'search' },
+    {
+      label: vscode.l10n.t('Name Contains…'),
+      description: filter.nameContains ? `“${filter.nameContains}”` : undefined,
+      value: 'name',
+      iconId: 'search',
+    },
   ];
   if (deps.query.filtered) items.push({ label: vscode.l10n.t('Clear Filter'), value: 'clear', iconId: 'clear-all' });
-  const action = await ui(deps).pick<FilterAction>({ title: vscode.l10n.t('Filter Engagements'), placeholder: vscode.l10n.t('Filters apply to every engagement, not only those loaded'), items });
+  const action = await ui(deps).pick<FilterAction>({
+    title: vscode.l10n.t('Filter Engagements'),
+    placeholder: vscode.l10n.t('Filters apply to every engagement, not only those loaded'),
+    items,
+  });
   if (action === undefined || isBack(action)) return;
   const loaded = deps.store.snapshot().items;
   if (action === 'clear') return deps.query.update({ filter: {} });
   if (action === 'name') {
-    const text = await ui(deps).input({ title: vscode.l10n.t('Filter by Name'), value: filter.nameContains ?? '', prompt: vscode.l10n.t('Show engagements whose name contains this text (empty shows all)') });
+    const text = await ui(deps).input({
+      title: vscode.l10n.t('Filter by Name'),
+      value: filter.nameContains ?? '',
+      prompt: vscode.l10n.t('Show engagements whose name contains this text (empty shows all)'),
+    });
     if (text === undefined || isBack(text)) return;
     return remembering(deps.query.update({ filter: { ...filter, nameContains: text.trim() || undefined } }), deps);
   }
@@ -91,12 +136,23 @@ export async function filterEngagements(deps: EngagementDeps): Promise<void> {
   const selected = (field === 'status' ? filter.statuses : filter.types) ?? [];
   const values = [...new Set([...distinctValues(loaded, field), ...selected])];
   const chosen = await ui(deps).pickMany<string>({
-    title: field === 'status' ? vscode.l10n.t('Show Engagements with Status') : vscode.l10n.t('Show Engagements of Type'),
+    title:
+      field === 'status' ? vscode.l10n.t('Show Engagements with Status') : vscode.l10n.t('Show Engagements of Type'),
     placeholder: vscode.l10n.t('None chosen shows all'),
-    items: values.map((v) => ({ label: field === 'status' ? statusLook(v).text : v, value: v, picked: selected.includes(v), iconId: field === 'status' ? statusLook(v).icon : 'tag' })),
+    items: values.map((v) => ({
+      label: field === 'status' ? statusLook(v).text : v,
+      value: v,
+      picked: selected.includes(v),
+      iconId: field === 'status' ? statusLook(v).icon : 'tag',
+    })),
   });
   if (chosen === undefined) return;
-  await remembering(deps.query.update({ filter: { ...filter, [field === 'status' ? 'statuses' : 'types']: chosen.length ? chosen : undefined } }), deps);
+  await remembering(
+    deps.query.update({
+      filter: { ...filter, [field === 'status' ? 'statuses' : 'types']: chosen.length ? chosen : undefined },
+    }),
+    deps,
+  );
 }
 
 export async function clearFilter(deps: EngagementDeps): Promise<void> {

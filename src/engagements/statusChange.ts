@@ -24,7 +24,10 @@ export async function changeStatusOfMany(deps: EngagementDeps, targets: Engageme
   if (status === undefined || isBack(status)) return;
   const toChange = targets.filter((e) => changedFields(e, { status }).status !== undefined);
   if (toChange.length === 0) {
-    notice(deps, vscode.l10n.t('All {0} engagements already have the status “{1}”; nothing was sent.', targets.length, status));
+    notice(
+      deps,
+      vscode.l10n.t('All {0} engagements already have the status “{1}”; nothing was sent.', targets.length, status),
+    );
     return;
   }
   const pin = pinEnvironment(deps);
@@ -37,18 +40,35 @@ export async function changeStatusOfMany(deps: EngagementDeps, targets: Engageme
  */
 async function setStatuses(deps: EngagementDeps, pin: Pinned, toChange: Engagement[], status: string): Promise<void> {
   const { api } = pin;
-  const reads = await withProgress(vscode.l10n.t('Checking {0}…', engagements(toChange.length)), () => mapLimited(toChange, LIMITS.perEngagement, (e) => api.engagements.get(e.id)));
-  const unreadable = toChange.flatMap((e, i) => (reads[i].status === 'rejected' ? [{ engagement: e, error: reads[i].reason as unknown }] : []));
-  const fresh = toChange.flatMap((e, i) => (reads[i].status === 'fulfilled' ? [{ shown: e, fresh: reads[i].value }] : []));
+  const reads = await withProgress(vscode.l10n.t('Checking {0}…', engagements(toChange.length)), () =>
+    mapLimited(toChange, LIMITS.perEngagement, (e) => api.engagements.get(e.id)),
+  );
+  const unreadable = toChange.flatMap((e, i) =>
+    reads[i].status === 'rejected' ? [{ engagement: e, error: reads[i].reason as unknown }] : [],
+  );
+  const fresh = toChange.flatMap((e, i) =>
+    reads[i].status === 'fulfilled' ? [{ shown: e, fresh: reads[i].value }] : [],
+  );
   const moved = fresh.filter((pair) => pair.fresh.updatedAt !== pair.shown.updatedAt);
   if (moved.length) {
     const overwrite = vscode.l10n.t('Overwrite');
     const reload = vscode.l10n.t('Reload');
-    const names = moved.map((pair) => `“${pair.fresh.name}” (${differingFields(pair.shown, pair.fresh).join(', ') || vscode.l10n.t('updated')})`).join(', ');
+    const names = moved
+      .map(
+        (pair) =>
+          `“${pair.fresh.name}” (${differingFields(pair.shown, pair.fresh).join(', ') || vscode.l10n.t('updated')})`,
+      )
+      .join(', ');
     const choice = await ui(deps).message(
       'warning',
       vscode.l10n.t('{0} of {1} changed on the server since shown.', moved.length, engagements(toChange.length)),
-      { modal: true, detail: vscode.l10n.t('Changed meanwhile: {0}. Overwrite sets the status anyway; Reload shows their current versions and changes nothing.', names) },
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'Changed meanwhile: {0}. Overwrite sets the status anyway; Reload shows their current versions and changes nothing.',
+          names,
+        ),
+      },
       overwrite,
       reload,
     );
@@ -70,22 +90,24 @@ async function patchAll(deps: EngagementDeps, pin: Pinned, targets: Engagement[]
   const { api } = pin;
   if (targets.length === 0) return [];
   const checkedNotMade = new Set<string>();
-  const results = await withProgress(vscode.l10n.t('Setting the status of {0} to “{1}”…', engagements(targets.length), status), () =>
-    mapLimited(targets, LIMITS.perEngagement, async (e) => {
-      let updated: Engagement;
-      try {
-        updated = (await api.engagements.update(e.id, { status }, { expectedUpdatedAt: e.updatedAt })).engagement;
-      } catch (error) {
-        if (!isApiError(error) || !error.writeOutcome) throw error;
-        // Made, or perhaps made: look before calling it failed.
-        const check = await api.engagements.checkUpdate(e.id, { status }).catch(() => undefined);
-        if (check && !check.applied) checkedNotMade.add(e.id);
-        if (!check?.applied) throw error;
-        updated = check.engagement;
-      }
-      if (pin.active()) deps.store.upsert(updated);
-      return updated;
-    }),
+  const results = await withProgress(
+    vscode.l10n.t('Setting the status of {0} to “{1}”…', engagements(targets.length), status),
+    () =>
+      mapLimited(targets, LIMITS.perEngagement, async (e) => {
+        let updated: Engagement;
+        try {
+          updated = (await api.engagements.update(e.id, { status }, { expectedUpdatedAt: e.updatedAt })).engagement;
+        } catch (error) {
+          if (!isApiError(error) || !error.writeOutcome) throw error;
+          // Made, or perhaps made: look before calling it failed.
+          const check = await api.engagements.checkUpdate(e.id, { status }).catch(() => undefined);
+          if (check && !check.applied) checkedNotMade.add(e.id);
+          if (!check?.applied) throw error;
+          updated = check.engagement;
+        }
+        if (pin.active()) deps.store.upsert(updated);
+        return updated;
+      }),
   );
   const failures: Failure[] = [];
   results.forEach((r, i) => {
@@ -97,24 +119,50 @@ async function patchAll(deps: EngagementDeps, pin: Pinned, targets: Engagement[]
   return failures;
 }
 
-async function report(deps: EngagementDeps, pin: Pinned, failures: Failure[], attempted: number, status: string): Promise<void> {
+async function report(
+  deps: EngagementDeps,
+  pin: Pinned,
+  failures: Failure[],
+  attempted: number,
+  status: string,
+): Promise<void> {
   const succeeded = attempted - failures.length;
   if (succeeded > 0) notice(deps, vscode.l10n.t('Set the status of {0} to “{1}”.', engagements(succeeded), status));
   if (failures.length === 0) return;
   // Retry sends again only what certainly did not happen (an unknown outcome was checked above).
-  const again = () => setStatuses(deps, pin, failures.map((f) => (pin.active() ? deps.store.get(f.engagement.id) : undefined) ?? f.engagement), status);
+  const again = () =>
+    setStatuses(
+      deps,
+      pin,
+      failures.map((f) => (pin.active() ? deps.store.get(f.engagement.id) : undefined) ?? f.engagement),
+      status,
+    );
   if (failures.length === 1 && attempted === 1) {
     const { engagement, error, checked } = failures[0];
-    await showError(ui(deps), error, { action: vscode.l10n.t('set the status of “{0}”', engagement.name), environmentLabel: pin.label, retry: again, checkedNotApplied: checked });
+    await showError(ui(deps), error, {
+      action: vscode.l10n.t('set the status of “{0}”', engagement.name),
+      environmentLabel: pin.label,
+      retry: again,
+      checkedNotApplied: checked,
+    });
     return;
   }
   const lines = failures.map(({ engagement, error }) => `“${engagement.name}”: ${describeError(error, pin.label)}`);
   const retry = vscode.l10n.t('Retry Failed');
   const logs = vscode.l10n.t('Show Logs');
-  const uncertain = failures.some(({ error, checked }) => isApiError(error) && error.writeOutcome !== undefined && !checked);
+  const uncertain = failures.some(
+    ({ error, checked }) => isApiError(error) && error.writeOutcome !== undefined && !checked,
+  );
   const actions = uncertain ? [logs] : [retry, logs];
-  const note = uncertain ? ` ${vscode.l10n.t('Some may have been changed anyway (the check could not tell): refresh before you try again.')}` : '';
-  const choice = await ui(deps).message('error', `${vscode.l10n.t('Could not set the status of {0} of {1}: {2}', failures.length, engagements(attempted), lines.join(' · '))}${note}`, {}, ...actions);
+  const note = uncertain
+    ? ` ${vscode.l10n.t('Some may have been changed anyway (the check could not tell): refresh before you try again.')}`
+    : '';
+  const choice = await ui(deps).message(
+    'error',
+    `${vscode.l10n.t('Could not set the status of {0} of {1}: {2}', failures.length, engagements(attempted), lines.join(' · '))}${note}`,
+    {},
+    ...actions,
+  );
   if (choice === retry) await again();
   else if (choice === logs) deps.services.log.show();
 }

@@ -149,7 +149,8 @@ export class EngagementStore {
 
   /** Resolves once no load, refresh, Load more or whole-set read is in flight. */
   async settled(): Promise<void> {
-    for (let i = 0; i < 100 && (this.refreshing || this.loadingMore || this.whole); i++) await Promise.allSettled([this.refreshing, this.loadingMore, this.whole]);
+    for (let i = 0; i < 100 && (this.refreshing || this.loadingMore || this.whole); i++)
+      await Promise.allSettled([this.refreshing, this.loadingMore, this.whole]);
   }
 
   /** Forgets everything (the environment, its URL or key changed) and aborts what is in flight. */
@@ -225,11 +226,18 @@ export class EngagementStore {
       this.cached = false;
       this.learn(this.items);
       const id = this.source.environmentId();
-      if (id !== undefined) this.source.cache?.write(id, { items: this.items.slice(0, this.pageSize), totalCount: this.totalCount, pageSize: this.pageSize, fetchedAt: this.fetchedAt });
+      if (id !== undefined)
+        this.source.cache?.write(id, {
+          items: this.items.slice(0, this.pageSize),
+          totalCount: this.totalCount,
+          pageSize: this.pageSize,
+          fetchedAt: this.fetchedAt,
+        });
     } catch (error) {
       if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted)) return;
       this.error = error;
-      if (this.cached && isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'forbidden')) this.dropCache();
+      if (this.cached && isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'forbidden'))
+        this.dropCache();
       if (this.phase !== 'loaded') this.phase = 'failed';
     }
   }
@@ -309,7 +317,13 @@ export class EngagementStore {
    * failed (the error is kept for the view). Calls while one runs share it.
    */
   loadAll(maxAgeMs = 0): Promise<boolean> {
-    if (this.snapshot().complete && this.wholeAt !== undefined && Date.now() - this.wholeAt < maxAgeMs && !this.refreshing) return Promise.resolve(true);
+    if (
+      this.snapshot().complete &&
+      this.wholeAt !== undefined &&
+      Date.now() - this.wholeAt < maxAgeMs &&
+      !this.refreshing
+    )
+      return Promise.resolve(true);
     this.whole ??= (async () => {
       const generation = this.generation;
       const api = this.source.api();
@@ -364,10 +378,17 @@ export class EngagementStore {
       this.cached = false;
       this.learn(this.items);
       const id = this.source.environmentId();
-      if (id !== undefined) this.source.cache?.write(id, { items: this.items.slice(0, pageSize), totalCount: this.totalCount, pageSize, fetchedAt: this.fetchedAt });
+      if (id !== undefined)
+        this.source.cache?.write(id, {
+          items: this.items.slice(0, pageSize),
+          totalCount: this.totalCount,
+          pageSize,
+          fetchedAt: this.fetchedAt,
+        });
       return true;
     } catch (error) {
-      if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted)) return false;
+      if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted))
+        return false;
       this.error = error;
       if (this.phase !== 'loaded') this.phase = 'failed';
       return false;

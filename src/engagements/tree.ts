@@ -34,7 +34,12 @@ export interface LoadMoreNode {
 export type Node = EngagementNode | GroupNode | LoadMoreNode;
 
 export function isEngagementNode(value: unknown): value is EngagementNode {
-  return typeof value === 'object' && value !== null && (value as Node).kind === 'engagement' && typeof (value as EngagementNode).engagement === 'object';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Node).kind === 'engagement' &&
+    typeof (value as EngagementNode).engagement === 'object'
+  );
 }
 
 export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
@@ -110,7 +115,8 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
       // Asking for the roots is what a visible view does: the first load starts here.
       void this.store.ensureLoaded();
       const roots = this.roots();
-      if (roots.length > 0) this.served = { at: performance.now(), count: roots.length, cached: this.store.snapshot().cached };
+      if (roots.length > 0)
+        this.served = { at: performance.now(), count: roots.length, cached: this.store.snapshot().cached };
       return roots;
     }
     if (element.kind === 'group') return element.group.items.map((e) => this.nodeFor(e, element));
@@ -139,7 +145,8 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
 
   /** The tooltip (every field as Markdown), made when VS Code is about to show it. */
   resolveTreeItem(item: vscode.TreeItem, element: Node): vscode.TreeItem {
-    if (element.kind === 'engagement' && item.tooltip === undefined) item.tooltip = engagementTooltip(element.engagement);
+    if (element.kind === 'engagement' && item.tooltip === undefined)
+      item.tooltip = engagementTooltip(element.engagement);
     return item;
   }
 
@@ -147,7 +154,11 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
     const snapshot = this.store.snapshot();
     const shown = formatCount(snapshot.items.length);
     const total = formatCount(snapshot.totalCount);
-    const item = new vscode.TreeItem(snapshot.loadingMore ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total) : vscode.l10n.t('Load more… ({0} of {1})', shown, total));
+    const item = new vscode.TreeItem(
+      snapshot.loadingMore
+        ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total)
+        : vscode.l10n.t('Load more… ({0} of {1})', shown, total),
+    );
     item.id = 'loadMore';
     item.iconPath = new vscode.ThemeIcon(snapshot.loadingMore ? 'loading~spin' : 'fold-down');
     item.contextValue = 'loadMore';
@@ -162,7 +173,11 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
 }
 
 /** The tree item of an engagement; its tooltip too unless `tooltip: false` (then resolveTreeItem adds it). */
-export function engagementItem(engagement: Engagement, environmentId: string, options: { tooltip?: boolean } = {}): vscode.TreeItem {
+export function engagementItem(
+  engagement: Engagement,
+  environmentId: string,
+  options: { tooltip?: boolean } = {},
+): vscode.TreeItem {
   const look = statusLook(engagement.status);
   // Shortened with an ellipsis (the whole name is in the tooltip and the details); a name with
   // nothing visible shows the id, so no row is ever blank.
@@ -176,8 +191,14 @@ export function engagementItem(engagement: Engagement, environmentId: string, op
   if (options.tooltip !== false) item.tooltip = engagementTooltip(engagement);
   item.contextValue = `engagement status-${look.kind}`;
   // A click (or Enter) opens the details in the one reusable details tab.
-  item.command = { command: Commands.openEngagement, title: vscode.l10n.t('Open Engagement Details'), arguments: [engagement.id] };
-  item.accessibilityInformation = { label: `${name}, ${vscode.l10n.t('status {0}', displayText(look.text))}, ${description}` };
+  item.command = {
+    command: Commands.openEngagement,
+    title: vscode.l10n.t('Open Engagement Details'),
+    arguments: [engagement.id],
+  };
+  item.accessibilityInformation = {
+    label: `${name}, ${vscode.l10n.t('status {0}', displayText(look.text))}, ${description}`,
+  };
   return item;
 }
 
@@ -192,11 +213,19 @@ export function engagementTooltip(engagement: Engagement): vscode.MarkdownString
 function groupItem(node: GroupNode): vscode.TreeItem {
   const { group, by } = node;
   const look = by === 'status' ? statusLook(group.label) : undefined;
-  const item = new vscode.TreeItem(displayText(look ? look.text : group.label), vscode.TreeItemCollapsibleState.Expanded);
+  const item = new vscode.TreeItem(
+    displayText(look ? look.text : group.label),
+    vscode.TreeItemCollapsibleState.Expanded,
+  );
   item.id = node.id;
   item.description = formatCount(group.items.length);
-  item.iconPath = look ? new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined) : new vscode.ThemeIcon('tag');
+  item.iconPath = look
+    ? new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined)
+    : new vscode.ThemeIcon('tag');
   item.contextValue = `group group-${by}`;
-  item.tooltip = by === 'status' ? vscode.l10n.t('Status {0}: {1} loaded', group.label, group.items.length) : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length);
+  item.tooltip =
+    by === 'status'
+      ? vscode.l10n.t('Status {0}: {1} loaded', group.label, group.items.length)
+      : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length);
   return item;
 }

@@ -11,7 +11,16 @@ import type { QueryState } from './queryState';
 import type { StoreSnapshot, EngagementStore } from './store';
 import { EngagementTreeProvider, type Node } from './tree';
 
-export type ViewState = 'noEnvironment' | 'keyMissing' | 'unauthorized' | 'forbidden' | 'unreachable' | 'empty' | 'noMatch' | 'loading' | 'ready';
+export type ViewState =
+  | 'noEnvironment'
+  | 'keyMissing'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'unreachable'
+  | 'empty'
+  | 'noMatch'
+  | 'loading'
+  | 'ready';
 
 /** The welcome state of the view, from what the store holds and the active filter. */
 export function viewState(snapshot: StoreSnapshot, query: QueryState): ViewState {
@@ -21,14 +30,16 @@ export function viewState(snapshot: StoreSnapshot, query: QueryState): ViewState
     // With nothing to show, a failure explains the empty view (also after an empty list).
     if (snapshot.phase === 'failed' || (snapshot.phase === 'loaded' && snapshot.error !== undefined)) {
       const error = snapshot.error;
-      if (isApiError(error) && error.kind === 'unauthorized') return error.status === undefined ? 'keyMissing' : 'unauthorized';
+      if (isApiError(error) && error.kind === 'unauthorized')
+        return error.status === undefined ? 'keyMissing' : 'unauthorized';
       if (isApiError(error) && error.kind === 'forbidden') return 'forbidden';
       return 'unreachable';
     }
     if (snapshot.phase === 'loaded') return 'empty';
     return 'loading';
   }
-  if (!snapshot.hasMore && query.filtered && applyQuery(snapshot.items, query.current).items.length === 0) return 'noMatch';
+  if (!snapshot.hasMore && query.filtered && applyQuery(snapshot.items, query.current).items.length === 0)
+    return 'noMatch';
   return 'ready';
 }
 
@@ -44,7 +55,14 @@ export class EngagementsView implements vscode.Disposable {
   private clock?: ReturnType<typeof setInterval>;
   private progress?: { done: () => void };
   /** What the tree last rendered: a change that leaves it as it was does not re-render it. */
-  private rendered?: { items: StoreSnapshot['items']; query: unknown; hasMore: boolean; totalCount: number; loadingMore: boolean; environmentId?: string };
+  private rendered?: {
+    items: StoreSnapshot['items'];
+    query: unknown;
+    hasMore: boolean;
+    totalCount: number;
+    loadingMore: boolean;
+    environmentId?: string;
+  };
 
   constructor(
     private readonly store: EngagementStore,
@@ -56,7 +74,11 @@ export class EngagementsView implements vscode.Disposable {
     private readonly readOnly: () => boolean = () => false,
   ) {
     this.provider = new EngagementTreeProvider(store, query);
-    this.treeView = vscode.window.createTreeView(Views.engagements, { treeDataProvider: this.provider, canSelectMany: true, showCollapseAll: false });
+    this.treeView = vscode.window.createTreeView(Views.engagements, {
+      treeDataProvider: this.provider,
+      canSelectMany: true,
+      showCollapseAll: false,
+    });
     const subscription = store.onDidChange(() => this.update());
     this.disposables.push(
       this.provider,
@@ -92,12 +114,25 @@ export class EngagementsView implements vscode.Disposable {
    * all that changed. With thousands of engagements a full render is the costly part.
    */
   private repaint(snapshot: StoreSnapshot): void {
-    const next = { items: snapshot.items, query: this.query.current, hasMore: snapshot.hasMore, totalCount: snapshot.totalCount, loadingMore: snapshot.loadingMore, environmentId: snapshot.environmentId };
+    const next = {
+      items: snapshot.items,
+      query: this.query.current,
+      hasMore: snapshot.hasMore,
+      totalCount: snapshot.totalCount,
+      loadingMore: snapshot.loadingMore,
+      environmentId: snapshot.environmentId,
+    };
     const last = this.rendered;
     this.rendered = next;
-    const same = last !== undefined && last.items === next.items && last.query === next.query && last.hasMore === next.hasMore && last.environmentId === next.environmentId;
+    const same =
+      last !== undefined &&
+      last.items === next.items &&
+      last.query === next.query &&
+      last.hasMore === next.hasMore &&
+      last.environmentId === next.environmentId;
     if (!same) this.provider.refresh();
-    else if (last.loadingMore !== next.loadingMore || last.totalCount !== next.totalCount) this.provider.refreshLoadMore();
+    else if (last.loadingMore !== next.loadingMore || last.totalCount !== next.totalCount)
+      this.provider.refreshLoadMore();
   }
 
   /** The title area: a workspace-defined environment, a read-only key, how many match of how many, and the active filter. */
@@ -108,7 +143,15 @@ export class EngagementsView implements vscode.Disposable {
     if (this.readOnly()) parts.push(vscode.l10n.t('read-only key'));
     if (this.query.filtered && snapshot.items.length > 0) {
       const matching = formatCount(applyQuery(snapshot.items, this.query.current).items.length);
-      parts.push(snapshot.complete || !snapshot.hasMore ? vscode.l10n.t('{0} of {1} match', matching, formatCount(Math.max(snapshot.totalCount, snapshot.items.length))) : vscode.l10n.t('{0} of {1} loaded match', matching, formatCount(snapshot.items.length)));
+      parts.push(
+        snapshot.complete || !snapshot.hasMore
+          ? vscode.l10n.t(
+              '{0} of {1} match',
+              matching,
+              formatCount(Math.max(snapshot.totalCount, snapshot.items.length)),
+            )
+          : vscode.l10n.t('{0} of {1} loaded match', matching, formatCount(snapshot.items.length)),
+      );
     }
     const filter = describeFilter(this.query.current.filter);
     if (filter) parts.push(filter);
@@ -125,13 +168,19 @@ export class EngagementsView implements vscode.Disposable {
     if (snapshot.cached && snapshot.error === undefined && snapshot.items.length > 0) {
       // Saved by an earlier session: shown at once, marked until the refresh lands.
       const saved = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
-      return snapshot.refreshing ? vscode.l10n.t('Showing engagements saved {0}; refreshing…', saved) : vscode.l10n.t('Showing engagements saved {0}.', saved);
+      return snapshot.refreshing
+        ? vscode.l10n.t('Showing engagements saved {0}; refreshing…', saved)
+        : vscode.l10n.t('Showing engagements saved {0}.', saved);
     }
     if (snapshot.error === undefined && snapshot.stop) return this.stopMessage(snapshot);
     if (snapshot.error === undefined || snapshot.items.length === 0) return undefined;
     // A failed refresh or Load more keeps what was shown; say why, and how old it is.
     const age = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
-    return vscode.l10n.t('Could not refresh: {0} Showing engagements read {1}.', describeError(snapshot.error, env), age);
+    return vscode.l10n.t(
+      'Could not refresh: {0} Showing engagements read {1}.',
+      describeError(snapshot.error, env),
+      age,
+    );
   }
 
   /** Engagements the service announced but will not page to: said, never hidden. */
@@ -141,11 +190,23 @@ export class EngagementsView implements vscode.Disposable {
     switch (snapshot.stop) {
       case 'ignoresPage':
       case 'repeatsPages':
-        return vscode.l10n.t('Showing {0} of {1}: the service does not page this list (it answers the first page again).', shown, total);
+        return vscode.l10n.t(
+          'Showing {0} of {1}: the service does not page this list (it answers the first page again).',
+          shown,
+          total,
+        );
       case 'tooManyPages':
-        return vscode.l10n.t('Showing {0} of {1}: the service answers in more pages than the extension reads.', shown, total);
+        return vscode.l10n.t(
+          'Showing {0} of {1}: the service answers in more pages than the extension reads.',
+          shown,
+          total,
+        );
       default:
-        return vscode.l10n.t('Showing {0} of {1}: the service announced more engagements than it sends. Refresh to try again.', shown, total);
+        return vscode.l10n.t(
+          'Showing {0} of {1}: the service announced more engagements than it sends. Refresh to try again.',
+          shown,
+          total,
+        );
     }
   }
 
@@ -182,7 +243,8 @@ export class EngagementsView implements vscode.Disposable {
     const staleAfter = Math.max(0, config.get<number>(Settings.staleAfterSeconds, 300)) * 1000;
     const snapshot = this.store.snapshot();
     if (snapshot.phase === 'idle') void this.store.ensureLoaded();
-    else if (snapshot.phase !== 'noEnvironment' && !snapshot.refreshing && this.store.age() >= staleAfter) void this.store.refresh();
+    else if (snapshot.phase !== 'noEnvironment' && !snapshot.refreshing && this.store.age() >= staleAfter)
+      void this.store.refresh();
     const every = Math.max(0, config.get<number>(Settings.autoRefreshSeconds, 0));
     // The interval runs only while the view is visible; hiding the view stops it.
     if (every > 0) this.autoRefresh = setInterval(() => void this.store.refresh(), every * 1000);

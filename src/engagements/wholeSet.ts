@@ -25,7 +25,10 @@ export function wholeSetMaxAge(): number {
  * cancelled, or the read failed (the view then says why and keeps what it showed). With
  * `restored` (a query remembered from an earlier session) it never asks.
  */
-export async function ensureWholeSet(deps: EngagementDeps, options: { ask?: boolean; restored?: boolean } = {}): Promise<boolean> {
+export async function ensureWholeSet(
+  deps: EngagementDeps,
+  options: { ask?: boolean; restored?: boolean } = {},
+): Promise<boolean> {
   const { store } = deps;
   if (!deps.services.connection.api) return false;
   await store.ensureLoaded();
@@ -42,8 +45,19 @@ export async function ensureWholeSet(deps: EngagementDeps, options: { ask?: bool
     const onlyLoaded = vscode.l10n.t('Only Those Loaded');
     const choice = await ui(deps).message(
       'warning',
-      vscode.l10n.t('{0} has {1} engagements. Read all of them to sort, group and filter the whole set?', environmentLabel(deps) ?? '', formatCount(snapshot.totalCount)),
-      { modal: true, detail: vscode.l10n.t('Otherwise the view applies it to the {0} loaded so far. The limit is the setting “{1}”.', formatCount(snapshot.items.length), `${Settings.section}.${Settings.wholeSetLimit}`) },
+      vscode.l10n.t(
+        '{0} has {1} engagements. Read all of them to sort, group and filter the whole set?',
+        environmentLabel(deps) ?? '',
+        formatCount(snapshot.totalCount),
+      ),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'Otherwise the view applies it to the {0} loaded so far. The limit is the setting “{1}”.',
+          formatCount(snapshot.items.length),
+          `${Settings.section}.${Settings.wholeSetLimit}`,
+        ),
+      },
       readAll,
       onlyLoaded,
     );

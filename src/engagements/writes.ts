@@ -24,7 +24,12 @@ export function pinEnvironment(deps: EngagementDeps): Pinned | undefined {
   const api = connection.api;
   const environment = connection.environment;
   if (!api || !environment) return undefined;
-  return { api, environmentId: environment.id, label: environment.label, active: () => connection.environment?.id === environment.id && connection.api === api };
+  return {
+    api,
+    environmentId: environment.id,
+    label: environment.label,
+    active: () => connection.environment?.id === environment.id && connection.api === api,
+  };
 }
 
 export interface WriteFlow {
@@ -59,7 +64,12 @@ export async function performWrite(deps: EngagementDeps, flow: WriteFlow): Promi
 async function settleFailure(deps: EngagementDeps, flow: WriteFlow, error: unknown): Promise<void> {
   if (flow.handle && (await flow.handle(error))) return;
   if (!isApiError(error) || !error.writeOutcome) {
-    await showError(ui(deps), error, { action: flow.action, environmentLabel: flow.pin.label, retry: flow.retry, edit: flow.edit });
+    await showError(ui(deps), error, {
+      action: flow.action,
+      environmentLabel: flow.pin.label,
+      retry: flow.retry,
+      edit: flow.edit,
+    });
     return;
   }
   await checkOutcome(deps, flow, error);
@@ -97,12 +107,19 @@ async function checkOutcome(deps: EngagementDeps, flow: WriteFlow, error: ApiErr
   for (;;) {
     let found: Engagement | undefined;
     try {
-      found = await withProgress(vscode.l10n.t('Checking whether the service made the change…'), () => lookFor(flow, patience));
+      found = await withProgress(vscode.l10n.t('Checking whether the service made the change…'), () =>
+        lookFor(flow, patience),
+      );
     } catch (checkError) {
       deps.services.log.error(`Checking whether "${flow.action}" was carried out failed`, checkError);
       const choice = await ui(deps).message(
         'error',
-        vscode.l10n.t('Could not {0}: {1} The change may have been made; checking failed too ({2}), so Retry is not offered yet.', flow.action, describeError(error, flow.pin.label), describeError(checkError, flow.pin.label)),
+        vscode.l10n.t(
+          'Could not {0}: {1} The change may have been made; checking failed too ({2}), so Retry is not offered yet.',
+          flow.action,
+          describeError(error, flow.pin.label),
+          describeError(checkError, flow.pin.label),
+        ),
         {},
         checkAgain,
         edit,
@@ -123,12 +140,27 @@ async function checkOutcome(deps: EngagementDeps, flow: WriteFlow, error: ApiErr
     if (error.writeOutcome === 'applied') {
       // The service said it was done, yet it is not there: say so; sending again could double it.
       if (flow.pin.active()) void deps.store.refresh();
-      const choice = await ui(deps).message('warning', vscode.l10n.t('The service reported “{0}” as done, but its answer could not be read and the change is not visible yet. Refresh in a moment; details are in the log.', flow.action), {}, refresh, logs);
+      const choice = await ui(deps).message(
+        'warning',
+        vscode.l10n.t(
+          'The service reported “{0}” as done, but its answer could not be read and the change is not visible yet. Refresh in a moment; details are in the log.',
+          flow.action,
+        ),
+        {},
+        refresh,
+        logs,
+      );
       if (choice === refresh && flow.pin.active()) await deps.store.refresh();
       else if (choice === logs) deps.services.log.show();
       return;
     }
-    await showError(ui(deps), error, { action: flow.action, environmentLabel: flow.pin.label, retry: flow.retry, edit: flow.edit, checkedNotApplied: true });
+    await showError(ui(deps), error, {
+      action: flow.action,
+      environmentLabel: flow.pin.label,
+      retry: flow.retry,
+      edit: flow.edit,
+      checkedNotApplied: true,
+    });
     return;
   }
 }
@@ -137,12 +169,18 @@ async function checkOutcome(deps: EngagementDeps, flow: WriteFlow, error: ApiErr
 export function confirmWrite(deps: EngagementDeps, text: string, how: { result?: WriteResult; late?: boolean }): void {
   const parts = [text];
   if (how.late) parts.push(vscode.l10n.t('The service did not confirm it, but a check found the change made.'));
-  if (how.result?.source === 'search') parts.push(vscode.l10n.t('Its answer did not name the engagement: the newest one with this name and type is shown.'));
-  if (how.result?.accepted) parts.push(vscode.l10n.t('The service accepted it for processing; refresh if something is not shown yet.'));
+  if (how.result?.source === 'search')
+    parts.push(
+      vscode.l10n.t('Its answer did not name the engagement: the newest one with this name and type is shown.'),
+    );
+  if (how.result?.accepted)
+    parts.push(vscode.l10n.t('The service accepted it for processing; refresh if something is not shown yet.'));
   notice(deps, parts.join(' '));
 }
 
 /** The per-field messages of a 400/422 the service sent (not a check made before sending). */
 export function refusedFields(error: unknown): Record<string, string> | undefined {
-  return isApiError(error) && error.kind === 'invalidRequest' && error.status !== undefined ? error.fieldErrors : undefined;
+  return isApiError(error) && error.kind === 'invalidRequest' && error.status !== undefined
+    ? error.fieldErrors
+    : undefined;
 }

@@ -48,7 +48,8 @@ export class Connection implements vscode.Disposable {
         void this.updateContext();
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(`${Settings.section}.${Settings.requestTimeoutSeconds}`)) this.cached = undefined;
+        if (event.affectsConfiguration(`${Settings.section}.${Settings.requestTimeoutSeconds}`))
+          this.cached = undefined;
       }),
       this.changed,
     );
@@ -78,7 +79,9 @@ export class Connection implements vscode.Disposable {
         // The one place a stored key is handed to a client: only for the origin it was entered for.
         const key = keyOverride ?? (await this.vault.keyFor(env));
         if (key === undefined && keyOverride === undefined && (await this.vault.has(env.id))) {
-          this.log.warn(`The key stored for "${env.label}" was not entered for ${originOf(env.baseUrl)}; it was not sent. Enter the key for this address.`);
+          this.log.warn(
+            `The key stored for "${env.label}" was not entered for ${originOf(env.baseUrl)}; it was not sent. Enter the key for this address.`,
+          );
         }
         this.log.rememberSecret(key);
         return key;
@@ -117,7 +120,9 @@ export class Connection implements vscode.Disposable {
       [ContextKeys.canReadUsage]: env !== undefined && caps.usage !== false,
     };
     Object.assign(this.context, values);
-    await Promise.all(Object.entries(values).map(([key, value]) => vscode.commands.executeCommand('setContext', key, value)));
+    await Promise.all(
+      Object.entries(values).map(([key, value]) => vscode.commands.executeCommand('setContext', key, value)),
+    );
   }
 
   private signature(env: Environment): string {

@@ -12,17 +12,26 @@ function validateKey(value: string): string | undefined {
   return undefined;
 }
 
-type Verified = { ok: true; capabilities: Capabilities } | { ok: false; keyError?: string; urlError?: string } | undefined;
+type Verified =
+  { ok: true; capabilities: Capabilities } | { ok: false; keyError?: string; urlError?: string } | undefined;
 
 /**
  * Checks a key with the service, with progress. Resolves to its capabilities, to an error to
  * show in the key (or URL) input, or to undefined when the user gave up.
  */
-async function verify(services: Services, env: Pick<Environment, 'id' | 'label' | 'baseUrl' | 'source'>, key: string): Promise<Verified> {
+async function verify(
+  services: Services,
+  env: Pick<Environment, 'id' | 'label' | 'baseUrl' | 'source'>,
+  key: string,
+): Promise<Verified> {
   const { ui } = services;
   for (let attempt = 0; attempt < 20; attempt++) {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the key with {0}…', env.baseUrl), cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Checking the key with {0}…', env.baseUrl),
+        cancellable: true,
+      },
       (_progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
@@ -30,11 +39,22 @@ async function verify(services: Services, env: Pick<Environment, 'id' | 'label' 
       },
     );
     if (result.outcome === 'accepted') return { ok: true, capabilities: result.capabilities };
-    if (result.outcome === 'rejected') return { ok: false, keyError: vscode.l10n.t('The service rejected this key (401). Check it and enter it again.') };
-    if (result.outcome === 'redirected') return { ok: false, urlError: vscode.l10n.t('{0} Enter the final address of the service.', result.message) };
+    if (result.outcome === 'rejected')
+      return {
+        ok: false,
+        keyError: vscode.l10n.t('The service rejected this key (401). Check it and enter it again.'),
+      };
+    if (result.outcome === 'redirected')
+      return { ok: false, urlError: vscode.l10n.t('{0} Enter the final address of the service.', result.message) };
     const retry = vscode.l10n.t('Retry');
     const save = vscode.l10n.t('Save Anyway');
-    const choice = await ui.current.message('warning', vscode.l10n.t('Could not reach the service to check the key: {0}', result.message), { modal: true, detail: vscode.l10n.t('Save the environment without checking, or retry.') }, retry, save);
+    const choice = await ui.current.message(
+      'warning',
+      vscode.l10n.t('Could not reach the service to check the key: {0}', result.message),
+      { modal: true, detail: vscode.l10n.t('Save the environment without checking, or retry.') },
+      retry,
+      save,
+    );
     if (choice === save) return { ok: true, capabilities: {} };
     if (choice !== retry) return { ok: false };
   }
@@ -42,7 +62,11 @@ async function verify(services: Services, env: Pick<Environment, 'id' | 'label' 
 }
 
 /** Stores a key, offering a session-only key when secret storage is not available. */
-export async function storeKey(services: Services, env: Pick<Environment, 'id' | 'baseUrl'>, key: string): Promise<boolean> {
+export async function storeKey(
+  services: Services,
+  env: Pick<Environment, 'id' | 'baseUrl'>,
+  key: string,
+): Promise<boolean> {
   const { id } = env;
   const outcome = await services.vault.store(id, env.baseUrl, key);
   if (outcome === 'stored') return true;
@@ -50,7 +74,12 @@ export async function storeKey(services: Services, env: Pick<Environment, 'id' |
   const choice = await services.ui.current.message(
     'error',
     vscode.l10n.t('VS Code could not save the key in its secret storage (is an OS keyring available?).'),
-    { modal: true, detail: vscode.l10n.t('The key can be kept in memory until this window closes; it is never written anywhere else.') },
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        'The key can be kept in memory until this window closes; it is never written anywhere else.',
+      ),
+    },
     session,
   );
   if (choice !== session) return false;
@@ -62,17 +91,38 @@ export async function storeKey(services: Services, env: Pick<Environment, 'id' |
 export async function addEnvironmentFlow(services: Services): Promise<Environment | undefined> {
   const { ui, store } = services;
   const title = vscode.l10n.t('Add Environment');
-  const state = { label: '', baseUrl: '', key: '', keyError: undefined as string | undefined, urlError: undefined as string | undefined };
+  const state = {
+    label: '',
+    baseUrl: '',
+    key: '',
+    keyError: undefined as string | undefined,
+    urlError: undefined as string | undefined,
+  };
   // A workspace's environments do not take a label from the user: theirs is marked "(workspace)".
-  const taken = new Set(store.list().filter((env) => env.source !== 'workspace').map((env) => env.label.toLowerCase()));
+  const taken = new Set(
+    store
+      .list()
+      .filter((env) => env.source !== 'workspace')
+      .map((env) => env.label.toLowerCase()),
+  );
   const id = newEnvironmentId();
   const steps = [
     async () => {
       const label = await ui.current.input({
-        title, step: 1, totalSteps: 3, value: state.label,
+        title,
+        step: 1,
+        totalSteps: 3,
+        value: state.label,
         prompt: vscode.l10n.t('A short name for this environment, such as Production or Staging.'),
         placeholder: vscode.l10n.t('Label'),
-        validate: (v) => (!v.trim() ? vscode.l10n.t('Enter a label.') : taken.has(v.trim().toLowerCase()) ? vscode.l10n.t('An environment with this label exists already.') : v.trim().length > 60 ? vscode.l10n.t('Keep the label under 60 characters.') : undefined),
+        validate: (v) =>
+          !v.trim()
+            ? vscode.l10n.t('Enter a label.')
+            : taken.has(v.trim().toLowerCase())
+              ? vscode.l10n.t('An environment with this label exists already.')
+              : v.trim().length > 60
+                ? vscode.l10n.t('Keep the label under 60 characters.')
+                : undefined,
       });
       if (typeof label !== 'string') return label;
       state.label = label.trim();
@@ -80,10 +130,16 @@ export async function addEnvironmentFlow(services: Services): Promise<Environmen
     },
     async () => {
       const step: InputStep = {
-        title, step: 2, totalSteps: 3, value: state.baseUrl || 'https://',
+        title,
+        step: 2,
+        totalSteps: 3,
+        value: state.baseUrl || 'https://',
         prompt: vscode.l10n.t('Base URL of the service, ending in /v1 (https, or http for localhost only).'),
         placeholder: 'https://api.example.com/v1',
-        validate: (v) => { const r = parseBaseUrl(v); return r.ok ? undefined : r.message; },
+        validate: (v) => {
+          const r = parseBaseUrl(v);
+          return r.ok ? undefined : r.message;
+        },
         initialError: state.urlError,
       };
       const baseUrl = await ui.current.input(step);
@@ -95,8 +151,12 @@ export async function addEnvironmentFlow(services: Services): Promise<Environmen
     },
     async () => {
       const key = await ui.current.input({
-        title, step: 3, totalSteps: 3, value: state.key, password: true,
-        prompt: vscode.l10n.t('API key for {0}. It is kept in VS Code\'s secret storage only.', state.label),
+        title,
+        step: 3,
+        totalSteps: 3,
+        value: state.key,
+        password: true,
+        prompt: vscode.l10n.t("API key for {0}. It is kept in VS Code's secret storage only.", state.label),
         placeholder: vscode.l10n.t('API key'),
         validate: validateKey,
         initialError: state.keyError,
@@ -110,7 +170,11 @@ export async function addEnvironmentFlow(services: Services): Promise<Environmen
   let startAt = 0;
   for (;;) {
     if (!(await runSteps(steps, startAt))) return undefined;
-    const verified = await verify(services, { id, label: state.label, baseUrl: state.baseUrl, source: 'user' }, state.key);
+    const verified = await verify(
+      services,
+      { id, label: state.label, baseUrl: state.baseUrl, source: 'user' },
+      state.key,
+    );
     if (verified === undefined) return undefined;
     if (verified.ok) return save(services, id, state, verified.capabilities);
     // Back into the flow with what was right kept: only the rejected answer is asked again.
@@ -125,9 +189,19 @@ export async function addEnvironmentFlow(services: Services): Promise<Environmen
   }
 }
 
-async function save(services: Services, id: string, state: { label: string; baseUrl: string; key: string }, capabilities: Capabilities): Promise<Environment | undefined> {
+async function save(
+  services: Services,
+  id: string,
+  state: { label: string; baseUrl: string; key: string },
+  capabilities: Capabilities,
+): Promise<Environment | undefined> {
   if (!(await storeKey(services, { id, baseUrl: state.baseUrl }, state.key))) return undefined;
-  const env = await services.store.add({ id, label: state.label, baseUrl: state.baseUrl, production: /\b(prod|production|live)\b/i.test(state.label) });
+  const env = await services.store.add({
+    id,
+    label: state.label,
+    baseUrl: state.baseUrl,
+    production: /\b(prod|production|live)\b/i.test(state.label),
+  });
   await services.store.learn(id, capabilities);
   await services.store.setActive(id);
   services.log.info(`Environment "${env.label}" added (${env.baseUrl}).`);
@@ -141,11 +215,18 @@ export async function enterKeyFlow(services: Services, env: Environment): Promis
     // An environment a workspace defines says so, and where the key goes, before it is typed.
     const fromWorkspace = env.source === 'workspace';
     const key = await services.ui.current.input({
-      title: fromWorkspace ? vscode.l10n.t('API Key for {0}, defined by this workspace', env.label) : vscode.l10n.t('API Key for {0}', env.label),
+      title: fromWorkspace
+        ? vscode.l10n.t('API Key for {0}, defined by this workspace', env.label)
+        : vscode.l10n.t('API Key for {0}', env.label),
       password: true,
       prompt: fromWorkspace
-        ? vscode.l10n.t('This workspace\'s settings (.vscode/settings.json) define "{0}": the key will be sent to {1} ({2}). Enter a key only if you trust that address.', env.label, originOf(env.baseUrl), env.baseUrl)
-        : vscode.l10n.t('The key is checked with {0}, then kept in VS Code\'s secret storage only.', env.baseUrl),
+        ? vscode.l10n.t(
+            'This workspace\'s settings (.vscode/settings.json) define "{0}": the key will be sent to {1} ({2}). Enter a key only if you trust that address.',
+            env.label,
+            originOf(env.baseUrl),
+            env.baseUrl,
+          )
+        : vscode.l10n.t("The key is checked with {0}, then kept in VS Code's secret storage only.", env.baseUrl),
       placeholder: vscode.l10n.t('API key'),
       validate: validateKey,
       initialError: error,

@@ -38,27 +38,42 @@ export function registerEnvironments(services: Services) {
 
   const target = (arg: unknown): Environment | undefined => {
     if (typeof arg === 'string') return store.get(arg);
-    if (typeof arg === 'object' && arg !== null && typeof (arg as Environment).id === 'string') return store.get((arg as Environment).id);
+    if (typeof arg === 'object' && arg !== null && typeof (arg as Environment).id === 'string')
+      return store.get((arg as Environment).id);
     return store.active();
   };
 
-  const pickEnvironment = async (title: string, filter: (env: Environment) => boolean = () => true): Promise<Environment | undefined> => {
+  const pickEnvironment = async (
+    title: string,
+    filter: (env: Environment) => boolean = () => true,
+  ): Promise<Environment | undefined> => {
     const envs = store.list().filter(filter);
     if (envs.length === 0) return undefined;
     if (envs.length === 1) return envs[0];
     const all = store.list();
-    const chosen = await ui.current.pick({ title, items: envs.map((env) => ({ label: shownLabel(env, all), description: destination(env), value: env.id })) });
+    const chosen = await ui.current.pick({
+      title,
+      items: envs.map((env) => ({ label: shownLabel(env, all), description: destination(env), value: env.id })),
+    });
     return typeof chosen === 'string' ? store.get(chosen) : undefined;
   };
 
   const notForSettings = async (env: Environment): Promise<boolean> => {
     if (env.source === 'user') return false;
     const open = vscode.l10n.t('Open Settings');
-    const text = env.source === 'workspace'
-      ? vscode.l10n.t('{0} is defined by this workspace\'s setting engagementUsage.environments (.vscode/settings.json); change it there.', env.label)
-      : vscode.l10n.t('{0} is defined in the setting engagementUsage.environments; change it there.', env.label);
+    const text =
+      env.source === 'workspace'
+        ? vscode.l10n.t(
+            "{0} is defined by this workspace's setting engagementUsage.environments (.vscode/settings.json); change it there.",
+            env.label,
+          )
+        : vscode.l10n.t('{0} is defined in the setting engagementUsage.environments; change it there.', env.label);
     const choice = await ui.current.message('info', text, {}, open);
-    if (choice === open) await vscode.commands.executeCommand(env.source === 'workspace' ? 'workbench.action.openWorkspaceSettings' : 'workbench.action.openSettings', 'engagementUsage.environments');
+    if (choice === open)
+      await vscode.commands.executeCommand(
+        env.source === 'workspace' ? 'workbench.action.openWorkspaceSettings' : 'workbench.action.openSettings',
+        'engagementUsage.environments',
+      );
     return true;
   };
 
@@ -74,7 +89,12 @@ export function registerEnvironments(services: Services) {
     const label = await ui.current.input({
       title: vscode.l10n.t('Rename {0}', env.label),
       value: env.label,
-      validate: (v) => (!v.trim() ? vscode.l10n.t('Enter a label.') : store.list().some((e) => e.id !== env.id && e.label.toLowerCase() === v.trim().toLowerCase()) ? vscode.l10n.t('An environment with this label exists already.') : undefined),
+      validate: (v) =>
+        !v.trim()
+          ? vscode.l10n.t('Enter a label.')
+          : store.list().some((e) => e.id !== env.id && e.label.toLowerCase() === v.trim().toLowerCase())
+            ? vscode.l10n.t('An environment with this label exists already.')
+            : undefined,
     });
     if (typeof label === 'string' && label.trim() !== env.label) await store.update(env.id, { label: label.trim() });
   };
@@ -83,7 +103,12 @@ export function registerEnvironments(services: Services) {
     const env = target(arg);
     if (!env || (await notForSettings(env))) return;
     const yes = vscode.l10n.t('Remove');
-    const choice = await ui.current.message('warning', vscode.l10n.t('Remove the environment {0}?', env.label), { modal: true, detail: vscode.l10n.t('Its API key is deleted from this machine\'s secret storage.') }, yes);
+    const choice = await ui.current.message(
+      'warning',
+      vscode.l10n.t('Remove the environment {0}?', env.label),
+      { modal: true, detail: vscode.l10n.t("Its API key is deleted from this machine's secret storage.") },
+      yes,
+    );
     if (choice !== yes) return;
     await vault.delete(env.id);
     await store.remove(env.id);
@@ -107,9 +132,17 @@ export function registerEnvironments(services: Services) {
       title: vscode.l10n.t('Manage {0}', shownLabel(env, store.list())),
       items: [
         { label: vscode.l10n.t('Make Active'), value: 'activate', iconId: 'check' },
-        { label: hasKey ? vscode.l10n.t('Replace API Key…') : vscode.l10n.t('Enter API Key…'), value: 'key', iconId: 'key' },
+        {
+          label: hasKey ? vscode.l10n.t('Replace API Key…') : vscode.l10n.t('Enter API Key…'),
+          value: 'key',
+          iconId: 'key',
+        },
         { label: vscode.l10n.t('Rename…'), value: 'rename', iconId: 'edit' },
-        { label: env.production ? vscode.l10n.t('Unmark as Production') : vscode.l10n.t('Mark as Production'), value: 'production', iconId: 'warning' },
+        {
+          label: env.production ? vscode.l10n.t('Unmark as Production') : vscode.l10n.t('Mark as Production'),
+          value: 'production',
+          iconId: 'warning',
+        },
         { label: vscode.l10n.t('Remove…'), value: 'remove', iconId: 'trash' },
       ],
     });
@@ -127,11 +160,22 @@ export function registerEnvironments(services: Services) {
     const items = await Promise.all(
       envs.map(async (env) => {
         const hasKey = await vault.usable(env);
-        const keyNote = !hasKey ? vscode.l10n.t('key not on this machine') : vault.isSessionOnly(env.id) ? vscode.l10n.t('session-only key') : describeCapabilities(store.capabilities(env.id));
+        const keyNote = !hasKey
+          ? vscode.l10n.t('key not on this machine')
+          : vault.isSessionOnly(env.id)
+            ? vscode.l10n.t('session-only key')
+            : describeCapabilities(store.capabilities(env.id));
         const note = sourceNote(env);
         return {
           label: shownLabel(env, envs),
-          iconId: env.id === active?.id ? 'check' : env.production ? 'warning' : env.source === 'workspace' ? 'folder' : 'server-environment',
+          iconId:
+            env.id === active?.id
+              ? 'check'
+              : env.production
+                ? 'warning'
+                : env.source === 'workspace'
+                  ? 'folder'
+                  : 'server-environment',
           description: destination(env),
           detail: `${env.production ? `${vscode.l10n.t('production')} · ` : ''}${keyNote}${note ? ` · ${note}` : ''}`,
           value: { env: env.id } as Choice,
@@ -159,7 +203,12 @@ export function registerEnvironments(services: Services) {
 
   const signOutAll = async () => {
     const yes = vscode.l10n.t('Sign Out');
-    const choice = await ui.current.message('warning', vscode.l10n.t('Delete the API keys of every environment from this machine?'), { modal: true, detail: vscode.l10n.t('The environments stay; enter a key again to use one.') }, yes);
+    const choice = await ui.current.message(
+      'warning',
+      vscode.l10n.t('Delete the API keys of every environment from this machine?'),
+      { modal: true, detail: vscode.l10n.t('The environments stay; enter a key again to use one.') },
+      yes,
+    );
     if (choice !== yes) return;
     for (const env of store.list()) await vault.delete(env.id);
     services.log.info('Signed out: every API key was deleted from secret storage.');
@@ -181,7 +230,8 @@ export function registerEnvironments(services: Services) {
       capabilities: (id) => store.capabilities(id),
       statusBarText: () => statusBar.text,
       statusBarBackground: () => statusBar.background,
-      keyLocation: async (id) => (vault.isSessionOnly(id) ? 'session' : (await vault.has(id)) ? 'secretStorage' : 'none'),
+      keyLocation: async (id) =>
+        vault.isSessionOnly(id) ? 'session' : (await vault.has(id)) ? 'secretStorage' : 'none',
       keyOrigin: (id) => vault.origin(id),
       storeRawSecret: async (id, raw) => {
         await context.secrets.store(SECRET_PREFIX + id, raw);

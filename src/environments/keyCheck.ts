@@ -16,17 +16,28 @@ export type KeyCheck =
  * Write permission cannot be probed without writing: it stays unknown until a write answers.
  */
 export async function checkKey(api: ServiceApi, signal?: AbortSignal): Promise<KeyCheck> {
-  const [engagements, usage] = await Promise.allSettled([api.engagements.list({ page: 1, pageSize: 1 }, { signal }), api.usage.summary(undefined, { signal })]);
+  const [engagements, usage] = await Promise.allSettled([
+    api.engagements.list({ page: 1, pageSize: 1 }, { signal }),
+    api.usage.summary(undefined, { signal }),
+  ]);
   const errors = [engagements, usage].flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
   const rejected = errors.find((e) => isApiError(e) && e.kind === 'unauthorized');
-  if (rejected) return { outcome: 'rejected', message: l10n.t('The service rejected this key (401). Check it and enter it again.') };
+  if (rejected)
+    return {
+      outcome: 'rejected',
+      message: l10n.t('The service rejected this key (401). Check it and enter it again.'),
+    };
   const redirect = errors.find((e) => isApiError(e) && e.kind === 'redirected');
   if (redirect && isApiError(redirect)) return { outcome: 'redirected', message: redirect.message };
-  const answered = (r: PromiseSettledResult<unknown>) => r.status === 'fulfilled' || (isApiError(r.reason) && (r.reason.kind === 'forbidden' || r.reason.kind === 'invalidRequest' || r.reason.kind === 'notFound'));
+  const answered = (r: PromiseSettledResult<unknown>) =>
+    r.status === 'fulfilled' ||
+    (isApiError(r.reason) &&
+      (r.reason.kind === 'forbidden' || r.reason.kind === 'invalidRequest' || r.reason.kind === 'notFound'));
   if (!answered(engagements) && !answered(usage)) {
     const first = errors[0];
     return { outcome: 'unreachable', message: first instanceof Error ? first.message : String(first) };
   }
-  const learned = (r: PromiseSettledResult<unknown>): boolean | undefined => (r.status === 'fulfilled' ? true : isApiError(r.reason) && r.reason.kind === 'forbidden' ? false : undefined);
+  const learned = (r: PromiseSettledResult<unknown>): boolean | undefined =>
+    r.status === 'fulfilled' ? true : isApiError(r.reason) && r.reason.kind === 'forbidden' ? false : undefined;
   return { outcome: 'accepted', capabilities: { read: learned(engagements), usage: learned(usage) } };
 }

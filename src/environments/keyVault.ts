@@ -19,7 +19,8 @@ function parseEntry(raw: string | undefined): Entry | undefined {
   if (raw.startsWith('{')) {
     try {
       const value = JSON.parse(raw) as { v?: unknown; key?: unknown; origin?: unknown };
-      if (value.v === 2 && typeof value.key === 'string' && typeof value.origin === 'string') return { key: value.key, origin: value.origin };
+      if (value.v === 2 && typeof value.key === 'string' && typeof value.origin === 'string')
+        return { key: value.key, origin: value.origin };
     } catch {
       // not ours: a bare key that starts with "{"
     }

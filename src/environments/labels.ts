@@ -16,10 +16,14 @@ export function shownLabel(env: Environment, all: readonly Environment[]): strin
   if (env.source === 'workspace') return vscode.l10n.t('{0} (workspace)', env.label);
   const shared = all.some((other) => other.id !== env.id && other.label.toLowerCase() === env.label.toLowerCase());
   if (!shared) return env.label;
-  return env.source === 'settings' ? vscode.l10n.t('{0} (your settings)', env.label) : vscode.l10n.t('{0} (yours)', env.label);
+  return env.source === 'settings'
+    ? vscode.l10n.t('{0} (your settings)', env.label)
+    : vscode.l10n.t('{0} (yours)', env.label);
 }
 
 /** The origin a key for this environment is sent to, for a workspace's environment; else the base URL. */
 export function destination(env: Environment): string {
-  return env.source === 'workspace' ? vscode.l10n.t('{0} — sends the key to {1}', env.baseUrl, originOf(env.baseUrl)) : env.baseUrl;
+  return env.source === 'workspace'
+    ? vscode.l10n.t('{0} — sends the key to {1}', env.baseUrl, originOf(env.baseUrl))
+    : env.baseUrl;
 }

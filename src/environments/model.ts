@@ -70,6 +70,7 @@ export function newEnvironmentId(): string {
 }
 
 export function describeCapabilities(caps: Capabilities): string {
-  const part = (known: boolean | undefined, name: string) => (known === false ? `no ${name}` : known ? name : `${name}?`);
+  const part = (known: boolean | undefined, name: string) =>
+    known === false ? `no ${name}` : known ? name : `${name}?`;
   return [part(caps.read, 'read'), part(caps.write, 'write'), part(caps.usage, 'usage')].join(' · ');
 }

@@ -11,7 +11,11 @@ export const PRODUCTION_BACKGROUND = 'statusBarItem.errorBackground';
 
 /** Shows the active environment; production ones stand out. A click switches. */
 export class EnvironmentStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('engagementUsage.environment', vscode.StatusBarAlignment.Left, 50);
+  private readonly item = vscode.window.createStatusBarItem(
+    'engagementUsage.environment',
+    vscode.StatusBarAlignment.Left,
+    50,
+  );
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
@@ -20,7 +24,11 @@ export class EnvironmentStatusBar implements vscode.Disposable {
   ) {
     this.item.name = vscode.l10n.t('Engagements Environment');
     this.item.command = Commands.switchEnvironment;
-    this.subscriptions = [store.onDidChange(() => void this.update()), store.onDidChangeCapabilities(() => void this.update()), vault.onDidChange(() => void this.update())];
+    this.subscriptions = [
+      store.onDidChange(() => void this.update()),
+      store.onDidChangeCapabilities(() => void this.update()),
+      vault.onDidChange(() => void this.update()),
+    ];
     void this.update();
   }
 
@@ -44,11 +52,21 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     this.item.backgroundColor = env.production ? new vscode.ThemeColor(PRODUCTION_BACKGROUND) : undefined;
     const tooltip = new vscode.MarkdownString(undefined, false);
     const note = sourceNote(env);
-    tooltip.appendText(`${displayText(env.label)}${env.production ? ` (${vscode.l10n.t('production')})` : ''}${note ? ` — ${note}` : ''}\n\n${destination(env)}\n\n`);
-    tooltip.appendText(hasKey ? describeCapabilities(this.store.capabilities(env.id)) : vscode.l10n.t('Key not on this machine'));
+    tooltip.appendText(
+      `${displayText(env.label)}${env.production ? ` (${vscode.l10n.t('production')})` : ''}${note ? ` — ${note}` : ''}\n\n${destination(env)}\n\n`,
+    );
+    tooltip.appendText(
+      hasKey ? describeCapabilities(this.store.capabilities(env.id)) : vscode.l10n.t('Key not on this machine'),
+    );
     tooltip.appendText(`\n\n${vscode.l10n.t('Click to switch environment')}`);
     this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: vscode.l10n.t('Engagements environment: {0}{1}', displayText(label), env.production ? `, ${vscode.l10n.t('production')}` : '') };
+    this.item.accessibilityInformation = {
+      label: vscode.l10n.t(
+        'Engagements environment: {0}{1}',
+        displayText(label),
+        env.production ? `, ${vscode.l10n.t('production')}` : '',
+      ),
+    };
     this.item.show();
   }
 

@@ -30,7 +30,10 @@ export class EnvironmentStore implements vscode.Disposable {
     this.state = new OwnState(context.globalState);
     context.globalState.setKeysForSync([StateKeys.environments]);
     this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(`${Settings.section}.${Settings.environments}`) || event.affectsConfiguration(`${Settings.section}.${Settings.defaultEnvironment}`)) {
+      if (
+        event.affectsConfiguration(`${Settings.section}.${Settings.environments}`) ||
+        event.affectsConfiguration(`${Settings.section}.${Settings.defaultEnvironment}`)
+      ) {
         this.changed.fire();
       }
     });
@@ -58,7 +61,10 @@ export class EnvironmentStore implements vscode.Disposable {
     const chosen = this.context.workspaceState.get<string>(StateKeys.activeEnvironment);
     const byId = all.find((env) => env.id === chosen);
     if (byId) return byId;
-    const preferred = this.setting<string>(Settings.defaultEnvironment, (v): v is string => typeof v === 'string')?.trim();
+    const preferred = this.setting<string>(
+      Settings.defaultEnvironment,
+      (v): v is string => typeof v === 'string',
+    )?.trim();
     // A label several environments share means the user's own first (the list's order).
     return all.find((env) => preferred && env.label === preferred) ?? all[0];
   }
@@ -70,7 +76,12 @@ export class EnvironmentStore implements vscode.Disposable {
 
   async add(record: EnvironmentRecord): Promise<Environment> {
     const records = this.userRecords().filter((r) => r.id !== record.id);
-    records.push({ id: record.id, label: record.label, baseUrl: record.baseUrl, production: record.production || undefined });
+    records.push({
+      id: record.id,
+      label: record.label,
+      baseUrl: record.baseUrl,
+      production: record.production || undefined,
+    });
     await this.state.update(StateKeys.environments, records);
     this.changed.fire();
     return { ...record, source: 'user' };
@@ -83,7 +94,10 @@ export class EnvironmentStore implements vscode.Disposable {
   }
 
   async remove(id: string): Promise<void> {
-    await this.state.update(StateKeys.environments, this.userRecords().filter((r) => r.id !== id));
+    await this.state.update(
+      StateKeys.environments,
+      this.userRecords().filter((r) => r.id !== id),
+    );
     await this.forgetCapabilities(id);
     if (this.context.workspaceState.get<string>(StateKeys.activeEnvironment) === id) {
       await this.context.workspaceState.update(StateKeys.activeEnvironment, undefined);
@@ -117,7 +131,14 @@ export class EnvironmentStore implements vscode.Disposable {
   private userRecords(): EnvironmentRecord[] {
     const stored = this.state.get<unknown>(StateKeys.environments, []);
     if (!Array.isArray(stored)) return [];
-    return stored.filter((r): r is EnvironmentRecord => typeof r === 'object' && r !== null && typeof (r as EnvironmentRecord).id === 'string' && typeof (r as EnvironmentRecord).label === 'string' && typeof (r as EnvironmentRecord).baseUrl === 'string');
+    return stored.filter(
+      (r): r is EnvironmentRecord =>
+        typeof r === 'object' &&
+        r !== null &&
+        typeof (r as EnvironmentRecord).id === 'string' &&
+        typeof (r as EnvironmentRecord).label === 'string' &&
+        typeof (r as EnvironmentRecord).baseUrl === 'string',
+    );
   }
 
   /**
@@ -134,7 +155,9 @@ export class EnvironmentStore implements vscode.Disposable {
   }
 
   private settingsEnvironments(): Environment[] {
-    const inspected = vscode.workspace.getConfiguration(Settings.section).inspect<SettingsEntry[]>(Settings.environments);
+    const inspected = vscode.workspace
+      .getConfiguration(Settings.section)
+      .inspect<SettingsEntry[]>(Settings.environments);
     const out: Environment[] = [];
     const read = (entries: unknown, source: 'settings' | 'workspace') => {
       for (const entry of Array.isArray(entries) ? (entries as SettingsEntry[]) : []) {
@@ -144,7 +167,8 @@ export class EnvironmentStore implements vscode.Disposable {
         const label = entry.label.trim();
         if (!label) continue;
         const id = settingsEnvironmentId(label, parsed.url);
-        if (!out.some((e) => e.id === id)) out.push({ id, label, baseUrl: parsed.url, production: entry.production === true, source });
+        if (!out.some((e) => e.id === id))
+          out.push({ id, label, baseUrl: parsed.url, production: entry.production === true, source });
       }
     };
     read(inspected?.globalValue, 'settings');

@@ -38,34 +38,65 @@ function describeKind(error: unknown, environmentLabel?: string): string {
         ? vscode.l10n.t('No API key is stored for {0} on this machine.', env)
         : vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key.', env);
     case 'forbidden':
-      return vscode.l10n.t('The API key of {0} lacks the {1} scope this needs.', env, error.scope ?? error.endpoint?.scope ?? '?');
+      return vscode.l10n.t(
+        'The API key of {0} lacks the {1} scope this needs.',
+        env,
+        error.scope ?? error.endpoint?.scope ?? '?',
+      );
     case 'notFound':
-      return error.endpoint?.path.includes('{id}') ? vscode.l10n.t('That engagement no longer exists (404). Refresh the view.') : vscode.l10n.t('The service does not know this address (404). Check the base URL.');
+      return error.endpoint?.path.includes('{id}')
+        ? vscode.l10n.t('That engagement no longer exists (404). Refresh the view.')
+        : vscode.l10n.t('The service does not know this address (404). Check the base URL.');
     case 'invalidRequest': {
-      const fields = error.fieldErrors ? Object.entries(error.fieldErrors).map(([field, message]) => `${field}: ${message}`).join('; ') : '';
+      const fields = error.fieldErrors
+        ? Object.entries(error.fieldErrors)
+            .map(([field, message]) => `${field}: ${message}`)
+            .join('; ')
+        : '';
       const said = error.serverMessage ?? (error.status === undefined ? error.message : '');
-      return vscode.l10n.t('The request was refused: {0}', [said, fields].filter(Boolean).join(' — ') || `HTTP ${error.status ?? '?'}`);
+      return vscode.l10n.t(
+        'The request was refused: {0}',
+        [said, fields].filter(Boolean).join(' — ') || `HTTP ${error.status ?? '?'}`,
+      );
     }
     case 'conflict':
-      return vscode.l10n.t('The service reported a conflict: the engagement changed meanwhile. Reload it and try again.');
+      return vscode.l10n.t(
+        'The service reported a conflict: the engagement changed meanwhile. Reload it and try again.',
+      );
     case 'rateLimited':
       return error.retryAfterMs === undefined
         ? vscode.l10n.t('The service is limiting requests (429). Wait a little and retry.')
-        : vscode.l10n.t('The service is limiting requests (429). It can be tried again in {0} s (at {1}).', Math.ceil(error.retryAfterMs / 1000), new Date(Date.now() + error.retryAfterMs).toLocaleTimeString(currentLocale()));
+        : vscode.l10n.t(
+            'The service is limiting requests (429). It can be tried again in {0} s (at {1}).',
+            Math.ceil(error.retryAfterMs / 1000),
+            new Date(Date.now() + error.retryAfterMs).toLocaleTimeString(currentLocale()),
+          );
     case 'server':
-      return vscode.l10n.t('The service failed (HTTP {0}){1}. Try again later.', error.status ?? 500, error.serverMessage ? `: ${error.serverMessage}` : '');
+      return vscode.l10n.t(
+        'The service failed (HTTP {0}){1}. Try again later.',
+        error.status ?? 500,
+        error.serverMessage ? `: ${error.serverMessage}` : '',
+      );
     case 'redirected':
-      return vscode.l10n.t('The service redirected to {0}. The key was not sent there; check the base URL of {1}.', error.location ?? '?', env);
+      return vscode.l10n.t(
+        'The service redirected to {0}. The key was not sent there; check the base URL of {1}.',
+        error.location ?? '?',
+        env,
+      );
     case 'network':
       // With a status, the service answered but the connection broke during the body.
-      return error.status === undefined ? vscode.l10n.t('Cannot reach the service: {0}', error.message) : vscode.l10n.t('The connection broke while the answer arrived: {0}', error.message);
+      return error.status === undefined
+        ? vscode.l10n.t('Cannot reach the service: {0}', error.message)
+        : vscode.l10n.t('The connection broke while the answer arrived: {0}', error.message);
     case 'timeout':
       return vscode.l10n.t('The service did not answer in time ({0}).', error.message);
     case 'cancelled':
       return vscode.l10n.t('Cancelled.');
     case 'badResponse':
       return error.writeOutcome === 'applied'
-        ? vscode.l10n.t('The service carried out the change, but its answer could not be read; refresh to see it. Details are in the log.')
+        ? vscode.l10n.t(
+            'The service carried out the change, but its answer could not be read; refresh to see it. Details are in the log.',
+          )
         : vscode.l10n.t('The service answered in a form this extension does not understand; details are in the log.');
   }
 }
@@ -85,12 +116,15 @@ export async function showError(ui: Ui, error: unknown, actions: ErrorActions = 
   const kind = isApiError(error) ? error.kind : undefined;
   // Retry only where sending again cannot make the change twice.
   const uncertain = isApiError(error) && error.writeOutcome !== undefined && !actions.checkedNotApplied;
-  if (actions.retry && !uncertain && kind !== 'unauthorized' && kind !== 'forbidden' && kind !== 'notFound') offered.push(retry);
+  if (actions.retry && !uncertain && kind !== 'unauthorized' && kind !== 'forbidden' && kind !== 'notFound')
+    offered.push(retry);
   if (actions.edit) offered.push(edit);
   if (kind === 'unauthorized' || kind === 'forbidden') offered.push(replaceKey);
   if (kind === 'notFound' || uncertain) offered.push(refresh);
   offered.push(logs);
-  const described = [describeError(error, actions.environmentLabel), outcomeNote(error, actions.checkedNotApplied)].filter(Boolean).join(' ');
+  const described = [describeError(error, actions.environmentLabel), outcomeNote(error, actions.checkedNotApplied)]
+    .filter(Boolean)
+    .join(' ');
   const text = actions.action ? vscode.l10n.t('Could not {0}. {1}', actions.action, described) : described;
   const level = kind === 'rateLimited' || kind === 'forbidden' ? 'warning' : 'error';
   const chosen = await ui.message(level, text, {}, ...offered);
@@ -105,4 +139,3 @@ export async function showError(ui: Ui, error: unknown, actions: ErrorActions = 
   else if (chosen === refresh) await vscode.commands.executeCommand(Commands.refreshEngagements);
   else if (chosen === logs) await vscode.commands.executeCommand(Commands.showLogs);
 }
-

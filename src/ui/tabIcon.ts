@@ -5,5 +5,8 @@ import * as vscode from 'vscode';
  * a tab icon is an image, not a codicon, so it does not follow the theme's foreground.
  */
 export function tabIcon(extensionUri: vscode.Uri): { light: vscode.Uri; dark: vscode.Uri } {
-  return { light: vscode.Uri.joinPath(extensionUri, 'media', 'tab-light.svg'), dark: vscode.Uri.joinPath(extensionUri, 'media', 'tab-dark.svg') };
+  return {
+    light: vscode.Uri.joinPath(extensionUri, 'media', 'tab-light.svg'),
+    dark: vscode.Uri.joinPath(extensionUri, 'media', 'tab-dark.svg'),
+  };
 }

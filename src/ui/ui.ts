@@ -39,7 +39,11 @@ export interface PickItem<T> {
 export interface PickStep<T> extends StepBase {
   items: PickItem<T>[];
   /** Offer the typed text as an item of its own (the contract leaves types and statuses open). */
-  freeEntry?: { label: (text: string) => string; value: (text: string) => T; validate?: (text: string) => string | undefined };
+  freeEntry?: {
+    label: (text: string) => string;
+    value: (text: string) => T;
+    validate?: (text: string) => string | undefined;
+  };
   activeValue?: T;
   canSelectMany?: false;
 }
@@ -57,8 +61,17 @@ export interface Ui {
   pick<T>(step: PickStep<T>): Promise<T | Back | undefined>;
   pickMany<T>(step: Omit<PickStep<T>, 'freeEntry'>): Promise<T[] | undefined>;
   /** Shows a notification (or a modal dialog) and resolves to the action chosen, if any. */
-  message(level: MessageLevel, text: string, options: MessageOptions, ...actions: string[]): Promise<string | undefined>;
-  saveFile(options: { title: string; defaultUri?: vscode.Uri; filters: Record<string, string[]> }): Promise<vscode.Uri | undefined>;
+  message(
+    level: MessageLevel,
+    text: string,
+    options: MessageOptions,
+    ...actions: string[]
+  ): Promise<string | undefined>;
+  saveFile(options: {
+    title: string;
+    defaultUri?: vscode.Uri;
+    filters: Record<string, string[]>;
+  }): Promise<vscode.Uri | undefined>;
 }
 
 export function isBack(value: unknown): value is Back {
@@ -70,7 +83,10 @@ export function isBack(value: unknown): value is Back {
  * answers kept, undefined (dismissed) ends the flow. Steps may skip themselves by returning
  * 'skip'. Resolves to true when every step has answered.
  */
-export async function runSteps(steps: ReadonlyArray<() => Promise<'next' | 'skip' | Back | undefined>>, startAt = 0): Promise<boolean> {
+export async function runSteps(
+  steps: ReadonlyArray<() => Promise<'next' | 'skip' | Back | undefined>>,
+  startAt = 0,
+): Promise<boolean> {
   let index = startAt;
   // Starting later (to re-ask one answer) keeps Back working towards the first step.
   const visited: number[] = Array.from({ length: startAt }, (_, i) => i);

@@ -1,6 +1,15 @@
 import * as vscode from 'vscode';
 import { safeLabel, safeText } from '../core/text';
-import { BACK, type Back, type InputStep, type MessageLevel, type MessageOptions, type PickItem, type PickStep, type Ui } from './ui';
+import {
+  BACK,
+  type Back,
+  type InputStep,
+  type MessageLevel,
+  type MessageOptions,
+  type PickItem,
+  type PickStep,
+  type Ui,
+} from './ui';
 
 /** The real UI: input boxes and quick picks with step numbers and a Back button. */
 export class VscodeUi implements Ui {
@@ -19,7 +28,11 @@ export class VscodeUi implements Ui {
     // Typed text is never thrown away because focus moved elsewhere.
     box.ignoreFocusOut = true;
     box.buttons = step.step && step.step > 1 ? [vscode.QuickInputButtons.Back] : [];
-    if (step.initialError) box.validationMessage = { message: safeText(step.initialError), severity: vscode.InputBoxValidationSeverity.Error };
+    if (step.initialError)
+      box.validationMessage = {
+        message: safeText(step.initialError),
+        severity: vscode.InputBoxValidationSeverity.Error,
+      };
     const validate = (value: string) => optional(step.validate?.(value), safeText);
     return new Promise((resolve) => {
       const disposables: vscode.Disposable[] = [];
@@ -81,7 +94,13 @@ export class VscodeUi implements Ui {
             return;
           }
           const problem = step.freeEntry.validate?.(typed);
-          const free: Item = { label: safeLabel(step.freeEntry.label(typed)), description: optional(problem, safeLabel), free: true, value: problem ? undefined : step.freeEntry.value(typed), alwaysShow: true };
+          const free: Item = {
+            label: safeLabel(step.freeEntry.label(typed)),
+            description: optional(problem, safeLabel),
+            free: true,
+            value: problem ? undefined : step.freeEntry.value(typed),
+            alwaysShow: true,
+          };
           qp.items = [free, ...base];
         }),
         qp.onDidAccept(() => {
@@ -99,8 +118,16 @@ export class VscodeUi implements Ui {
   }
 
   async pickMany<T>(step: Omit<PickStep<T>, 'freeEntry'>): Promise<T[] | undefined> {
-    const items = toItems(step.items).map((item) => ({ ...item, picked: step.items.find((i) => i.value === item.value)?.picked }));
-    const chosen = await vscode.window.showQuickPick(items, { title: safeText(step.title), placeHolder: optional(step.placeholder, safeText), canPickMany: true, ignoreFocusOut: true });
+    const items = toItems(step.items).map((item) => ({
+      ...item,
+      picked: step.items.find((i) => i.value === item.value)?.picked,
+    }));
+    const chosen = await vscode.window.showQuickPick(items, {
+      title: safeText(step.title),
+      placeHolder: optional(step.placeholder, safeText),
+      canPickMany: true,
+      ignoreFocusOut: true,
+    });
     return chosen?.filter((item) => item.value !== undefined).map((item) => item.value as T);
   }
 
@@ -109,20 +136,39 @@ export class VscodeUi implements Ui {
    * notification's text, `command:` links included: the text is made safe here, the one place
    * all messages pass (server messages, field errors, names, labels from a workspace).
    */
-  message(level: MessageLevel, text: string, options: MessageOptions, ...actions: string[]): Promise<string | undefined> {
-    const show = level === 'error' ? vscode.window.showErrorMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    return Promise.resolve(show(safeText(text), { modal: options.modal ?? false, detail: optional(options.detail, safeText) }, ...actions));
+  message(
+    level: MessageLevel,
+    text: string,
+    options: MessageOptions,
+    ...actions: string[]
+  ): Promise<string | undefined> {
+    const show =
+      level === 'error'
+        ? vscode.window.showErrorMessage
+        : level === 'warning'
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
+    return Promise.resolve(
+      show(safeText(text), { modal: options.modal ?? false, detail: optional(options.detail, safeText) }, ...actions),
+    );
   }
 
-  saveFile(options: { title: string; defaultUri?: vscode.Uri; filters: Record<string, string[]> }): Promise<vscode.Uri | undefined> {
-    return Promise.resolve(vscode.window.showSaveDialog({ title: options.title, defaultUri: options.defaultUri, filters: options.filters }));
+  saveFile(options: {
+    title: string;
+    defaultUri?: vscode.Uri;
+    filters: Record<string, string[]>;
+  }): Promise<vscode.Uri | undefined> {
+    return Promise.resolve(
+      vscode.window.showSaveDialog({ title: options.title, defaultUri: options.defaultUri, filters: options.filters }),
+    );
   }
 }
 
 function toItems<T>(items: PickItem<T>[]): Array<vscode.QuickPickItem & { value?: T }> {
   const out: Array<vscode.QuickPickItem & { value?: T }> = [];
   for (const item of items) {
-    if (item.separatorBefore !== undefined) out.push({ label: safeLabel(item.separatorBefore), kind: vscode.QuickPickItemKind.Separator });
+    if (item.separatorBefore !== undefined)
+      out.push({ label: safeLabel(item.separatorBefore), kind: vscode.QuickPickItemKind.Separator });
     // Labels may be a service's or a workspace's text: `$(…)` in them shows as written.
     const label = safeLabel(item.label);
     out.push({

@@ -45,7 +45,9 @@ export class UsageAlerts {
       const period = id.split('|')[1] ?? '';
       if (!/^\d{4}-\d{2}$/.test(period) || comparePeriods(period, oldest) < 0) delete shown[id];
     }
-    await Promise.resolve(this.memento.update(this.key, shown)).then(undefined, (error: unknown) => this.services.log.warn(`Could not remember a usage alert: ${String(error)}`));
+    await Promise.resolve(this.memento.update(this.key, shown)).then(undefined, (error: unknown) =>
+      this.services.log.warn(`Could not remember a usage alert: ${String(error)}`),
+    );
   }
 
   forget(environmentId: string): void {
@@ -78,14 +80,26 @@ export class UsageAlerts {
     if (!this.enabled() || period !== currentPeriod(now) || this.services.store.active()?.id !== environmentId) return;
     const env = this.services.store.get(environmentId);
     if (!env) return;
-    const thresholds = alertThresholds(vscode.workspace.getConfiguration(Settings.section).get<unknown>(Settings.usageAlertThresholds));
+    const thresholds = alertThresholds(
+      vscode.workspace.getConfiguration(Settings.section).get<unknown>(Settings.usageAlertThresholds),
+    );
     const meters = USAGE_METERS.map((name) => meterFigures(name, summary.usage[name]));
     const shown = this.shown();
     if (shown[`${environmentId}|${period}|muted`]) return;
-    const due = dueAlerts(environmentId, period, meters, thresholds, projectPeriod(period, meters, now), (id) => id in shown);
+    const due = dueAlerts(
+      environmentId,
+      period,
+      meters,
+      thresholds,
+      projectPeriod(period, meters, now),
+      (id) => id in shown,
+    );
     if (due.length === 0) return;
     // Remembered before they are shown: another window checking meanwhile finds them.
-    await this.remember(due.flatMap((alert) => alert.covers.map((trigger) => alertId(environmentId, period, alert.meter, trigger))), now);
+    await this.remember(
+      due.flatMap((alert) => alert.covers.map((trigger) => alertId(environmentId, period, alert.meter, trigger))),
+      now,
+    );
     for (const alert of due) void this.show(environmentId, env.label, period, alert);
   }
 
@@ -95,20 +109,50 @@ export class UsageAlerts {
     const texts = meterTexts(alert.figures, locale);
     const month = periodLabel(period, locale);
     const parts: string[] = [];
-    if (alert.trigger !== 'projected') parts.push(vscode.l10n.t('{0}: {1} reached {2} of the included amount in {3} ({4} of {5}).', label, meter, texts.percent, month, texts.used, texts.included));
+    if (alert.trigger !== 'projected')
+      parts.push(
+        vscode.l10n.t(
+          '{0}: {1} reached {2} of the included amount in {3} ({4} of {5}).',
+          label,
+          meter,
+          texts.percent,
+          month,
+          texts.used,
+          texts.included,
+        ),
+      );
     if (alert.overBy !== undefined && alert.projected !== undefined) {
-      const day = alert.exceedsOn ? new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${alert.exceedsOn}T00:00:00Z`)) : '';
+      const day = alert.exceedsOn
+        ? new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+            new Date(`${alert.exceedsOn}T00:00:00Z`),
+          )
+        : '';
       const by = formatAmount(alert.overBy, alert.figures.unit, locale);
-      parts.push(alert.trigger === 'projected'
-        ? vscode.l10n.t('{0}: {1} is projected to pass its included amount by {2} around {3} (estimate at the current pace: {4} by the end of {5}).', label, meter, by, day, formatAmount(alert.projected, alert.figures.unit, locale), month)
-        : vscode.l10n.t('At the current pace it passes the included amount by {0} around {1} (estimate).', by, day));
+      parts.push(
+        alert.trigger === 'projected'
+          ? vscode.l10n.t(
+              '{0}: {1} is projected to pass its included amount by {2} around {3} (estimate at the current pace: {4} by the end of {5}).',
+              label,
+              meter,
+              by,
+              day,
+              formatAmount(alert.projected, alert.figures.unit, locale),
+              month,
+            )
+          : vscode.l10n.t('At the current pace it passes the included amount by {0} around {1} (estimate).', by, day),
+      );
     }
     const text = parts.join(' ');
     this.raised.push(text);
     this.services.log.info(`Usage alert (${alert.meter}, ${String(alert.trigger)}) for ${label} in ${period}.`);
     const open = vscode.l10n.t('Open Usage Dashboard');
     const mute = vscode.l10n.t("Don't Show Again for This Period");
-    const level = alert.figures.level === 'error' || alert.trigger === 'projected' || (typeof alert.trigger === 'number' && alert.trigger >= 100) ? 'warning' : 'info';
+    const level =
+      alert.figures.level === 'error' ||
+      alert.trigger === 'projected' ||
+      (typeof alert.trigger === 'number' && alert.trigger >= 100)
+        ? 'warning'
+        : 'info';
     const choice = await this.services.ui.current.message(level, text, {}, open, mute);
     if (choice === open) await vscode.commands.executeCommand(Commands.openUsageDashboard, environmentId);
     else if (choice === mute) await this.remember([`${environmentId}|${period}|muted`]);

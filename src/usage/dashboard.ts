@@ -14,7 +14,18 @@ import { deriveColumns, keyIdOfApiKey, keyRows, sortKeyRows, type KeySort } from
 import type { Environment } from '../environments/model';
 import type { Services } from '../services';
 import { describeError } from '../ui/errors';
-import type { Blocked, DashboardState, DetailsData, ErrorView, ExportView, KeysData, Section, SummaryData, TrendData, ViewState } from '../webview/protocol';
+import type {
+  Blocked,
+  DashboardState,
+  DetailsData,
+  ErrorView,
+  ExportView,
+  KeysData,
+  Section,
+  SummaryData,
+  TrendData,
+  ViewState,
+} from '../webview/protocol';
 import type { UsageHistory } from './history';
 import { filtered, RecordsScan } from './recordsScan';
 import { readTrend } from './trend';
@@ -77,9 +88,16 @@ export class Dashboard {
     // requests started by `load()` answer.
     const saved = hooks.saved?.(view.environmentId);
     const last = saved?.period === view.period ? saved : undefined;
-    const details = last?.details && last.details.page === view.page && last.details.pageSize === view.pageSize ? last.details : undefined;
+    const details =
+      last?.details && last.details.page === view.page && last.details.pageSize === view.pageSize
+        ? last.details
+        : undefined;
     this.state = {
-      environment: { id: view.environmentId, label: env?.label ?? view.environmentId, production: env?.production === true },
+      environment: {
+        id: view.environmentId,
+        label: env?.label ?? view.environmentId,
+        production: env?.production === true,
+      },
       view: { ...view },
       currentPeriod: currentPeriod(),
       updatedAt: last?.fetchedAt,
@@ -102,7 +120,9 @@ export class Dashboard {
   api(): ServiceApi | undefined {
     const env = this.environment();
     if (!env) return undefined;
-    return this.services.connection.environment?.id === env.id ? this.services.connection.api : this.services.connection.createApi(env);
+    return this.services.connection.environment?.id === env.id
+      ? this.services.connection.api
+      : this.services.connection.createApi(env);
   }
 
   /** Resolves once nothing this dashboard started is still running. */
@@ -124,10 +144,19 @@ export class Dashboard {
   private async loadNow(sections: readonly SectionName[]): Promise<void> {
     const env = this.environment();
     this.state.currentPeriod = currentPeriod();
-    if (!env) return this.block({ reason: 'removed', message: vscode.l10n.t('The environment of this dashboard was removed.'), actions: ['addEnvironment'] });
+    if (!env)
+      return this.block({
+        reason: 'removed',
+        message: vscode.l10n.t('The environment of this dashboard was removed.'),
+        actions: ['addEnvironment'],
+      });
     this.state.environment = { id: env.id, label: env.label, production: env.production === true };
     if (!(await this.services.vault.usable(env))) {
-      return this.block({ reason: 'noKey', message: vscode.l10n.t('The API key of {0} is not on this machine. Enter it to see usage.', env.label), actions: ['replaceKey', 'switchEnvironment'] });
+      return this.block({
+        reason: 'noKey',
+        message: vscode.l10n.t('The API key of {0} is not on this machine. Enter it to see usage.', env.label),
+        actions: ['replaceKey', 'switchEnvironment'],
+      });
     }
     this.state.blocked = undefined;
     this.reads = new Map();
@@ -151,7 +180,9 @@ export class Dashboard {
       return;
     }
     const scan = this.scan.cached(period);
-    const stamps = scan?.columns.includes('timestamp') ? scan.records.map((r) => r.timestamp).filter((t): t is string => typeof t === 'string') : undefined;
+    const stamps = scan?.columns.includes('timestamp')
+      ? scan.records.map((r) => r.timestamp).filter((t): t is string => typeof t === 'string')
+      : undefined;
     this.state.projection = projectPeriod(period, summary.data.meters, Date.now(), stamps);
   }
 
@@ -161,19 +192,29 @@ export class Dashboard {
     if (!read) {
       read = api.usage.summary(period, { signal });
       this.reads.set(period, read);
-      read.then((summary) => {
-        if (!signal.aborted) this.hooks.summaryLoaded?.(this.environmentId, summary);
-      }, () => undefined);
+      read.then(
+        (summary) => {
+          if (!signal.aborted) this.hooks.summaryLoaded?.(this.environmentId, summary);
+        },
+        () => undefined,
+      );
     }
     return read;
   }
 
   private saveShown(): void {
     const { period } = this.state.view;
-    const ready = <T extends { period: string }>(section: Section<T>): T | undefined => (section.status === 'ready' && section.data.period === period ? section.data : undefined);
+    const ready = <T extends { period: string }>(section: Section<T>): T | undefined =>
+      section.status === 'ready' && section.data.period === period ? section.data : undefined;
     // A filtered page is not what a dashboard opened afresh shows: it is not kept.
     const details = ready(this.state.details);
-    const saved: SavedDashboard = { fetchedAt: this.state.updatedAt ?? Date.now(), period, summary: ready(this.state.summary), keys: ready(this.state.keys), details: details?.filtered ? undefined : details };
+    const saved: SavedDashboard = {
+      fetchedAt: this.state.updatedAt ?? Date.now(),
+      period,
+      summary: ready(this.state.summary),
+      keys: ready(this.state.keys),
+      details: details?.filtered ? undefined : details,
+    };
     if (saved.summary || saved.keys || saved.details) this.hooks.save?.(this.environmentId, saved);
   }
 
@@ -198,21 +239,38 @@ export class Dashboard {
     switch (name) {
       case 'summary': {
         const summary = await this.summaryOf(api, period, signal);
-        return { period, tier: summary.tier, meters: USAGE_METERS.map((meter) => meterFigures(meter, summary.usage[meter])) };
+        return {
+          period,
+          tier: summary.tier,
+          meters: USAGE_METERS.map((meter) => meterFigures(meter, summary.usage[meter])),
+        };
       }
       case 'keys': {
-        const [byKey, key] = await Promise.all([api.usage.byKey(period, { signal }), this.services.vault.get(this.environmentId)]);
+        const [byKey, key] = await Promise.all([
+          api.usage.byKey(period, { signal }),
+          this.services.vault.get(this.environmentId),
+        ]);
         // Only a boolean per row leaves this function: the key never reaches the webview.
         const rows = keyRows(byKey.keys, keyIdOfApiKey(key));
-        this.keysByMask = new Map(rows.map((row, i) => [row.maskedKeyId, { keyId: byKey.keys[i].keyId, name: row.name }]));
+        this.keysByMask = new Map(
+          rows.map((row, i) => [row.maskedKeyId, { keyId: byKey.keys[i].keyId, name: row.name }]),
+        );
         this.nameFilterKey();
         return { period, rows: sortKeyRows(rows, sort), totalCalls: rows.reduce((sum, row) => sum + row.calls, 0) };
       }
       case 'trend': {
         const env = this.environment();
         const current = currentPeriod();
-        const history = this.hooks.history && env ? { store: this.hooks.history, environmentId: env.id, baseUrl: env.baseUrl } : undefined;
-        const read = await readTrend((p) => this.summaryOf(api, p, signal), history, current, (error) => describeError(error, this.state.environment.label));
+        const history =
+          this.hooks.history && env
+            ? { store: this.hooks.history, environmentId: env.id, baseUrl: env.baseUrl }
+            : undefined;
+        const read = await readTrend(
+          (p) => this.summaryOf(api, p, signal),
+          history,
+          current,
+          (error) => describeError(error, this.state.environment.label),
+        );
         this.trendRequests = read.requests;
         return read.data;
       }
@@ -225,7 +283,14 @@ export class Dashboard {
           const last = Math.max(1, Math.ceil(result.data.length / pageSize));
           this.state.view.page = Math.min(page, last);
           const records = result.data.slice((this.state.view.page - 1) * pageSize, this.state.view.page * pageSize);
-          return { period, page: this.state.view.page, pageSize, totalCount: result.data.length, columns: deriveColumns(records), records };
+          return {
+            period,
+            page: this.state.view.page,
+            pageSize,
+            totalCount: result.data.length,
+            columns: deriveColumns(records),
+            records,
+          };
         }
         // Otherwise the service's own paging counts: its page size (it may cap) and the page it answered.
         const lastPage = Math.max(1, Math.ceil(result.totalCount / result.pageSize));
@@ -235,26 +300,51 @@ export class Dashboard {
         }
         this.state.view.page = result.page;
         const records = result.data.slice(0, Math.max(pageSize, result.pageSize));
-        return { period, page: result.page, pageSize: result.pageSize, totalCount: result.totalCount, columns: deriveColumns(records), records };
+        return {
+          period,
+          page: result.page,
+          pageSize: result.pageSize,
+          totalCount: result.totalCount,
+          columns: deriveColumns(records),
+          records,
+        };
       }
     }
   }
 
   /** A page of the records of the whole period that pass the filter (read once, filtered here). */
-  private async filteredPage(api: ServiceApi, period: string, filter: RecordFilter, signal: AbortSignal): Promise<DetailsData> {
+  private async filteredPage(
+    api: ServiceApi,
+    period: string,
+    filter: RecordFilter,
+    signal: AbortSignal,
+  ): Promise<DetailsData> {
     try {
-      const scan = await this.scan.read(api, period, (loaded, total) => {
-        if (signal.aborted) return;
-        this.state.scan = { phase: 'running', loaded, total };
-        this.hooks.changed();
-      }, signal);
+      const scan = await this.scan.read(
+        api,
+        period,
+        (loaded, total) => {
+          if (signal.aborted) return;
+          this.state.scan = { phase: 'running', loaded, total };
+          this.hooks.changed();
+        },
+        signal,
+      );
       const matched = filtered(scan, filter);
       const { pageSize } = this.state.view;
       const pages = Math.max(1, Math.ceil(matched.length / pageSize));
       if (this.state.view.page > pages) this.state.view.page = pages;
       const page = this.state.view.page;
       const records = matched.slice((page - 1) * pageSize, page * pageSize);
-      return { period, page, pageSize, totalCount: matched.length, columns: scan.columns, records, filtered: { matched: matched.length, total: scan.records.length } };
+      return {
+        period,
+        page,
+        pageSize,
+        totalCount: matched.length,
+        columns: scan.columns,
+        records,
+        filtered: { matched: matched.length, total: scan.records.length },
+      };
     } finally {
       if (!signal.aborted) this.state.scan = undefined;
     }
@@ -266,7 +356,11 @@ export class Dashboard {
     const controller = new AbortController();
     this.controllers[name] = controller;
     const previous = this.state[name].data;
-    const kept = previous && ('points' in previous ? previous.current === currentPeriod() : previous.period === this.state.view.period) ? previous : undefined;
+    const kept =
+      previous &&
+      ('points' in previous ? previous.current === currentPeriod() : previous.period === this.state.view.period)
+        ? previous
+        : undefined;
     this.setSection(name, { status: 'loading', data: kept });
     this.hooks.changed();
     const api = this.api();
@@ -295,7 +389,11 @@ export class Dashboard {
     if (isApiError(error) && error.kind === 'forbidden') {
       this.block({
         reason: 'forbidden',
-        message: vscode.l10n.t('The API key of {0} lacks the {1} scope, so its usage cannot be shown. Use a key that has this scope, or open the dashboard of another environment.', label, error.scope ?? 'usage:read'),
+        message: vscode.l10n.t(
+          'The API key of {0} lacks the {1} scope, so its usage cannot be shown. Use a key that has this scope, or open the dashboard of another environment.',
+          label,
+          error.scope ?? 'usage:read',
+        ),
         actions: ['replaceKey', 'switchEnvironment'],
       });
       return;
@@ -304,13 +402,21 @@ export class Dashboard {
       const noKey = error.status === undefined;
       this.block({
         reason: noKey ? 'noKey' : 'unauthorized',
-        message: noKey ? vscode.l10n.t('The API key of {0} is not on this machine. Enter it to see usage.', label) : vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key to see usage.', label),
+        message: noKey
+          ? vscode.l10n.t('The API key of {0} is not on this machine. Enter it to see usage.', label)
+          : vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key to see usage.', label),
         actions: ['replaceKey', 'showLogs'],
       });
       return;
     }
-    this.services.log.warn(`Usage dashboard of "${label}": could not load ${name} — ${error instanceof Error ? error.message : String(error)}`);
-    const view: ErrorView = { kind: isApiError(error) ? error.kind : 'unknown', message: describeError(error, label), retryable: true };
+    this.services.log.warn(
+      `Usage dashboard of "${label}": could not load ${name} — ${error instanceof Error ? error.message : String(error)}`,
+    );
+    const view: ErrorView = {
+      kind: isApiError(error) ? error.kind : 'unknown',
+      message: describeError(error, label),
+      retryable: true,
+    };
     this.setSection(name, { status: 'error', error: view, data: kept });
   }
 
@@ -322,7 +428,14 @@ export class Dashboard {
       const latest = periodLabel(currentPeriod(), currentLocale());
       this.state.notice = {
         level: 'warning',
-        text: choice.reason === 'future' ? vscode.l10n.t('{0} has not started yet: usage is known up to {1}.', periodLabel(input, currentLocale()), latest) : vscode.l10n.t('"{0}" is not a billing period (YYYY-MM).', input),
+        text:
+          choice.reason === 'future'
+            ? vscode.l10n.t(
+                '{0} has not started yet: usage is known up to {1}.',
+                periodLabel(input, currentLocale()),
+                latest,
+              )
+            : vscode.l10n.t('"{0}" is not a billing period (YYYY-MM).', input),
       };
       this.hooks.changed();
       return Promise.resolve();

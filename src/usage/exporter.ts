@@ -36,7 +36,8 @@ export class Exporter {
     const uri = await this.services.ui.current.saveFile({
       title: vscode.l10n.t('Export the usage records of {0} ({1})', period, label),
       defaultUri: defaultTarget(label, period, format),
-      filters: format === 'csv' ? { [vscode.l10n.t('CSV files')]: ['csv'] } : { [vscode.l10n.t('JSON files')]: ['json'] },
+      filters:
+        format === 'csv' ? { [vscode.l10n.t('CSV files')]: ['csv'] } : { [vscode.l10n.t('JSON files')]: ['json'] },
     });
     if (!uri) return;
     await this.exportTo(uri, format, period);
@@ -51,7 +52,8 @@ export class Exporter {
     this.dashboard.setExport({ format, phase: 'running', loaded: 0, total: 0 });
     try {
       // Its progress and its Cancel button are in the dashboard, where it was started: once.
-      const onProgress = (loaded: number, total: number) => this.dashboard.setExport({ format, phase: 'running', loaded, total });
+      const onProgress = (loaded: number, total: number) =>
+        this.dashboard.setExport({ format, phase: 'running', loaded, total });
       // A filtered view exports what it shows: the records of the whole period that pass the filter.
       const filter = this.dashboard.state.view.filter;
       let result: { items: UsageRecord[]; missing: number };
@@ -63,7 +65,10 @@ export class Exporter {
         result = { items: all.items, missing: all.stop ? all.totalCount - all.items.length : 0 };
       }
       if (controller.signal.aborted) throw new ApiError('cancelled', 'The export was cancelled.');
-      const text = format === 'csv' ? toCsv(result.items) : toJsonExport(result.items, { billingPeriod: period, exportedAt: new Date().toISOString() });
+      const text =
+        format === 'csv'
+          ? toCsv(result.items)
+          : toJsonExport(result.items, { billingPeriod: period, exportedAt: new Date().toISOString() });
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
       // Records the service announced but would not page to are said, not silently left out.
       const count = result.items.length;
@@ -71,9 +76,16 @@ export class Exporter {
       this.services.log.info(`Exported ${count} usage records of ${period} to ${uri.fsPath || uri.toString()}.`);
       this.dashboard.setExport({ format, phase: 'done', loaded: count, total: count, detail: name });
       const open = vscode.l10n.t('Open File');
-      const said = missing > 0
-        ? vscode.l10n.t('Exported {0} usage records of {1} to {2}. {3} more could not be read: the service does not page them further.', count, period, name, missing)
-        : vscode.l10n.t('Exported {0} usage records of {1} to {2}.', count, period, name);
+      const said =
+        missing > 0
+          ? vscode.l10n.t(
+              'Exported {0} usage records of {1} to {2}. {3} more could not be read: the service does not page them further.',
+              count,
+              period,
+              name,
+              missing,
+            )
+          : vscode.l10n.t('Exported {0} usage records of {1} to {2}.', count, period, name);
       void this.services.ui.current.message(missing > 0 ? 'warning' : 'info', said, {}, open).then(async (choice) => {
         if (choice === open) await vscode.window.showTextDocument(uri);
       });
@@ -83,7 +95,13 @@ export class Exporter {
         return;
       }
       this.services.log.error(`Export of the usage records of ${period} failed`, error);
-      this.dashboard.setExport({ format, phase: 'failed', loaded: 0, total: 0, detail: describeError(error, this.dashboard.state.environment.label) });
+      this.dashboard.setExport({
+        format,
+        phase: 'failed',
+        loaded: 0,
+        total: 0,
+        detail: describeError(error, this.dashboard.state.environment.label),
+      });
       void showError(this.services.ui.current, error, {
         action: vscode.l10n.t('export the usage records'),
         environmentLabel: this.dashboard.state.environment.label,
@@ -97,6 +115,10 @@ export class Exporter {
 
 function defaultTarget(label: string, period: string, format: 'csv' | 'json'): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
-  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'environment';
+  const slug =
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'environment';
   return vscode.Uri.joinPath(folder, `usage-${slug}-${period}.${format}`);
 }

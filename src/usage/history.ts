@@ -18,13 +18,19 @@ interface Stored {
 /** Periods kept per environment (more than the trend shows, fewer than forever). */
 const MAX_PERIODS = 24;
 
-const isObj = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNum = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 function isStoredPoint(period: string, value: unknown): value is TrendPoint {
   if (!isObj(value) || value.period !== period) return false;
   if (value.status === 'noData') return true;
-  return value.status === 'data' && typeof value.tier === 'string' && isObj(value.meters) && Object.values(value.meters).every((m) => isObj(m) && isNum(m.used) && isNum(m.included));
+  return (
+    value.status === 'data' &&
+    typeof value.tier === 'string' &&
+    isObj(value.meters) &&
+    Object.values(value.meters).every((m) => isObj(m) && isNum(m.used) && isNum(m.included))
+  );
 }
 
 export class UsageHistory {
@@ -49,7 +55,8 @@ export class UsageHistory {
     const entry = this.entries()[environmentId];
     const points = new Map<string, TrendPoint>();
     if (!isObj(entry) || entry.baseUrl !== baseUrl || !isObj(entry.points)) return points;
-    for (const [period, point] of Object.entries(entry.points)) if (isStoredPoint(period, point)) points.set(period, point);
+    for (const [period, point] of Object.entries(entry.points))
+      if (isStoredPoint(period, point)) points.set(period, point);
     return points;
   }
 
@@ -59,7 +66,8 @@ export class UsageHistory {
     if (keep.length === 0) return Promise.resolve();
     const entries = this.entries();
     const previous = entries[environmentId];
-    const merged: Record<string, TrendPoint> = isObj(previous) && previous.baseUrl === baseUrl && isObj(previous.points) ? { ...previous.points } : {};
+    const merged: Record<string, TrendPoint> =
+      isObj(previous) && previous.baseUrl === baseUrl && isObj(previous.points) ? { ...previous.points } : {};
     for (const point of keep) merged[point.period] = point;
     const newest = Object.keys(merged).sort().slice(-MAX_PERIODS);
     entries[environmentId] = { baseUrl, points: Object.fromEntries(newest.map((p) => [p, merged[p]])) };

@@ -7,7 +7,13 @@ import { currentPeriod } from '../core/period';
 import { DEFAULT_KEY_SORT } from '../core/records';
 import type { Feature, Services } from '../services';
 import { OwnState } from '../ownState';
-import { DEFAULT_DETAILS_PAGE_SIZE, type DashboardState, type HostMessage, parseViewState, type ViewState } from '../webview/protocol';
+import {
+  DEFAULT_DETAILS_PAGE_SIZE,
+  type DashboardState,
+  type HostMessage,
+  parseViewState,
+  type ViewState,
+} from '../webview/protocol';
 import type { UsageAlerts } from './alerts';
 import { UsageHistory } from './history';
 import { ReadCoordinator } from './readCoordinator';
@@ -71,13 +77,22 @@ export function registerUsage(services: Services) {
   // Read back as written (VS Code's late echoes of global state would bring back older values).
   const ownState = new OwnState(context.globalState);
   const history = new UsageHistory(ownState, StateKeys.usageHistory, warn('the usage history'));
-  const coordinator = new ReadCoordinator(context.globalState, StateKeys.usageReads, randomUUID(), warn('the shared usage read'));
+  const coordinator = new ReadCoordinator(
+    context.globalState,
+    StateKeys.usageReads,
+    randomUUID(),
+    warn('the shared usage read'),
+  );
   // The alerts' code is loaded the first time they are on (and something is to be checked).
   let alertsLoaded: Promise<UsageAlerts> | undefined;
-  const loadAlerts = () => (alertsLoaded ??= import('./alerts').then(({ UsageAlerts }) => new UsageAlerts(services, ownState, StateKeys.usageAlertsShown)));
+  const loadAlerts = () =>
+    (alertsLoaded ??= import('./alerts').then(
+      ({ UsageAlerts }) => new UsageAlerts(services, ownState, StateKeys.usageAlertsShown),
+    ));
   let raised: string[] = [];
   const alerts = {
-    enabled: () => vscode.workspace.getConfiguration(Settings.section).get<boolean>(Settings.usageAlerts, false) === true,
+    enabled: () =>
+      vscode.workspace.getConfiguration(Settings.section).get<boolean>(Settings.usageAlerts, false) === true,
     check: async (environmentId: string, summary: UsageSummary) => {
       if (!alerts.enabled()) return;
       const loaded = await loadAlerts();
@@ -94,8 +109,19 @@ export function registerUsage(services: Services) {
   };
   const statusBar = new UsageStatusBar(services, coordinator, alerts);
   // What each environment's dashboard showed last: shown at once when one opens again.
-  const saved = new PerEnvironmentCache(context.workspaceState, StateKeys.usageDashboardCache, isSavedDashboard, (error) => services.log.warn(`Could not save the usage shown: ${String(error)}`));
-  context.subscriptions.push(statusBar, ...keepInStep(services, saved), ...keepInStep(services, history), ...keepInStep(services, coordinator), ...keepInStep(services, alerts));
+  const saved = new PerEnvironmentCache(
+    context.workspaceState,
+    StateKeys.usageDashboardCache,
+    isSavedDashboard,
+    (error) => services.log.warn(`Could not save the usage shown: ${String(error)}`),
+  );
+  context.subscriptions.push(
+    statusBar,
+    ...keepInStep(services, saved),
+    ...keepInStep(services, history),
+    ...keepInStep(services, coordinator),
+    ...keepInStep(services, alerts),
+  );
 
   // The dashboard's code (panel, state, export, HTML) is loaded when a dashboard first opens.
   let panelModule: Promise<typeof PanelModule> | undefined;
@@ -125,11 +151,21 @@ export function registerUsage(services: Services) {
   };
 
   const open = async (arg?: unknown): Promise<void> => {
-    const id = typeof arg === 'string' ? arg : typeof arg === 'object' && arg !== null && typeof (arg as { id?: unknown }).id === 'string' ? (arg as { id: string }).id : undefined;
+    const id =
+      typeof arg === 'string'
+        ? arg
+        : typeof arg === 'object' && arg !== null && typeof (arg as { id?: unknown }).id === 'string'
+          ? (arg as { id: string }).id
+          : undefined;
     const env = (id ? store.get(id) : undefined) ?? store.active();
     if (!env) {
       const add = vscode.l10n.t('Add Environment');
-      const choice = await ui.current.message('info', vscode.l10n.t('Add an environment first: the usage dashboard shows the usage of an environment\'s API key.'), {}, add);
+      const choice = await ui.current.message(
+        'info',
+        vscode.l10n.t("Add an environment first: the usage dashboard shows the usage of an environment's API key."),
+        {},
+        add,
+      );
       if (choice === add) await vscode.commands.executeCommand(Commands.addEnvironment);
       return;
     }
@@ -138,8 +174,19 @@ export function registerUsage(services: Services) {
       existing.reveal();
       return;
     }
-    const webviewPanel = vscode.window.createWebviewPanel(WebviewTypes.usageDashboard, vscode.l10n.t('Usage: {0}', env.label), vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
-    const panel = adopt(webviewPanel, { environmentId: env.id, period: currentPeriod(), sort: { ...DEFAULT_KEY_SORT }, page: 1, pageSize: DEFAULT_DETAILS_PAGE_SIZE });
+    const webviewPanel = vscode.window.createWebviewPanel(
+      WebviewTypes.usageDashboard,
+      vscode.l10n.t('Usage: {0}', env.label),
+      vscode.ViewColumn.Active,
+      { enableScripts: true, enableFindWidget: true },
+    );
+    const panel = adopt(webviewPanel, {
+      environmentId: env.id,
+      period: currentPeriod(),
+      sort: { ...DEFAULT_KEY_SORT },
+      page: 1,
+      pageSize: DEFAULT_DETAILS_PAGE_SIZE,
+    });
     opened.set(env.id, panel);
     await panel.finally(() => opened.delete(env.id));
   };
@@ -208,7 +255,12 @@ export function registerUsage(services: Services) {
       tick: (windowId, now) => statusBar.tick(windowId, now),
       windowId: coordinator.windowId,
       restore: async (saved) => {
-        const webviewPanel = vscode.window.createWebviewPanel(WebviewTypes.usageDashboard, vscode.l10n.t('Usage'), vscode.ViewColumn.Active, { enableScripts: true });
+        const webviewPanel = vscode.window.createWebviewPanel(
+          WebviewTypes.usageDashboard,
+          vscode.l10n.t('Usage'),
+          vscode.ViewColumn.Active,
+          { enableScripts: true },
+        );
         const panel = await restore(webviewPanel, saved);
         return panel ? probe(panel) : undefined;
       },
@@ -219,5 +271,13 @@ export function registerUsage(services: Services) {
 /** A restored panel whose saved state is unreadable shows the active environment. */
 function fallbackView(services: Services): ViewState | undefined {
   const env = services.store.active();
-  return env ? { environmentId: env.id, period: currentPeriod(), sort: { ...DEFAULT_KEY_SORT }, page: 1, pageSize: DEFAULT_DETAILS_PAGE_SIZE } : undefined;
+  return env
+    ? {
+        environmentId: env.id,
+        period: currentPeriod(),
+        sort: { ...DEFAULT_KEY_SORT },
+        page: 1,
+        pageSize: DEFAULT_DETAILS_PAGE_SIZE,
+      }
+    : undefined;
 }

@@ -31,7 +31,9 @@ export class DashboardPanel implements vscode.Disposable {
   /** Messages received that were not part of the protocol (dropped). */
   rejectedMessages = 0;
   /** performance.now() when the panel was made, its webview said `ready`, and meters were first posted. */
-  readonly timeline: { createdAt: number; readyAt?: number; metersPostedAt?: number; trendPostedAt?: number } = { createdAt: performance.now() };
+  readonly timeline: { createdAt: number; readyAt?: number; metersPostedAt?: number; trendPostedAt?: number } = {
+    createdAt: performance.now(),
+  };
   private postScheduled = false;
   /** The service address the shown data came from: a new one means reading everything again. */
   private baseUrl?: string;
@@ -45,7 +47,10 @@ export class DashboardPanel implements vscode.Disposable {
   ) {
     const extensionUri = services.context.extensionUri;
     const webview = panel.webview;
-    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
+    webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+    };
     panel.iconPath = tabIcon(extensionUri);
     this.dashboard = new Dashboard(services, view, {
       changed: () => this.schedulePost(),
@@ -107,7 +112,10 @@ export class DashboardPanel implements vscode.Disposable {
     const message = parseWebviewMessage(raw);
     if (!message) {
       this.rejectedMessages++;
-      const type = typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
+      const type =
+        typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string'
+          ? (raw as { type: string }).type.slice(0, 40)
+          : typeof raw;
       this.services.log.warn(`Usage dashboard: ignored a message that is not part of the protocol (${type}).`);
       return;
     }
@@ -116,7 +124,12 @@ export class DashboardPanel implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.timeline.readyAt ??= performance.now();
-        this.post({ type: 'init', locale: currentLocale() ?? vscode.env.language, strings: uiStrings(), messages: vscode.l10n.bundle });
+        this.post({
+          type: 'init',
+          locale: currentLocale() ?? vscode.env.language,
+          strings: uiStrings(),
+          messages: vscode.l10n.bundle,
+        });
         this.post({ type: 'update', state: dashboard.state });
         return;
       case 'refresh':
@@ -142,7 +155,10 @@ export class DashboardPanel implements vscode.Disposable {
       case 'cancelScan':
         return dashboard.cancelScan();
       case 'command':
-        await vscode.commands.executeCommand(Commands[message.command], ...(message.command === 'replaceKey' ? [this.environmentId] : []));
+        await vscode.commands.executeCommand(
+          Commands[message.command],
+          ...(message.command === 'replaceKey' ? [this.environmentId] : []),
+        );
         return;
       case 'webviewError':
         this.webviewErrors.push(message.message);
@@ -165,7 +181,8 @@ export class DashboardPanel implements vscode.Disposable {
     // A snapshot: later changes to the state must not alter what was posted.
     const snapshot = structuredClone(message);
     if (snapshot.type === 'update' && snapshot.state.summary.data) this.timeline.metersPostedAt ??= performance.now();
-    if (snapshot.type === 'update' && snapshot.state.trend.status === 'ready') this.timeline.trendPostedAt ??= performance.now();
+    if (snapshot.type === 'update' && snapshot.state.trend.status === 'ready')
+      this.timeline.trendPostedAt ??= performance.now();
     this.posted.push(snapshot);
     if (this.posted.length > KEPT_MESSAGES) this.posted.splice(0, this.posted.length - KEPT_MESSAGES);
     void this.panel.webview.postMessage(snapshot);

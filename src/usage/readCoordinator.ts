@@ -16,7 +16,8 @@ export interface SharedRead {
 
 type Reads = Record<string, SharedRead>;
 
-const isObj = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A share of the interval: a window whose timer fires a little early still leaves the read to the other. */
 const FRESH_SHARE = 0.9;
@@ -43,7 +44,13 @@ export class ReadCoordinator {
   claim(environmentId: string, period: string, intervalMs: number, now = Date.now(), windowId = this.windowId): Claim {
     const reads = this.reads();
     const entry = reads[environmentId];
-    if (isObj(entry) && entry.window !== windowId && typeof entry.at === 'number' && now - entry.at < intervalMs * FRESH_SHARE && entry.at <= now + 1000) {
+    if (
+      isObj(entry) &&
+      entry.window !== windowId &&
+      typeof entry.at === 'number' &&
+      now - entry.at < intervalMs * FRESH_SHARE &&
+      entry.at <= now + 1000
+    ) {
       const summary = entry.summary;
       if (isObj(summary) && summary.billingPeriod === period) return { read: false, summary, by: entry.window };
     }

@@ -25,7 +25,12 @@ export class RecordsScan {
   }
 
   /** Reads every record of the period (or returns the ones read); one read at a time per period. */
-  read(api: ServiceApi, period: string, onProgress: (loaded: number, total: number) => void, signal?: AbortSignal): Promise<ScanResult> {
+  read(
+    api: ServiceApi,
+    period: string,
+    onProgress: (loaded: number, total: number) => void,
+    signal?: AbortSignal,
+  ): Promise<ScanResult> {
     const cached = this.cached(period);
     if (cached) return Promise.resolve(cached);
     if (this.running?.period === period) return this.running.promise;
@@ -34,15 +39,22 @@ export class RecordsScan {
     const inner = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
     const promise = api.usage.detailsAll(period, { signal: inner, onProgress }).then((all) => {
       if (inner.aborted) throw new ApiError('cancelled', 'Reading the records was cancelled.');
-      const result = { period, records: all.items, columns: deriveColumns(all.items), missing: all.stop ? all.totalCount - all.items.length : 0 };
+      const result = {
+        period,
+        records: all.items,
+        columns: deriveColumns(all.items),
+        missing: all.stop ? all.totalCount - all.items.length : 0,
+      };
       this.result = result;
       return result;
     });
     const running = { period, promise, controller };
     this.running = running;
-    void promise.finally(() => {
-      if (this.running === running) this.running = undefined;
-    }).catch(() => undefined);
+    void promise
+      .finally(() => {
+        if (this.running === running) this.running = undefined;
+      })
+      .catch(() => undefined);
     return promise;
   }
 

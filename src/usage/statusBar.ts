@@ -35,7 +35,11 @@ export interface UsageStatusBarView {
 }
 
 export class UsageStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('engagementUsage.usageCalls', vscode.StatusBarAlignment.Left, 49);
+  private readonly item = vscode.window.createStatusBarItem(
+    'engagementUsage.usageCalls',
+    vscode.StatusBarAlignment.Left,
+    49,
+  );
   private readonly subscriptions: vscode.Disposable[] = [];
   private timer?: ReturnType<typeof setInterval>;
   private intervalMs = 0;
@@ -64,7 +68,15 @@ export class UsageStatusBar implements vscode.Disposable {
         else if (!this.visible) void this.refresh();
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if ([Settings.usageStatusBar, Settings.usageStatusBarRefreshMinutes, Settings.usageAlerts, Settings.usageAlertThresholds].some((s) => event.affectsConfiguration(`${Settings.section}.${s}`))) void this.refresh();
+        if (
+          [
+            Settings.usageStatusBar,
+            Settings.usageStatusBarRefreshMinutes,
+            Settings.usageAlerts,
+            Settings.usageAlertThresholds,
+          ].some((s) => event.affectsConfiguration(`${Settings.section}.${s}`))
+        )
+          void this.refresh();
       }),
       // Not at activation: the first read waits until a view or panel is on screen.
       services.shown.whenShown(() => void this.refresh()),
@@ -77,7 +89,9 @@ export class UsageStatusBar implements vscode.Disposable {
 
   /** The refresh interval from the setting, bounded to 1 minute – 1 day. */
   intervalMsFromSettings(): number {
-    const minutes = vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.usageStatusBarRefreshMinutes, 15);
+    const minutes = vscode.workspace
+      .getConfiguration(Settings.section)
+      .get<number>(Settings.usageStatusBarRefreshMinutes, 15);
     return Math.min(MAX_MINUTES, Math.max(MIN_MINUTES, Number.isFinite(minutes) ? Math.round(minutes) : 15)) * 60_000;
   }
 
@@ -111,7 +125,12 @@ export class UsageStatusBar implements vscode.Disposable {
     const { store, vault, connection } = this.services;
     const env = store.active();
     const item = this.enabled();
-    if ((!item && !this.alerts.enabled()) || !env || store.capabilities(env.id).usage === false || !(await vault.usable(env))) {
+    if (
+      (!item && !this.alerts.enabled()) ||
+      !env ||
+      store.capabilities(env.id).usage === false ||
+      !(await vault.usable(env))
+    ) {
       this.stopTimer();
       this.hide();
       return;
@@ -173,9 +192,15 @@ export class UsageStatusBar implements vscode.Disposable {
       const texts = meterTexts(meterFigures(name, summary.usage[name]), locale);
       return `${name}: ${vscode.l10n.t('{0} of {1}', texts.used, texts.included)} (${texts.percent})${texts.overage ? ` ${vscode.l10n.t('overage {0}', texts.overage)}` : ''}`;
     });
-    this.tooltipText = [`${summary.billingPeriod} · ${summary.tier}`, ...lines, vscode.l10n.t('Click to open the usage dashboard')].join('\n\n');
+    this.tooltipText = [
+      `${summary.billingPeriod} · ${summary.tier}`,
+      ...lines,
+      vscode.l10n.t('Click to open the usage dashboard'),
+    ].join('\n\n');
     this.item.tooltip = this.tooltipText;
-    this.item.accessibilityInformation = { label: vscode.l10n.t('API calls this billing period: {0} of the included amount', percent) };
+    this.item.accessibilityInformation = {
+      label: vscode.l10n.t('API calls this billing period: {0} of the included amount', percent),
+    };
     this.item.show();
     this.visible = true;
     this.shownFor = environmentId;
@@ -192,7 +217,13 @@ export class UsageStatusBar implements vscode.Disposable {
   }
 
   view(): UsageStatusBarView {
-    return { visible: this.visible, text: this.item.text, level: this.level, background: this.item.backgroundColor?.id, tooltip: this.tooltipText };
+    return {
+      visible: this.visible,
+      text: this.item.text,
+      level: this.level,
+      background: this.item.backgroundColor?.id,
+      tooltip: this.tooltipText,
+    };
   }
 
   dispose(): void {

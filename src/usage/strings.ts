@@ -27,7 +27,7 @@ export function uiStrings(): UiStrings {
     'col.calls': vscode.l10n.t('Calls'),
     'col.share': vscode.l10n.t('Share'),
     'col.lastUsedAt': vscode.l10n.t('Last used'),
-    currentKey: vscode.l10n.t('this environment\'s key'),
+    currentKey: vscode.l10n.t("this environment's key"),
     sortBy: vscode.l10n.t('Sort by {0}'),
     keysEmpty: vscode.l10n.t('No API key made calls in this period.'),
     never: vscode.l10n.t('never'),
@@ -67,8 +67,12 @@ export function uiStrings(): UiStrings {
     projection: vscode.l10n.t('{0} by the end of the period'),
     projectionOver: vscode.l10n.t('{0} over the included amount, reached around {1}'),
     projectionWithin: vscode.l10n.t('within the included amount'),
-    projectionLinear: vscode.l10n.t('Estimate of this extension, not of the service: the amount used so far divided by the days elapsed, times the days in the period (linear from the period\'s start).'),
-    projectionDaily: vscode.l10n.t('Estimate of this extension, not of the service: the amount used so far plus, for each day left, the mean of the last whole days of the period\'s records (calls); other meters linear from the period\'s start.'),
+    projectionLinear: vscode.l10n.t(
+      "Estimate of this extension, not of the service: the amount used so far divided by the days elapsed, times the days in the period (linear from the period's start).",
+    ),
+    projectionDaily: vscode.l10n.t(
+      "Estimate of this extension, not of the service: the amount used so far plus, for each day left, the mean of the last whole days of the period's records (calls); other meters linear from the period's start.",
+    ),
     periodDays: vscode.l10n.t('Day {0} of {1}, {2} days left'),
     filterHeading: vscode.l10n.t('Filter the records of the whole period'),
     filterColumn: vscode.l10n.t('Column'),

@@ -32,7 +32,8 @@ export async function readTrend(
         const summary = await summaryOf(period);
         return trendPoint(period, summary.tier, summary.usage);
       } catch (error) {
-        if (isApiError(error) && (error.kind === 'notFound' || isEmptyAnswer(error))) return { period, status: 'noData' };
+        if (isApiError(error) && (error.kind === 'notFound' || isEmptyAnswer(error)))
+          return { period, status: 'noData' };
         // A rejected key or a missing scope is the dashboard's to say, once.
         if (isApiError(error) && ['unauthorized', 'forbidden', 'cancelled'].includes(error.kind)) throw error;
         firstError ??= error;

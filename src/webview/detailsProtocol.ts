@@ -41,12 +41,27 @@ export interface DetailsView {
   notice?: string;
 }
 
-export const DETAILS_STRING_KEYS = ['action.edit', 'action.changeStatus', 'action.copyId', 'action.refresh', 'action.openUsageDashboard', 'description', 'noDescription', 'otherFields', 'readAt', 'readOnly', 'busy', 'fields', 'actions'] as const;
+export const DETAILS_STRING_KEYS = [
+  'action.edit',
+  'action.changeStatus',
+  'action.copyId',
+  'action.refresh',
+  'action.openUsageDashboard',
+  'description',
+  'noDescription',
+  'otherFields',
+  'readAt',
+  'readOnly',
+  'busy',
+  'fields',
+  'actions',
+] as const;
 export type DetailsStringKey = (typeof DETAILS_STRING_KEYS)[number];
 export type DetailsStrings = Record<DetailsStringKey, string>;
 
 export type DetailsHostMessage = { type: 'init'; strings: DetailsStrings } | { type: 'show'; view: DetailsView };
-export type DetailsWebviewMessage = { type: 'ready' } | { type: 'action'; action: DetailsAction } | { type: 'webviewError'; message: string };
+export type DetailsWebviewMessage =
+  { type: 'ready' } | { type: 'action'; action: DetailsAction } | { type: 'webviewError'; message: string };
 
 /** Reads a message from the webview: anything that is not exactly one of the protocol gives undefined. */
 export function parseDetailsMessage(value: unknown): DetailsWebviewMessage | undefined {
@@ -56,7 +71,9 @@ export function parseDetailsMessage(value: unknown): DetailsWebviewMessage | und
     case 'ready':
       return { type: 'ready' };
     case 'action':
-      return typeof raw.action === 'string' && (DETAILS_ACTIONS as readonly string[]).includes(raw.action) ? { type: 'action', action: raw.action as DetailsAction } : undefined;
+      return typeof raw.action === 'string' && (DETAILS_ACTIONS as readonly string[]).includes(raw.action)
+        ? { type: 'action', action: raw.action as DetailsAction }
+        : undefined;
     case 'webviewError':
       return typeof raw.message === 'string' ? { type: 'webviewError', message: raw.message.slice(0, 500) } : undefined;
     default:
@@ -73,7 +90,16 @@ export interface DetailsWords {
   updated: string;
 }
 
-const KNOWN_FIELDS = new Set(['id', 'name', 'description', 'type', 'status', 'evaluationCount', 'createdAt', 'updatedAt']);
+const KNOWN_FIELDS = new Set([
+  'id',
+  'name',
+  'description',
+  'type',
+  'status',
+  'evaluationCount',
+  'createdAt',
+  'updatedAt',
+]);
 
 function rawValue(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -81,11 +107,27 @@ function rawValue(value: unknown): string {
 }
 
 /** Every contract field (dates absolute and relative) and every extra field the service sent. */
-export function detailsView(engagement: Engagement, options: { environment: string; words: DetailsWords; readAt: number; now?: number; canWrite: boolean; busy?: boolean; error?: string; notice?: string }): DetailsView {
+export function detailsView(
+  engagement: Engagement,
+  options: {
+    environment: string;
+    words: DetailsWords;
+    readAt: number;
+    now?: number;
+    canWrite: boolean;
+    busy?: boolean;
+    error?: string;
+    notice?: string;
+  },
+): DetailsView {
   const now = options.now ?? Date.now();
   const w = options.words;
   const look = statusLook(engagement.status);
-  const date = (label: string, iso: string): DetailsField => ({ label, value: absoluteTime(iso), note: relativeTime(iso, now) });
+  const date = (label: string, iso: string): DetailsField => ({
+    label,
+    value: absoluteTime(iso),
+    note: relativeTime(iso, now),
+  });
   const acting = options.notice === undefined;
   return {
     environment: options.environment,

@@ -4,7 +4,15 @@ import type { MeterFigures } from '../core/meters';
 import { isPeriod } from '../core/period';
 import type { PeriodProjection } from '../core/projection';
 import { type RecordFilter, STATUS_CLASSES, type StatusClass } from '../core/recordFilter';
-import { DEFAULT_KEY_SORT, KEY_COLUMNS, type KeyColumn, type KeyRow, type KeySort, type OpenRecord, type SortDirection } from '../core/records';
+import {
+  DEFAULT_KEY_SORT,
+  KEY_COLUMNS,
+  type KeyColumn,
+  type KeyRow,
+  type KeySort,
+  type OpenRecord,
+  type SortDirection,
+} from '../core/records';
 import type { TrendPoint } from '../core/trend';
 
 export const DETAILS_PAGE_SIZES: readonly number[] = [10, 25, 50, 100];
@@ -29,7 +37,8 @@ export interface ErrorView {
 }
 
 /** A part of the dashboard: loading (maybe with the last data), ready, or failed (maybe with the last data). */
-export type Section<T> = { status: 'loading'; data?: T } | { status: 'ready'; data: T } | { status: 'error'; error: ErrorView; data?: T };
+export type Section<T> =
+  { status: 'loading'; data?: T } | { status: 'ready'; data: T } | { status: 'error'; error: ErrorView; data?: T };
 
 export interface SummaryData {
   period: string;
@@ -117,16 +126,86 @@ export interface DashboardState {
 
 /** Every text the webview shows that is not data; the host fills it through `vscode.l10n`. */
 export const UI_STRING_KEYS = [
-  'billingPeriod', 'previousPeriod', 'nextPeriod', 'chooseMonth', 'refresh', 'updated', 'updating', 'tier', 'production',
-  'metersHeading', 'meter.calls', 'meter.webhooks', 'meter.storage_gb', 'meterOf', 'meterOverage', 'meterNoAllowance', 'meterAria',
-  'keysHeading', 'col.name', 'col.keyId', 'col.calls', 'col.share', 'col.lastUsedAt', 'currentKey', 'sortBy', 'keysEmpty', 'never',
-  'detailsHeading', 'detailsEmpty', 'pageOf', 'recordsRange', 'previousPage', 'nextPage', 'pageSize', 'exportCsv', 'exportJson',
-  'exporting', 'cancel', 'exportDone', 'exportCancelled', 'exportFailed', 'retry', 'emptyPeriod', 'loading', 'dismiss',
-  'command.replaceKey', 'command.switchEnvironment', 'command.showLogs', 'command.addEnvironment',
-  'trendHeading', 'trendAria', 'trendPoint', 'noData', 'trendChange', 'trendChangeNew', 'trendFailed', 'col.period', 'col.used', 'col.included',
-  'estimate', 'projection', 'projectionOver', 'projectionWithin', 'projectionLinear', 'projectionDaily', 'periodDays',
-  'filterHeading', 'filterColumn', 'filterText', 'filterStatus', 'filterAnyStatus', 'filterAnyColumn', 'filterKey', 'filterByKey', 'clearFilter', 'applyFilter',
-  'scanning', 'filteredCount', 'filterNoMatch', 'exportFiltered',
+  'billingPeriod',
+  'previousPeriod',
+  'nextPeriod',
+  'chooseMonth',
+  'refresh',
+  'updated',
+  'updating',
+  'tier',
+  'production',
+  'metersHeading',
+  'meter.calls',
+  'meter.webhooks',
+  'meter.storage_gb',
+  'meterOf',
+  'meterOverage',
+  'meterNoAllowance',
+  'meterAria',
+  'keysHeading',
+  'col.name',
+  'col.keyId',
+  'col.calls',
+  'col.share',
+  'col.lastUsedAt',
+  'currentKey',
+  'sortBy',
+  'keysEmpty',
+  'never',
+  'detailsHeading',
+  'detailsEmpty',
+  'pageOf',
+  'recordsRange',
+  'previousPage',
+  'nextPage',
+  'pageSize',
+  'exportCsv',
+  'exportJson',
+  'exporting',
+  'cancel',
+  'exportDone',
+  'exportCancelled',
+  'exportFailed',
+  'retry',
+  'emptyPeriod',
+  'loading',
+  'dismiss',
+  'command.replaceKey',
+  'command.switchEnvironment',
+  'command.showLogs',
+  'command.addEnvironment',
+  'trendHeading',
+  'trendAria',
+  'trendPoint',
+  'noData',
+  'trendChange',
+  'trendChangeNew',
+  'trendFailed',
+  'col.period',
+  'col.used',
+  'col.included',
+  'estimate',
+  'projection',
+  'projectionOver',
+  'projectionWithin',
+  'projectionLinear',
+  'projectionDaily',
+  'periodDays',
+  'filterHeading',
+  'filterColumn',
+  'filterText',
+  'filterStatus',
+  'filterAnyStatus',
+  'filterAnyColumn',
+  'filterKey',
+  'filterByKey',
+  'clearFilter',
+  'applyFilter',
+  'scanning',
+  'filteredCount',
+  'filterNoMatch',
+  'exportFiltered',
 ] as const;
 export type UiStringKey = (typeof UI_STRING_KEYS)[number];
 export type UiStrings = Record<UiStringKey, string>;
@@ -135,7 +214,9 @@ export type UiStrings = Record<UiStringKey, string>;
  * `init` gives the webview the user's locale (numbers and dates are formatted with Intl in it),
  * its texts and the extension's translated bundle (for the words of src/core; none in English).
  */
-export type HostMessage = { type: 'init'; locale: string; strings: UiStrings; messages?: Record<string, string> } | { type: 'update'; state: DashboardState };
+export type HostMessage =
+  | { type: 'init'; locale: string; strings: UiStrings; messages?: Record<string, string> }
+  | { type: 'update'; state: DashboardState };
 
 export type WebviewMessage =
   | { type: 'ready' }
@@ -159,8 +240,10 @@ function isObject(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const isWholeIn = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
-const isColumn = (value: unknown): value is KeyColumn => typeof value === 'string' && (KEY_COLUMNS as readonly string[]).includes(value);
+const isWholeIn = (value: unknown, min: number, max: number): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const isColumn = (value: unknown): value is KeyColumn =>
+  typeof value === 'string' && (KEY_COLUMNS as readonly string[]).includes(value);
 const isDirection = (value: unknown): value is SortDirection => value === 'asc' || value === 'desc';
 
 export const MAX_PAGE = 100_000;
@@ -183,13 +266,19 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     case 'setPage':
       return isWholeIn(value.page, 1, MAX_PAGE) ? { type: 'setPage', page: value.page } : undefined;
     case 'setPageSize':
-      return isWholeIn(value.pageSize, 1, MAX_DETAILS_PAGE_SIZE) ? { type: 'setPageSize', pageSize: value.pageSize } : undefined;
+      return isWholeIn(value.pageSize, 1, MAX_DETAILS_PAGE_SIZE)
+        ? { type: 'setPageSize', pageSize: value.pageSize }
+        : undefined;
     case 'sort':
-      return isColumn(value.column) && isDirection(value.direction) ? { type: 'sort', column: value.column, direction: value.direction } : undefined;
+      return isColumn(value.column) && isDirection(value.direction)
+        ? { type: 'sort', column: value.column, direction: value.direction }
+        : undefined;
     case 'export':
       return value.format === 'csv' || value.format === 'json' ? { type: 'export', format: value.format } : undefined;
     case 'command':
-      return typeof value.command === 'string' && (COMMANDS as readonly string[]).includes(value.command) ? { type: 'command', command: value.command as CommandName } : undefined;
+      return typeof value.command === 'string' && (COMMANDS as readonly string[]).includes(value.command)
+        ? { type: 'command', command: value.command as CommandName }
+        : undefined;
     case 'setFilter': {
       const filter = parseFilter(value.filter);
       return filter ? { type: 'setFilter', filter } : undefined;
@@ -197,7 +286,9 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     case 'filterKey':
       return isShortText(value.maskedKeyId) ? { type: 'filterKey', maskedKeyId: value.maskedKeyId } : undefined;
     case 'webviewError':
-      return typeof value.message === 'string' ? { type: 'webviewError', message: value.message.slice(0, 500) } : undefined;
+      return typeof value.message === 'string'
+        ? { type: 'webviewError', message: value.message.slice(0, 500) }
+        : undefined;
     default:
       return undefined;
   }
@@ -227,8 +318,17 @@ export function parseFilter(value: unknown): RecordFilter | undefined {
  * wrong fall back to defaults; without an environment id the state is unusable.
  */
 export function parseViewState(value: unknown, fallbackPeriod: string): ViewState | undefined {
-  if (!isObject(value) || typeof value.environmentId !== 'string' || value.environmentId === '' || value.environmentId.length > 200) return undefined;
-  const sort = isObject(value.sort) && isColumn(value.sort.column) && isDirection(value.sort.direction) ? { column: value.sort.column, direction: value.sort.direction } : { ...DEFAULT_KEY_SORT };
+  if (
+    !isObject(value) ||
+    typeof value.environmentId !== 'string' ||
+    value.environmentId === '' ||
+    value.environmentId.length > 200
+  )
+    return undefined;
+  const sort =
+    isObject(value.sort) && isColumn(value.sort.column) && isDirection(value.sort.direction)
+      ? { column: value.sort.column, direction: value.sort.direction }
+      : { ...DEFAULT_KEY_SORT };
   return {
     environmentId: value.environmentId,
     period: isPeriod(value.period) ? value.period : fallbackPeriod,

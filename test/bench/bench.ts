@@ -28,7 +28,11 @@ interface Started {
 function startServiceProcess(n: number, latencyMs: number, cap?: number): Promise<Started> {
   const cli = path.join(__dirname, '..', 'service', 'cli.js');
   const reading = cap === undefined ? [] : ['--page-size-cap', String(cap)];
-  const child = spawn(process.execPath, [cli, '--port', '0', '--engagements', String(n), '--latency', String(latencyMs), ...reading], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [cli, '--port', '0', '--engagements', String(n), '--latency', String(latencyMs), ...reading],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the reference service did not start within 15 s')), 15_000);
     readline.createInterface({ input: child.stdout }).on('line', (line) => {
@@ -49,7 +53,9 @@ async function main(): Promise<void> {
   const override = process.env.BENCH_CONCURRENCY ? Number(process.env.BENCH_CONCURRENCY) : undefined;
   let concurrency = 0;
   // The grid, then the case of a service that caps its pages at 50 (the client asks for 100).
-  const runsToDo: Array<{ latencyMs: number; n: number; cap?: number }> = latencies.flatMap((latencyMs) => sizes.map((n) => ({ latencyMs, n })));
+  const runsToDo: Array<{ latencyMs: number; n: number; cap?: number }> = latencies.flatMap((latencyMs) =>
+    sizes.map((n) => ({ latencyMs, n })),
+  );
   if (process.env.BENCH_CAPPED !== '0') runsToDo.push({ latencyMs: 20, n: Math.max(...sizes), cap: 50 });
   for (const { latencyMs, n, cap } of runsToDo) {
     const service = await startServiceProcess(n, latencyMs, cap);
@@ -59,7 +65,13 @@ async function main(): Promise<void> {
         requests++;
         return fetch(input, init);
       };
-      const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.key, timeoutMs: 30_000, fetch: counting, concurrency: override });
+      const api = new ServiceApi({
+        baseUrl: service.baseUrl,
+        getKey: () => service.key,
+        timeoutMs: 30_000,
+        fetch: counting,
+        concurrency: override,
+      });
       concurrency = api.client.concurrency;
       await api.engagements.list({ page: 1, pageSize: 1 }); // warm the connection
       // Concurrent: the median of three runs (the first also opens the connections).

@@ -13,7 +13,15 @@ async function main(): Promise<void> {
     const all = await api.engagements.listAll();
     gc?.();
     const after = process.memoryUsage().heapUsed;
-    console.log(JSON.stringify({ kind: 'memory', items: all.items.length, heapBeforeMb: before / 2 ** 20, heapAfterMb: after / 2 ** 20, gcExposed: Boolean(gc) }));
+    console.log(
+      JSON.stringify({
+        kind: 'memory',
+        items: all.items.length,
+        heapBeforeMb: before / 2 ** 20,
+        heapAfterMb: after / 2 ** 20,
+        gcExposed: Boolean(gc),
+      }),
+    );
   } finally {
     await service.close();
   }

@@ -15,7 +15,9 @@ describe('Adding the first environment (e2e)', function () {
   it('welcome button → label → URL → key; the status bar shows the environment', async () => {
     const wb = workbench();
     await wb.openViewContainer(CONTAINER);
-    const button = wb.page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Add Environment' });
+    const button = wb.page.locator('.part.sidebar .welcome-view-content .monaco-button', {
+      hasText: 'Add Environment',
+    });
     await button.waitFor({ state: 'visible', timeout: 30_000 });
     await wb.screenshot('docs-welcome');
 
@@ -26,17 +28,28 @@ describe('Adding the first environment (e2e)', function () {
     await wb.screenshot('add-environment-key');
     await wb.answerInput('API key', wb.service.keys.admin);
 
-    const item = await wb.waitFor(async () => (await wb.statusBarItems()).find((i) => i.text.includes('Staging')), 'the status bar to show Staging', 30_000);
+    const item = await wb.waitFor(
+      async () => (await wb.statusBarItems()).find((i) => i.text.includes('Staging')),
+      'the status bar to show Staging',
+      30_000,
+    );
     assert.match(item.ariaLabel, /Staging/);
     assert.ok(
       wb.service.requests.some((r) => r.authorization === `Bearer ${wb.service.keys.admin}`),
       'the key was checked with the service before it was saved',
     );
-    const items = await wb.waitFor(async () => {
-      const rows = await wb.treeItems('Engagements');
-      return rows.length > 1 && rows.every((r) => r.label) ? rows : undefined;
-    }, 'the Engagements view to list engagements', 30_000);
-    assert.ok(items.some((i) => i.icons.length > 0), `tree items have codicons: ${JSON.stringify(items.slice(0, 3))}`);
+    const items = await wb.waitFor(
+      async () => {
+        const rows = await wb.treeItems('Engagements');
+        return rows.length > 1 && rows.every((r) => r.label) ? rows : undefined;
+      },
+      'the Engagements view to list engagements',
+      30_000,
+    );
+    assert.ok(
+      items.some((i) => i.icons.length > 0),
+      `tree items have codicons: ${JSON.stringify(items.slice(0, 3))}`,
+    );
     await wb.screenshot('docs-environment-added');
   });
 
@@ -49,7 +62,11 @@ describe('Adding the first environment (e2e)', function () {
     const item = wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'Staging' });
     await item.waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await item.locator('.codicon-key').count(), 0, 'no "key missing" icon next to the environment');
-    await wb.waitFor(() => wb.service.requests.some((r) => r.keyId === 'key_admin'), 'a request made with the stored key', 30_000);
+    await wb.waitFor(
+      () => wb.service.requests.some((r) => r.keyId === 'key_admin'),
+      'a request made with the stored key',
+      30_000,
+    );
   });
 
   it('then the usage dashboard opens from the command palette and shows the meters (webview)', async () => {

@@ -25,20 +25,38 @@ describe('First run and the status bar (e2e)', function () {
     const link = wb.page.locator('.part.sidebar .welcome-view-content a', { hasText: 'Open the walkthrough' });
     await link.click({ timeout: 30_000 });
     const page = wb.page.locator('.gettingStartedContainer');
-    await page.locator('.getting-started-category .category-title, h2', { hasText: WALKTHROUGH }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.getting-started-category .category-title, h2', { hasText: WALKTHROUGH })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     const step = (title: string) => page.locator('.getting-started-step', { hasText: title }).first();
-    for (const title of ['Add an environment', 'Browse engagements', 'Create an engagement', 'Open the usage dashboard', 'Set usage alerts']) {
+    for (const title of [
+      'Add an environment',
+      'Browse engagements',
+      'Create an engagement',
+      'Open the usage dashboard',
+      'Set usage alerts',
+    ]) {
       await step(title).waitFor({ state: 'attached', timeout: 15_000 });
     }
     const first = step('Add an environment');
-    const checked = () => first.evaluate((el) => el.classList.contains('complete') || el.querySelector('.codicon-getting-started-step-checked, .codicon-pass-filled') !== null);
+    const checked = () =>
+      first.evaluate(
+        (el) =>
+          el.classList.contains('complete') ||
+          el.querySelector('.codicon-getting-started-step-checked, .codicon-pass-filled') !== null,
+      );
     assert.equal(await checked(), false, 'the first step is not done yet');
 
     await first.locator('.monaco-button', { hasText: 'Add Environment' }).click({ timeout: 15_000 });
     await wb.answerInput('short name', 'Staging');
     await wb.answerInput('ending in /v1', wb.service.baseUrl);
     await wb.answerInput('API key', wb.service.keys.admin);
-    await wb.waitFor(async () => (await wb.statusBarItems()).some((i) => i.text.includes('Staging')), 'the status bar to show Staging', 30_000);
+    await wb.waitFor(
+      async () => (await wb.statusBarItems()).some((i) => i.text.includes('Staging')),
+      'the status bar to show Staging',
+      30_000,
+    );
     await wb.waitFor(checked, 'the first step to be checked', 15_000);
     await wb.waitForToastsToClose(20_000).catch(() => undefined);
     await wb.screenshot('docs-walkthrough');
@@ -48,7 +66,10 @@ describe('First run and the status bar (e2e)', function () {
     const wb = workbench();
     const period = utcPeriod();
     const summary = wb.service.store.summary(period);
-    wb.service.store.setSummary(period, { ...summary, usage: { ...summary.usage, calls: { used: 85_000, included: 100_000, overage: 0 } } });
+    wb.service.store.setSummary(period, {
+      ...summary,
+      usage: { ...summary.usage, calls: { used: 85_000, included: 100_000, overage: 0 } },
+    });
     await wb.runCommand('Engagements: Add Environment');
     await wb.answerInput('short name', 'Production');
     await wb.answerInput('ending in /v1', wb.service.baseUrl);
@@ -58,15 +79,29 @@ describe('First run and the status bar (e2e)', function () {
     const calls = wb.page.locator('.part.statusbar .statusbar-item', { hasText: /calls 85\s*%/ }).first();
     await production.waitFor({ state: 'visible', timeout: 30_000 });
     await calls.waitFor({ state: 'visible', timeout: 30_000 });
-    const look = (item: typeof calls): Promise<{ classes: string; background: string }> => item.evaluate((el) => ({ classes: el.getAttribute('class') ?? '', background: getComputedStyle(el).backgroundColor }));
+    const look = (item: typeof calls): Promise<{ classes: string; background: string }> =>
+      item.evaluate((el) => ({
+        classes: el.getAttribute('class') ?? '',
+        background: getComputedStyle(el).backgroundColor,
+      }));
     const colours = [await look(production), await look(calls)];
-    assert.match(colours[0].classes, /error-kind/, `production is shown as the error (red) kind: ${colours[0].classes}`);
-    assert.match(colours[1].classes, /warning-kind/, `85 % is shown as the warning (yellow) kind: ${colours[1].classes}`);
+    assert.match(
+      colours[0].classes,
+      /error-kind/,
+      `production is shown as the error (red) kind: ${colours[0].classes}`,
+    );
+    assert.match(
+      colours[1].classes,
+      /warning-kind/,
+      `85 % is shown as the warning (yellow) kind: ${colours[1].classes}`,
+    );
     assert.notEqual(colours[0].background, colours[1].background, 'two meanings, two colours');
     await wb.waitForToastsToClose(20_000).catch(() => undefined);
     const bar = await wb.page.locator('.part.statusbar').boundingBox();
     assert.ok(bar, 'the status bar is on screen');
-    await wb.screenshot('docs-status-bar-production', { clip: { x: 0, y: bar.y - 1, width: Math.min(bar.width, 760), height: bar.height + 1 } });
+    await wb.screenshot('docs-status-bar-production', {
+      clip: { x: 0, y: bar.y - 1, width: Math.min(bar.width, 760), height: bar.height + 1 },
+    });
   });
 });
 
@@ -92,9 +127,21 @@ describe('Progress where the work started (e2e)', function () {
       await wb.chooseQuickPick(`Create “${NAME}”`);
       // While the POST is in flight: the view's own progress bar runs, and no notification says so.
       // (The view is alone in its container, so its progress bar runs under the side bar's title.)
-      await wb.waitFor(async () => (await wb.page.locator('.part.sidebar .monaco-progress-container.active').count()) > 0, 'the progress bar of the Engagements view', 3_500);
-      assert.deepEqual((await wb.notificationTexts()).filter((t) => /creat/i.test(t)), [], 'no progress notification');
-      assert.equal(await wb.page.locator('.notifications-toasts .notification-toast .monaco-progress-container.active').count(), 0, 'no notification with a progress bar');
+      await wb.waitFor(
+        async () => (await wb.page.locator('.part.sidebar .monaco-progress-container.active').count()) > 0,
+        'the progress bar of the Engagements view',
+        3_500,
+      );
+      assert.deepEqual(
+        (await wb.notificationTexts()).filter((t) => /creat/i.test(t)),
+        [],
+        'no progress notification',
+      );
+      assert.equal(
+        await wb.page.locator('.notifications-toasts .notification-toast .monaco-progress-container.active').count(),
+        0,
+        'no notification with a progress bar',
+      );
     } finally {
       wb.service.setLatency(0);
     }
@@ -113,12 +160,24 @@ describe('Progress where the work started (e2e)', function () {
     try {
       await wb.page.keyboard.press('Enter');
       await frame.locator('progress').first().waitFor({ state: 'attached', timeout: 3_500 });
-      assert.equal(await wb.page.locator('.notifications-toasts .notification-toast .monaco-progress-container.active').count(), 0, 'no progress notification beside the dashboard');
-      assert.deepEqual((await wb.notificationTexts()).filter((t) => /export/i.test(t)), [], 'no notification while it runs');
+      assert.equal(
+        await wb.page.locator('.notifications-toasts .notification-toast .monaco-progress-container.active').count(),
+        0,
+        'no progress notification beside the dashboard',
+      );
+      assert.deepEqual(
+        (await wb.notificationTexts()).filter((t) => /export/i.test(t)),
+        [],
+        'no notification while it runs',
+      );
     } finally {
       wb.service.setLatency(0);
     }
-    await wb.waitFor(async () => (await wb.notificationTexts()).some((t) => /Exported \d+ usage records/.test(t)), 'the notice that the export is written', 30_000);
+    await wb.waitFor(
+      async () => (await wb.notificationTexts()).some((t) => /Exported \d+ usage records/.test(t)),
+      'the notice that the export is written',
+      30_000,
+    );
   });
 });
 
@@ -130,16 +189,25 @@ describe('With no folder open: the UI-side placement (e2e)', function () {
     const wb = workbench();
     // VS Code's own word for it: the Explorer says no folder is open.
     await wb.runCommand('View: Show Explorer');
-    await wb.page.locator('.part.sidebar', { hasText: 'You have not yet opened a folder' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page
+      .locator('.part.sidebar', { hasText: 'You have not yet opened a folder' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await wb.addEnvironmentFromWelcome(CONTAINER, 'Sandbox', wb.service.baseUrl, wb.service.keys.admin);
-    const rows = await wb.waitFor(async () => {
-      const items = await wb.treeItems('Engagements');
-      return items.length > 1 ? items : undefined;
-    }, 'the engagements', 30_000);
+    const rows = await wb.waitFor(
+      async () => {
+        const items = await wb.treeItems('Engagements');
+        return items.length > 1 ? items : undefined;
+      },
+      'the engagements',
+      30_000,
+    );
     assert.ok(rows.length > 1);
     await wb.runCommand('Open Usage Dashboard');
     const frame = await wb.webviewFrame('[data-meter="calls"]:not(.skeleton-card)', 30_000);
     assert.match((await frame.locator('[data-meter="calls"] [data-part="percent"]').textContent()) ?? '', /\d+\s*%/);
-    assert.ok(wb.service.requests.every((r) => r.userAgent?.startsWith('eus-tools.engagement-usage/')), 'every request names the extension');
+    assert.ok(
+      wb.service.requests.every((r) => r.userAgent?.startsWith('eus-tools.engagement-usage/')),
+      'every request names the extension',
+    );
   });
 });

@@ -24,9 +24,14 @@ function iconOf(status: string): string {
 
 /** `type · N evaluations · updated 3 days ago` (Intl's short English), preceded by the status for statuses the contract does not name. */
 function descriptionPattern(e: Engagement): RegExp {
-  const count = e.evaluationCount === 1 ? '1 evaluation' : `${new Intl.NumberFormat('en-US').format(e.evaluationCount)} evaluations`;
+  const count =
+    e.evaluationCount === 1
+      ? '1 evaluation'
+      : `${new Intl.NumberFormat('en-US').format(e.evaluationCount)} evaluations`;
   const status = e.status === 'active' || e.status === 'completed' ? '' : `${escape(e.status)} · `;
-  return new RegExp(`^${status}${escape(e.type)} · ${count} · updated (now|\\d+ (sec\\.|min\\.|hr\\.|days?|mo\\.|yr\\.) ago)$`);
+  return new RegExp(
+    `^${status}${escape(e.type)} · ${count} · updated (now|\\d+ (sec\\.|min\\.|hr\\.|days?|mo\\.|yr\\.) ago)$`,
+  );
 }
 
 function escape(text: string): string {
@@ -53,21 +58,32 @@ describe('Engagements view (e2e)', function () {
     const wb = workbench();
     await wb.addEnvironmentFromWelcome(CONTAINER, 'Staging', wb.service.baseUrl, wb.service.keys.admin);
     const expected = byUpdated(wb.service.store.engagements.slice(0, PAGE_SIZE));
-    const rows = await wb.waitFor(async () => {
-      const items = await wb.treeItems(VIEW);
-      return items.length === PAGE_SIZE + 1 && items.every((i) => i.label) ? items : undefined;
-    }, `${PAGE_SIZE} engagements and "Load more…" in the view`, 30_000);
+    const rows = await wb.waitFor(
+      async () => {
+        const items = await wb.treeItems(VIEW);
+        return items.length === PAGE_SIZE + 1 && items.every((i) => i.label) ? items : undefined;
+      },
+      `${PAGE_SIZE} engagements and "Load more…" in the view`,
+      30_000,
+    );
 
     rows.slice(0, PAGE_SIZE).forEach((row, i) => assertRowShows(row, expected[i]));
     assert.match(rows[PAGE_SIZE].label, /^Load more… \(25 of 60\)$/);
     assert.equal(await wb.treeSize(VIEW), PAGE_SIZE + 1);
     // Every kind of icon is on screen: active, completed and at least one status the contract does not name.
     const kinds = new Set(rows.slice(0, PAGE_SIZE).flatMap((r) => r.icons));
-    assert.deepEqual([...kinds].sort(), ['codicon-circle-large-filled', 'codicon-circle-large-outline', 'codicon-pass-filled']);
+    assert.deepEqual([...kinds].sort(), [
+      'codicon-circle-large-filled',
+      'codicon-circle-large-outline',
+      'codicon-pass-filled',
+    ]);
     // The statuses the contract names get their own colours (contributed theme colours); others none.
-    const colours = await wb.viewPane(VIEW).locator('.monaco-list-row[role="treeitem"]').evaluateAll((list) =>
-      list.map((row) => row.querySelector<HTMLElement>('.custom-view-tree-node-item-icon')?.style.color ?? ''),
-    );
+    const colours = await wb
+      .viewPane(VIEW)
+      .locator('.monaco-list-row[role="treeitem"]')
+      .evaluateAll((list) =>
+        list.map((row) => row.querySelector<HTMLElement>('.custom-view-tree-node-item-icon')?.style.color ?? ''),
+      );
     const byStatus = new Map<string, Set<string>>();
     expected.forEach((e, i) => {
       const key = e.status === 'active' || e.status === 'completed' ? e.status : 'other';
@@ -76,19 +92,28 @@ describe('Engagements view (e2e)', function () {
     const [active, completed, other] = ['active', 'completed', 'other'].map((k) => [...(byStatus.get(k) ?? [])]);
     assert.equal(active.length, 1, `one colour for active: ${active.join(', ')}`);
     assert.equal(completed.length, 1, `one colour for completed: ${completed.join(', ')}`);
-    assert.ok(active[0] && completed[0] && active[0] !== completed[0], `active and completed differ: ${active[0]} / ${completed[0]}`);
+    assert.ok(
+      active[0] && completed[0] && active[0] !== completed[0],
+      `active and completed differ: ${active[0]} / ${completed[0]}`,
+    );
     assert.deepEqual(other, [''], 'no colour for statuses the contract does not name');
   });
 
   it('"Load more…" loads the next page, and the last one, then disappears', async () => {
     const wb = workbench();
     await wb.treeRow(VIEW, 'Load more… (25 of 60)').click({ timeout: 15_000 });
-    await wb.waitFor(async () => (await wb.treeSize(VIEW)) === 2 * PAGE_SIZE + 1, 'the second page in the tree', 30_000);
+    await wb.waitFor(
+      async () => (await wb.treeSize(VIEW)) === 2 * PAGE_SIZE + 1,
+      'the second page in the tree',
+      30_000,
+    );
     const loaded = byUpdated(wb.service.store.engagements.slice(0, 2 * PAGE_SIZE));
     const rows = await wb.treeItems(VIEW);
     rows.slice(0, 10).forEach((row, i) => assertRowShows(row, loaded[i]));
     assert.ok(
-      rows.slice(0, 10).some((row) => wb.service.store.engagements.slice(PAGE_SIZE, 2 * PAGE_SIZE).some((e) => e.name === row.label)),
+      rows
+        .slice(0, 10)
+        .some((row) => wb.service.store.engagements.slice(PAGE_SIZE, 2 * PAGE_SIZE).some((e) => e.name === row.label)),
       'engagements of the second page are on screen',
     );
 
@@ -101,7 +126,9 @@ describe('Engagements view (e2e)', function () {
     assert.ok(!end.some((r) => r.label.startsWith('Load more')), 'no "Load more…" once everything is loaded');
     const all = byUpdated(wb.service.store.engagements);
     assertRowShows(end.at(-1), all.at(-1) as Engagement);
-    const pages = wb.service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements').map((r) => r.query.page ?? '1');
+    const pages = wb.service.requests
+      .filter((r) => r.method === 'GET' && r.path === '/v1/engagements')
+      .map((r) => r.query.page ?? '1');
     assert.deepEqual([...new Set(pages)].sort(), ['1', '2', '3']);
   });
 
@@ -147,12 +174,20 @@ describe('Engagements view (e2e)', function () {
     await wb.waitForQuickInput(`Status of “${NEW_NAME}”`);
     await wb.chooseQuickPick('completed');
 
-    await wb.waitFor(async () => (await wb.treeItems(VIEW)).find((r) => r.label === NEW_NAME)?.icons.includes('codicon-pass-filled'), 'the completed icon on the new engagement', 30_000);
+    await wb.waitFor(
+      async () => (await wb.treeItems(VIEW)).find((r) => r.label === NEW_NAME)?.icons.includes('codicon-pass-filled'),
+      'the completed icon on the new engagement',
+      30_000,
+    );
     const engagement = wb.service.store.engagements.find((e) => e.name === NEW_NAME);
     assert.ok(engagement, 'the service still holds the engagement');
     assert.equal(engagement.status, 'completed');
     const patches = wb.service.requests.filter((r) => r.method === 'PATCH');
-    assert.deepEqual(patches.map((r) => r.body), [{ status: 'completed' }], 'one PATCH carrying only the status');
+    assert.deepEqual(
+      patches.map((r) => r.body),
+      [{ status: 'completed' }],
+      'one PATCH carrying only the status',
+    );
     const items = await wb.treeItems(VIEW);
     assertRowShows(items[0], engagement);
     assert.match((await row.getAttribute('aria-label')) ?? '', /status completed/);
@@ -164,7 +199,8 @@ describe('Engagements view (e2e)', function () {
 
     // Its tooltip (Markdown) has every field, the new status among them.
     const tooltip = await wb.hoverText(row);
-    for (const text of [engagement.id, 'completed', NEW_TYPE, NEW_DESCRIPTION]) assert.ok(tooltip.includes(text), `the tooltip shows ${text}: ${tooltip}`);
+    for (const text of [engagement.id, 'completed', NEW_TYPE, NEW_DESCRIPTION])
+      assert.ok(tooltip.includes(text), `the tooltip shows ${text}: ${tooltip}`);
     assert.match(tooltip, /Evaluations\s+0\b/);
     await wb.screenshot('engagement-tooltip', { keepPointer: true });
   });

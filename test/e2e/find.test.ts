@@ -10,7 +10,10 @@ const VIEW = 'Engagements';
 
 /** What the view's filter does with a name: case- and accent-insensitive "contains". */
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 describe('Find and act on any engagement (e2e)', function () {
@@ -25,7 +28,10 @@ describe('Find and act on any engagement (e2e)', function () {
       await wb.addEnvironmentFromWelcome(CONTAINER, 'Staging', wb.service.baseUrl, wb.service.keys.admin);
       await wb.treeRow(VIEW, 'Load more… (25 of 1,000)').waitFor({ timeout: 30_000 });
       const target = wb.service.store.engagements.at(-1)!;
-      assert.ok(!(await wb.treeItems(VIEW)).some((r) => r.label === target.name), 'the last engagement is not loaded yet');
+      assert.ok(
+        !(await wb.treeItems(VIEW)).some((r) => r.label === target.name),
+        'the last engagement is not loaded yet',
+      );
 
       await wb.page.locator('.monaco-workbench').focus();
       await wb.page.keyboard.press('Control+Alt+E');
@@ -38,10 +44,18 @@ describe('Find and act on any engagement (e2e)', function () {
 
       // Names repeat among 1,000; the selected row is the one revealed.
       const selected = wb.viewPane(VIEW).locator('.monaco-list-row[role="treeitem"][aria-selected="true"]');
-      await wb.waitFor(async () => (await selected.count()) === 1 && (await selected.locator('.label-name').textContent())?.trim() === target.name, 'the engagement to be revealed and selected in the tree', 30_000);
+      await wb.waitFor(
+        async () =>
+          (await selected.count()) === 1 &&
+          (await selected.locator('.label-name').textContent())?.trim() === target.name,
+        'the engagement to be revealed and selected in the tree',
+        30_000,
+      );
       const details = await wb.webviewFrame('h1.name', 30_000);
       await wb.waitFor(async () => (await details.locator('h1.name').textContent()) === target.name, 'its details');
-      const whole = wb.service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements' && r.query.pageSize === '100');
+      const whole = wb.service.requests.filter(
+        (r) => r.method === 'GET' && r.path === '/v1/engagements' && r.query.pageSize === '100',
+      );
       assert.equal(whole.length, 10, 'every page read once, in pages of 100');
       assert.equal(await wb.treeSize(VIEW), 1000, 'all 1,000 in the tree, no "Load more…"');
     });
@@ -67,25 +81,46 @@ describe('Find and act on any engagement (e2e)', function () {
       const target = (await wb.treeItems(VIEW))[1];
       await wb.treeRow(VIEW, target.label).click({ timeout: 15_000 });
       const details = await wb.webviewFrame('h1.name', 30_000);
-      await wb.waitFor(async () => (await details.locator('h1.name').textContent()) === target.label, 'the details of the clicked engagement');
+      await wb.waitFor(
+        async () => (await details.locator('h1.name').textContent()) === target.label,
+        'the details of the clicked engagement',
+      );
       // Names repeat among 1,000: the id on screen tells which engagement it is.
       const shownId = (await details.locator('table.fields td code').first().textContent()) ?? '';
       const engagement = wb.service.store.engagements.find((e) => e.id === shownId)!;
       assert.equal(engagement?.name, target.label, 'the details of the clicked row');
       const buttons = await details.locator('.actions button').allTextContents();
-      assert.deepEqual(buttons.map((b) => b.replace(/^\W+/, '').trim()), ['Edit…', 'Change Status…', 'Copy ID', 'Refresh', 'Open Usage Dashboard']);
+      assert.deepEqual(
+        buttons.map((b) => b.replace(/^\W+/, '').trim()),
+        ['Edit…', 'Change Status…', 'Copy ID', 'Refresh', 'Open Usage Dashboard'],
+      );
       const fields = await details.locator('table.fields th').allTextContents();
       assert.deepEqual(fields.slice(0, 6), ['ID', 'Type', 'Status', 'Evaluations', 'Created', 'Updated']);
       // The date as Intl writes it for VS Code's display language (English here), in UTC, and how long ago.
-      const created = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(Date.parse(engagement.createdAt));
-      assert.match((await details.locator('table.fields td').nth(4).textContent()) ?? '', new RegExp(`^${created.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((now|.+ ago)\\)$`), 'a readable date');
+      const created = new Intl.DateTimeFormat('en', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        timeZone: 'UTC',
+        timeZoneName: 'short',
+      }).format(Date.parse(engagement.createdAt));
+      assert.match(
+        (await details.locator('table.fields td').nth(4).textContent()) ?? '',
+        new RegExp(`^${created.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((now|.+ ago)\\)$`),
+        'a readable date',
+      );
       assert.ok(!(await details.locator('body').innerText()).includes('\\-'), 'no Markdown escapes on screen');
 
       const next = engagement.status === 'completed' ? 'active' : 'completed';
       await details.locator('button[data-action="changeStatus"]').click();
       await wb.waitForQuickInput(/Status of/);
       await wb.chooseQuickPick(next);
-      await wb.waitFor(async () => (await details.locator('.meta .status').textContent()) === next, 'the panel to show the new status');
+      await wb.waitFor(
+        async () => (await details.locator('.meta .status').textContent()) === next,
+        'the panel to show the new status',
+      );
       assert.equal(wb.service.store.engagements.find((e) => e.id === engagement.id)?.status, next);
       await wb.waitForToastsToClose(30_000);
       await wb.screenshot('docs-engagement-details');
@@ -98,11 +133,20 @@ describe('Find and act on any engagement (e2e)', function () {
     it('once a write is refused, no write action is offered, also after a reload; the view title says so', async () => {
       const wb = workbench();
       await wb.addEnvironmentFromWelcome(CONTAINER, 'Reports', wb.service.baseUrl, wb.service.keys.readOnly);
-      const first = (await wb.waitFor(async () => ((await wb.treeItems(VIEW)).length > 1 ? wb.treeItems(VIEW) : undefined), 'the engagements', 30_000))[0];
+      const first = (
+        await wb.waitFor(
+          async () => ((await wb.treeItems(VIEW)).length > 1 ? wb.treeItems(VIEW) : undefined),
+          'the engagements',
+          30_000,
+        )
+      )[0];
       const row = wb.treeRow(VIEW, first.label);
       await wb.contextMenu(row, /^Rename (Engagement)?…$/);
       await wb.answerInput(/name/i, 'Not allowed');
-      await wb.page.locator('.notifications-toasts', { hasText: 'engagements:write' }).first().waitFor({ timeout: 60_000 });
+      await wb.page
+        .locator('.notifications-toasts', { hasText: 'engagements:write' })
+        .first()
+        .waitFor({ timeout: 60_000 });
 
       // Said at once in the view's title, then the window is reloaded as a person does.
       await wb.page.locator('.part.sidebar', { hasText: 'read-only key' }).first().waitFor({ timeout: 60_000 });
@@ -115,18 +159,33 @@ describe('Find and act on any engagement (e2e)', function () {
       const again = wb.treeRow(VIEW, first.label);
       await again.waitFor({ timeout: 60_000 });
       await wb.page.locator('.part.sidebar', { hasText: 'read-only key' }).first().waitFor({ timeout: 60_000 });
-      const titleActions = await wb.page.locator('.part.sidebar .title-actions .action-label, .part.sidebar .pane-header .actions .action-label').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
-      assert.ok(titleActions.some((a) => a.startsWith('Go to Engagement')), `the title actions: ${titleActions.join(', ')}`);
+      const titleActions = await wb.page
+        .locator('.part.sidebar .title-actions .action-label, .part.sidebar .pane-header .actions .action-label')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+      assert.ok(
+        titleActions.some((a) => a.startsWith('Go to Engagement')),
+        `the title actions: ${titleActions.join(', ')}`,
+      );
       assert.ok(!titleActions.some((a) => a.startsWith('Create Engagement')), 'no Create in the title');
       await again.click({ button: 'right', timeout: 15_000 });
       const menu = await wb.page.locator('.monaco-menu .action-item .action-label').allTextContents();
       await wb.page.keyboard.press('Escape');
-      assert.ok(menu.some((m) => m.startsWith('Copy Engagement ID')), `the context menu: ${menu.join(', ')}`);
-      assert.ok(!menu.some((m) => /Rename|Edit|Change/.test(m)), `no write action in the context menu: ${menu.join(', ')}`);
+      assert.ok(
+        menu.some((m) => m.startsWith('Copy Engagement ID')),
+        `the context menu: ${menu.join(', ')}`,
+      );
+      assert.ok(
+        !menu.some((m) => /Rename|Edit|Change/.test(m)),
+        `no write action in the context menu: ${menu.join(', ')}`,
+      );
       // After a reload the view shows the saved page, then the fresh one: a click while the
       // rows are replaced can be lost (in VS Code as for a person), so wait for the fresh page,
       // and click again, at most twice more, if no details came.
-      await wb.waitFor(async () => !/Showing engagements saved/.test(await wb.viewPane(VIEW).innerText()), 'the fresh page after the reload', 60_000);
+      await wb.waitFor(
+        async () => !/Showing engagements saved/.test(await wb.viewPane(VIEW).innerText()),
+        'the fresh page after the reload',
+        60_000,
+      );
       let details: Awaited<ReturnType<typeof wb.webviewFrame>> | undefined;
       for (let attempt = 1; !details; attempt++) {
         await wb.treeRow(VIEW, first.label).click({ timeout: 15_000 });
@@ -137,7 +196,10 @@ describe('Find and act on any engagement (e2e)', function () {
         }
       }
       await wb.waitFor(async () => (await details.locator('.actions button').count()) === 3, 'the details actions');
-      assert.deepEqual((await details.locator('.actions button').allTextContents()).map((b) => b.replace(/^\W+/, '').trim()), ['Copy ID', 'Refresh', 'Open Usage Dashboard']);
+      assert.deepEqual(
+        (await details.locator('.actions button').allTextContents()).map((b) => b.replace(/^\W+/, '').trim()),
+        ['Copy ID', 'Refresh', 'Open Usage Dashboard'],
+      );
       // Reading stays offered: Go to Engagement opens.
       await wb.runCommand('Go to Engagement');
       await wb.waitForQuickInput('Go to Engagement in Reports');
@@ -149,7 +211,10 @@ describe('Find and act on any engagement (e2e)', function () {
       for (const title of ['Create Engagement', 'Rename Engagement', 'Edit Engagement', 'Change Engagement Status']) {
         await wb.quickInput().fill('>Engagements: Copy Engagement ID');
         const rows = wb.page.locator('.quick-input-widget .monaco-list-row');
-        await wb.waitFor(async () => (await rows.allTextContents()).some((r) => r.includes('Copy Engagement ID')), 'Copy Engagement ID in the palette');
+        await wb.waitFor(
+          async () => (await rows.allTextContents()).some((r) => r.includes('Copy Engagement ID')),
+          'Copy Engagement ID in the palette',
+        );
         await wb.quickInput().fill(`>Engagements: ${title}`);
         // The palette filters as it is typed; give it a moment to settle (bounded).
         await wb.page.waitForTimeout(1000);

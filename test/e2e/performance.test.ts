@@ -19,10 +19,14 @@ describe('Performance across a reload (e2e)', function () {
   it('reads nothing until a view is shown, then shows the saved page before the service answers', async () => {
     const wb = workbench();
     await wb.addEnvironmentFromWelcome(CONTAINER, 'Saved', wb.service.baseUrl, wb.service.keys.admin);
-    const shown = await wb.waitFor(async () => {
-      const rows = await wb.treeItems(VIEW);
-      return rows.length === PAGE_SIZE + 1 && rows.every((r) => r.label) ? rows : undefined;
-    }, 'the first page in the view', 30_000);
+    const shown = await wb.waitFor(
+      async () => {
+        const rows = await wb.treeItems(VIEW);
+        return rows.length === PAGE_SIZE + 1 && rows.every((r) => r.label) ? rows : undefined;
+      },
+      'the first page in the view',
+      30_000,
+    );
 
     // Make room for an editor (the view is not restored as visible), and reload the window.
     await wb.hideSideBar();
@@ -45,21 +49,44 @@ describe('Performance across a reload (e2e)', function () {
         await wb.page.keyboard.press('Escape');
       }
     }
-    await wb.waitFor(async () => (await wb.statusBarItems()).some((i) => i.text.includes('Saved')), 'the environment in the status bar (the extension is active)', 30_000);
+    await wb.waitFor(
+      async () => (await wb.statusBarItems()).some((i) => i.text.includes('Saved')),
+      'the environment in the status bar (the extension is active)',
+      30_000,
+    );
     await wb.page.waitForTimeout(2000);
-    assert.deepEqual(wb.service.requests.map((r) => `${r.method} ${r.path}`), [], 'no request before a view is shown');
+    assert.deepEqual(
+      wb.service.requests.map((r) => `${r.method} ${r.path}`),
+      [],
+      'no request before a view is shown',
+    );
 
     // Opening the view: the saved page at once, marked, while the first page is being read.
     await wb.openViewContainer(CONTAINER);
-    const saved = await wb.waitFor(async () => {
-      const rows = await wb.treeItems(VIEW);
-      return rows.length === PAGE_SIZE + 1 ? rows : undefined;
-    }, 'the saved page in the view', LATENCY_MS / 2);
+    const saved = await wb.waitFor(
+      async () => {
+        const rows = await wb.treeItems(VIEW);
+        return rows.length === PAGE_SIZE + 1 ? rows : undefined;
+      },
+      'the saved page in the view',
+      LATENCY_MS / 2,
+    );
     const pending = wb.service.requests.filter((r) => r.path === '/v1/engagements');
-    assert.ok(pending.length >= 1 && pending.every((r) => r.status === 0), `the service has not answered yet: ${JSON.stringify(pending.map((r) => r.status))}`);
-    assert.deepEqual(saved.map((r) => r.label), shown.map((r) => r.label), 'the page shown before the reload');
+    assert.ok(
+      pending.length >= 1 && pending.every((r) => r.status === 0),
+      `the service has not answered yet: ${JSON.stringify(pending.map((r) => r.status))}`,
+    );
+    assert.deepEqual(
+      saved.map((r) => r.label),
+      shown.map((r) => r.label),
+      'the page shown before the reload',
+    );
     const pane = wb.viewPane(VIEW);
-    await wb.waitFor(async () => /Showing engagements saved .*refreshing…/.test(await pane.innerText()), 'the view to say the items are saved ones being refreshed', 5_000);
+    await wb.waitFor(
+      async () => /Showing engagements saved .*refreshing…/.test(await pane.innerText()),
+      'the view to say the items are saved ones being refreshed',
+      5_000,
+    );
     await wb.screenshot('saved-page-after-reload');
 
     // The answer lands: the same engagements (nothing changed meanwhile), no mark any more.

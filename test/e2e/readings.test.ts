@@ -32,7 +32,11 @@ describe('Services that read the contract differently (e2e)', function () {
     await wb.chooseQuickPick(`Create “${name}”`);
     const row = wb.treeRow(VIEW, name);
     await row.waitFor({ timeout: 30_000 });
-    await wb.waitFor(async () => (await row.getAttribute('aria-selected')) === 'true', 'the new engagement revealed and selected', 15_000);
+    await wb.waitFor(
+      async () => (await row.getAttribute('aria-selected')) === 'true',
+      'the new engagement revealed and selected',
+      15_000,
+    );
     const created = wb.service.store.engagements.filter((e) => e.name === name);
     assert.equal(created.length, 1, 'created once');
     // The answer was 201 + Location and no body: the extension read the Location back.
@@ -46,7 +50,11 @@ describe('Services that read the contract differently (e2e)', function () {
     wb.service.setReading({ wrapSingle: true, writes: 'accepted' });
     await wb.contextMenu(wb.treeRow(VIEW, renamed), /^Change (Engagement )?Status…$/);
     await wb.chooseQuickPick('completed');
-    await wb.waitFor(async () => (await wb.treeItems(VIEW)).find((r) => r.label === renamed)?.icons.includes('codicon-pass-filled'), 'the completed icon', 30_000);
+    await wb.waitFor(
+      async () => (await wb.treeItems(VIEW)).find((r) => r.label === renamed)?.icons.includes('codicon-pass-filled'),
+      'the completed icon',
+      30_000,
+    );
     assert.equal(wb.service.store.engagements.find((e) => e.id === created[0].id)?.status, 'completed');
     assert.equal(wb.service.requests.filter((r) => r.method === 'PATCH').length, 2, 'each change sent once');
     const toasts = await wb.page.locator('.notifications-toasts .notification-toast').allInnerTexts();
@@ -66,9 +74,19 @@ describe('Services that read the contract differently (e2e)', function () {
     await more.waitFor({ timeout: 30_000 });
     await wb.screenshot('readings-capped-50', { clip: await wb.sideBarClip() });
     await more.click();
-    await wb.waitFor(async () => (await wb.treeSize(VIEW)) === TOTAL, `all ${TOTAL} engagements, without "Load more…"`, 30_000);
-    const later = wb.service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements' && r.query.page !== '1');
-    assert.deepEqual(later.map((r) => `${r.query.page}×${r.query.pageSize}`), ['2×50', '3×50'], 'later pages asked in the service’s size, each once');
+    await wb.waitFor(
+      async () => (await wb.treeSize(VIEW)) === TOTAL,
+      `all ${TOTAL} engagements, without "Load more…"`,
+      30_000,
+    );
+    const later = wb.service.requests.filter(
+      (r) => r.method === 'GET' && r.path === '/v1/engagements' && r.query.page !== '1',
+    );
+    assert.deepEqual(
+      later.map((r) => `${r.query.page}×${r.query.pageSize}`),
+      ['2×50', '3×50'],
+      'later pages asked in the service’s size, each once',
+    );
   });
 
   it('a service that does not page: the view says how many of how many it shows', async () => {
@@ -77,8 +95,16 @@ describe('Services that read the contract differently (e2e)', function () {
     await wb.clickSideBarAction('Refresh Engagements');
     // All 137 were shown: the refresh asks for page 2 again and gets page 1 back.
     const pane = wb.viewPane(VIEW);
-    await wb.waitFor(async () => /Showing 100 of 137: the service does not page this list/.test(await pane.innerText()), 'the view to say the list is incomplete', 30_000);
-    await wb.waitFor(async () => (await wb.treeSize(VIEW)) === 100, 'the tree to show the 100 the service gave', 30_000);
+    await wb.waitFor(
+      async () => /Showing 100 of 137: the service does not page this list/.test(await pane.innerText()),
+      'the view to say the list is incomplete',
+      30_000,
+    );
+    await wb.waitFor(
+      async () => (await wb.treeSize(VIEW)) === 100,
+      'the tree to show the 100 the service gave',
+      30_000,
+    );
     await wb.screenshot('readings-not-paged', { clip: await wb.sideBarClip() });
   });
 });

@@ -31,39 +31,75 @@ describe('Reliability: hostile data in the real browser (e2e)', function () {
     const period = store.currentPeriod();
     const now = Date.now();
     // The hostile engagements are the most recently updated: the first rows of the tree.
-    const hostile = hostileEngagements(store.engagements).map((e, i): Engagement => (i < 7 ? { ...e, updatedAt: new Date(now - i * 1000).toISOString() } : e));
+    const hostile = hostileEngagements(store.engagements).map((e, i): Engagement =>
+      i < 7 ? { ...e, updatedAt: new Date(now - i * 1000).toISOString() } : e,
+    );
     store.setEngagements(hostile);
     store.setByKey(period, hostileKeys(store.byKey(period)));
     store.setDetails(period, hostileDetails(store.details(period)));
     store.setSummary(period, hostileSummary(period));
 
     await wb.addEnvironmentFromWelcome(CONTAINER, 'Hostile', wb.service.baseUrl, wb.service.keys.admin);
-    const rows = await wb.waitFor(async () => {
-      const items = await wb.treeItems('Engagements');
-      return items.some((i) => i.label === HOSTILE_TEXT.imgTag) ? items : undefined;
-    }, 'the hostile engagements in the tree', 30_000);
+    const rows = await wb.waitFor(
+      async () => {
+        const items = await wb.treeItems('Engagements');
+        return items.some((i) => i.label === HOSTILE_TEXT.imgTag) ? items : undefined;
+      },
+      'the hostile engagements in the tree',
+      30_000,
+    );
     // Bidirectional overrides are dropped from what is shown (they could disguise a name).
     // Labels are one line of at most 80 characters (the whole name is in the tooltip).
-    for (const text of [HOSTILE_TEXT.imgTag, HOSTILE_TEXT.commandLink, HOSTILE_TEXT.emoji, displayText(HOSTILE_TEXT.rtl)].map((t) => shortLabel(t, ''))) {
-      assert.ok(rows.some((r) => r.label === text), `"${text.slice(0, 30)}" is shown as text: ${rows.map((r) => r.label.slice(0, 30)).join(' | ')}`);
+    for (const text of [
+      HOSTILE_TEXT.imgTag,
+      HOSTILE_TEXT.commandLink,
+      HOSTILE_TEXT.emoji,
+      displayText(HOSTILE_TEXT.rtl),
+    ].map((t) => shortLabel(t, ''))) {
+      assert.ok(
+        rows.some((r) => r.label === text),
+        `"${text.slice(0, 30)}" is shown as text: ${rows.map((r) => r.label.slice(0, 30)).join(' | ')}`,
+      );
     }
-    assert.ok(rows.some((r) => r.label.startsWith('LLLL')), 'the 10,000-character name is there');
+    assert.ok(
+      rows.some((r) => r.label.startsWith('LLLL')),
+      'the 10,000-character name is there',
+    );
 
     const tooltip = await wb.hoverText(wb.treeRow('Engagements', shortLabel(HOSTILE_TEXT.commandLink, '')));
-    assert.ok(tooltip.includes('command:engagementUsage.signOutAll'), `the link is shown as text: ${tooltip.slice(0, 200)}`);
-    const links = await wb.page.locator('.workbench-hover a, .monaco-hover a').evaluateAll((anchors) => anchors.map((a) => `${a.getAttribute('href') ?? ''} ${a.getAttribute('data-href') ?? ''}`));
-    assert.deepEqual(links.filter((l) => l.includes('command:')), [], 'no command link in the tooltip');
+    assert.ok(
+      tooltip.includes('command:engagementUsage.signOutAll'),
+      `the link is shown as text: ${tooltip.slice(0, 200)}`,
+    );
+    const links = await wb.page
+      .locator('.workbench-hover a, .monaco-hover a')
+      .evaluateAll((anchors) =>
+        anchors.map((a) => `${a.getAttribute('href') ?? ''} ${a.getAttribute('data-href') ?? ''}`),
+      );
+    assert.deepEqual(
+      links.filter((l) => l.includes('command:')),
+      [],
+      'no command link in the tooltip',
+    );
     await wb.screenshot('reliability-hostile-tooltip', { keepPointer: true });
     await wb.page.mouse.move(250, 15);
 
-    assert.deepEqual(await injected(wb.page), { pwned: undefined, elements: 0 }, 'nothing ran or was injected in the workbench');
+    assert.deepEqual(
+      await injected(wb.page),
+      { pwned: undefined, elements: 0 },
+      'nothing ran or was injected in the workbench',
+    );
   });
 
   it('the dashboard renders hostile tier, key names and records as text: no script runs, no element is injected, no key', async () => {
     const wb = workbench();
     await wb.runCommand('Open Usage Dashboard');
     const frame = await wb.webviewFrame('[data-meter="calls"]:not(.skeleton-card)', 30_000);
-    await wb.waitFor(async () => (await frame.locator('#details-table').innerText()).includes('rec_hostile_1'), 'the hostile records in the table', 30_000);
+    await wb.waitFor(
+      async () => (await frame.locator('#details-table').innerText()).includes('rec_hostile_1'),
+      'the hostile records in the table',
+      30_000,
+    );
     const text = await frame.locator('body').innerText();
     for (const shown of [HOSTILE_TEXT.imgTag, HOSTILE_TEXT.scriptClose, HOSTILE_TEXT.commandLink, HOSTILE_TEXT.emoji]) {
       assert.ok(text.includes(shown), `"${shown.slice(0, 30)}" is on screen as text`);
@@ -77,15 +113,29 @@ describe('Reliability: hostile data in the real browser (e2e)', function () {
     // Every element of the webview is the dashboard's own (or VS Code's API script): no image, no other script, and no
     // SVG but the trend charts, which hold only their bars, lines and text titles.
     const foreign = await frame.evaluate(() => [
-      ...[...document.querySelectorAll('img, svg:not(.trend-chart), iframe, object, embed, script:not([nonce]):not(#_vscodeApiScript)')].map((e) => e.outerHTML.slice(0, 200)),
-      ...[...document.querySelectorAll('svg.trend-chart *')].filter((e) => !['rect', 'line', 'polyline', 'title'].includes(e.localName) || (e.localName === 'title' && e.children.length > 0)).map((e) => e.outerHTML.slice(0, 200)),
+      ...[
+        ...document.querySelectorAll(
+          'img, svg:not(.trend-chart), iframe, object, embed, script:not([nonce]):not(#_vscodeApiScript)',
+        ),
+      ].map((e) => e.outerHTML.slice(0, 200)),
+      ...[...document.querySelectorAll('svg.trend-chart *')]
+        .filter(
+          (e) =>
+            !['rect', 'line', 'polyline', 'title'].includes(e.localName) ||
+            (e.localName === 'title' && e.children.length > 0),
+        )
+        .map((e) => e.outerHTML.slice(0, 200)),
     ]);
     assert.equal(await frame.locator('svg.trend-chart').count(), 3, 'the three trend charts are there');
     assert.deepEqual(foreign, [], 'no element was injected');
     assert.deepEqual(await injected(frame), { pwned: undefined, elements: 0 }, 'no script ran in the webview');
     for (const outer of wb.page.frames()) {
       if (outer.isDetached()) continue;
-      assert.equal(await outer.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned).catch(() => undefined), undefined, `nothing ran in ${outer.url().slice(0, 60)}`);
+      assert.equal(
+        await outer.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned).catch(() => undefined),
+        undefined,
+        `nothing ran in ${outer.url().slice(0, 60)}`,
+      );
     }
     const html = await frame.evaluate(() => document.documentElement.outerHTML);
     const { admin } = wb.service.keys;

@@ -37,7 +37,11 @@ describe('Trust boundaries (e2e)', function () {
     const { admin } = wb.service.keys;
 
     await wb.runCommand('Probe: Read Engagement & Usage Exports');
-    const report = await wb.waitFor(() => (fs.existsSync(reportFile) ? (JSON.parse(fs.readFileSync(reportFile, 'utf8')) as ProbeReport) : undefined), 'the probe\'s report', 30_000);
+    const report = await wb.waitFor(
+      () => (fs.existsSync(reportFile) ? (JSON.parse(fs.readFileSync(reportFile, 'utf8')) as ProbeReport) : undefined),
+      "the probe's report",
+      30_000,
+    );
     assert.equal(report.found, true, 'the probe found the extension');
     assert.equal(report.active, true, 'and it is active (a key is stored, the tree is loaded)');
     assert.equal(report.exportsType, 'undefined', 'activate() returns nothing when installed');
@@ -61,7 +65,9 @@ describe('Trust boundaries (e2e)', function () {
       path: /^\/engagements\/[^/]+$/,
       kind: 'status',
       status: 500,
-      body: { error: { message: 'Maintenance. [Open the settings](command:workbench.action.openSettings) to continue' } },
+      body: {
+        error: { message: 'Maintenance. [Open the settings](command:workbench.action.openSettings) to continue' },
+      },
     });
     await wb.runCommand('Open Engagement Details');
     await wb.waitForQuickInput('Open details of');
@@ -70,9 +76,20 @@ describe('Trust boundaries (e2e)', function () {
     const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Maintenance' }).first();
     await toast.waitFor({ state: 'visible', timeout: 30_000 });
     const text = await toast.innerText();
-    assert.ok(text.includes('[Open the settings] (command:workbench.action.openSettings)'), `the link is shown as text: ${text}`);
-    const anchors = await toast.locator('a').evaluateAll((links) => links.map((a) => `${a.textContent ?? ''} ${a.getAttribute('href') ?? ''} ${a.getAttribute('data-href') ?? ''}`));
-    assert.deepEqual(anchors.filter((a) => /command:|Open the settings/.test(a)), [], 'no link element in the notification');
+    assert.ok(
+      text.includes('[Open the settings] (command:workbench.action.openSettings)'),
+      `the link is shown as text: ${text}`,
+    );
+    const anchors = await toast
+      .locator('a')
+      .evaluateAll((links) =>
+        links.map((a) => `${a.textContent ?? ''} ${a.getAttribute('href') ?? ''} ${a.getAttribute('data-href') ?? ''}`),
+      );
+    assert.deepEqual(
+      anchors.filter((a) => /command:|Open the settings/.test(a)),
+      [],
+      'no link element in the notification',
+    );
     await wb.screenshot('trust-command-link-notification');
 
     await toast.getByText('Open the settings', { exact: false }).first().click({ timeout: 15_000 });

@@ -20,10 +20,13 @@ function shiftPeriod(period: string, months: number): string {
 
 describe('Usage trends, alerts and records (e2e)', function () {
   this.timeout(180_000);
-  const workbench = useWorkbench({ settings: { 'workbench.colorTheme': 'Default Dark Modern', 'engagementUsage.usage.alerts': true } });
+  const workbench = useWorkbench({
+    settings: { 'workbench.colorTheme': 'Default Dark Modern', 'engagementUsage.usage.alerts': true },
+  });
   let frame: Frame;
   let current: string;
-  const alertsOn = async (page = workbench().page) => (await workbench().notificationTexts(page)).filter((t) => /API calls reached|projected to pass/.test(t));
+  const alertsOn = async (page = workbench().page) =>
+    (await workbench().notificationTexts(page)).filter((t) => /API calls reached|projected to pass/.test(t));
 
   it('shows 12 periods of each meter as a chart, the projection as an estimate, and raises the calls alert once', async () => {
     const wb = workbench();
@@ -36,33 +39,62 @@ describe('Usage trends, alerts and records (e2e)', function () {
 
     const bars = frame.locator('.trend-chart[data-meter="calls"] rect[data-period]');
     assert.equal(await bars.count(), 12, 'twelve periods');
-    assert.deepEqual(await bars.evaluateAll((list) => list.map((b) => b.getAttribute('data-period'))), Array.from({ length: 12 }, (_, i) => shiftPeriod(current, i - 11)));
-    assert.deepEqual(await bars.evaluateAll((list) => list.map((b) => b.getAttribute('data-status'))), ['noData', 'noData', ...Array<string>(10).fill('data')], 'before the account: no data');
-    for (const meter of ['webhooks', 'storage_gb']) assert.equal(await frame.locator(`.trend-chart[data-meter="${meter}"] rect[data-period]`).count(), 12, meter);
-    assert.equal(await frame.locator('.trend[data-meter="calls"] .trend-table tbody tr').count(), 12, 'a table of the same figures for screen readers');
+    assert.deepEqual(
+      await bars.evaluateAll((list) => list.map((b) => b.getAttribute('data-period'))),
+      Array.from({ length: 12 }, (_, i) => shiftPeriod(current, i - 11)),
+    );
+    assert.deepEqual(
+      await bars.evaluateAll((list) => list.map((b) => b.getAttribute('data-status'))),
+      ['noData', 'noData', ...Array<string>(10).fill('data')],
+      'before the account: no data',
+    );
+    for (const meter of ['webhooks', 'storage_gb'])
+      assert.equal(await frame.locator(`.trend-chart[data-meter="${meter}"] rect[data-period]`).count(), 12, meter);
+    assert.equal(
+      await frame.locator('.trend[data-meter="calls"] .trend-table tbody tr').count(),
+      12,
+      'a table of the same figures for screen readers',
+    );
 
     // Values on hover, and with the keyboard.
     const readout = frame.locator('.trend[data-meter="calls"] .trend-readout');
     await bars.nth(11).hover();
     const used = wb.service.store.summary(current).usage.calls.used;
-    await frame.locator('.trend[data-meter="calls"] .trend-readout', { hasText: count(used) }).waitFor({ timeout: 5_000 });
+    await frame
+      .locator('.trend[data-meter="calls"] .trend-readout', { hasText: count(used) })
+      .waitFor({ timeout: 5_000 });
     await frame.locator('.trend-chart[data-meter="calls"]').focus();
     await frame.page().keyboard.press('ArrowLeft');
     const previous = wb.service.store.summary(shiftPeriod(current, -1)).usage.calls.used;
-    assert.match((await readout.textContent()) ?? '', new RegExp(`${count(previous)} of ${count(100_000)}`), 'the previous period on ArrowLeft');
+    assert.match(
+      (await readout.textContent()) ?? '',
+      new RegExp(`${count(previous)} of ${count(100_000)}`),
+      'the previous period on ArrowLeft',
+    );
     await frame.page().keyboard.press('Home');
     assert.match((await readout.textContent()) ?? '', /no data/);
     const change = ((used - previous) / previous) * 100;
     const shownChange = (await frame.locator('.trend[data-meter="calls"] [data-part="change"]').textContent()) ?? '';
-    assert.match(shownChange, new RegExp(`^${change < 0 ? '−' : '\\+'}[\\d.]+% vs `), 'the change against the period before, with its sign');
-    assert.ok(Math.abs(Number(shownChange.replace(/^[−+]/, '').split('%')[0]) - Math.abs(change)) <= 0.5, `${shownChange} for ${change.toFixed(2)} %`);
+    assert.match(
+      shownChange,
+      new RegExp(`^${change < 0 ? '−' : '\\+'}[\\d.]+% vs `),
+      'the change against the period before, with its sign',
+    );
+    assert.ok(
+      Math.abs(Number(shownChange.replace(/^[−+]/, '').split('%')[0]) - Math.abs(change)) <= 0.5,
+      `${shownChange} for ${change.toFixed(2)} %`,
+    );
 
     const projection = frame.locator('.meter-card[data-meter="calls"] [data-part="projection"]');
     assert.match((await projection.textContent()) ?? '', /^estimate .+ by the end of the period · /);
     assert.match((await projection.getAttribute('title')) ?? '', /linear from the period's start/);
     assert.match((await frame.locator('#period-days').textContent()) ?? '', /^Day \d+ of \d+, \d+ days left$/);
 
-    const alert = await wb.waitFor(async () => (await alertsOn()).find((t) => t.includes('API calls reached 82%')), 'the calls alert', 30_000);
+    const alert = await wb.waitFor(
+      async () => (await alertsOn()).find((t) => t.includes('API calls reached 82%')),
+      'the calls alert',
+      30_000,
+    );
     assert.match(alert, /^Staging: API calls reached 82% of the included amount/);
     assert.equal((await alertsOn()).filter((t) => t.includes('API calls reached')).length, 1, 'shown once');
 
@@ -78,11 +110,17 @@ describe('Usage trends, alerts and records (e2e)', function () {
     const admin = records.filter((r) => r.keyId === 'key_admin');
     await frame.locator('#keys-table button.key-filter', { hasText: 'Admin (demo)' }).click();
     await frame.locator('#filter-key', { hasText: 'Key: Admin (demo)' }).waitFor({ timeout: 15_000 });
-    await frame.locator('#filtered-count', { hasText: `${count(admin.length)} of ${count(records.length)} records match` }).waitFor({ timeout: 15_000 });
+    await frame
+      .locator('#filtered-count', { hasText: `${count(admin.length)} of ${count(records.length)} records match` })
+      .waitFor({ timeout: 15_000 });
     const headers = (await frame.locator('#details-table thead th').allTextContents()).map((h) => h.trim());
     const keyColumn = headers.indexOf('keyId') + 1;
     assert.ok(keyColumn > 0);
-    assert.deepEqual([...new Set(await frame.locator(`#details-table tbody tr td:nth-child(${keyColumn})`).allTextContents())], ['key_admin'], 'only that key\'s records');
+    assert.deepEqual(
+      [...new Set(await frame.locator(`#details-table tbody tr td:nth-child(${keyColumn})`).allTextContents())],
+      ['key_admin'],
+      "only that key's records",
+    );
     // Timestamps in the user's locale, ISO in the tooltip.
     const time = frame.locator('#details-table tbody tr td.time').first();
     assert.match((await time.getAttribute('title')) ?? '', /^\d{4}-\d{2}-\d{2}T/);
@@ -91,13 +129,19 @@ describe('Usage trends, alerts and records (e2e)', function () {
     const ok = admin.filter((r) => Number(r.statusCode) >= 200 && Number(r.statusCode) < 300);
     await frame.locator('#filter-status').selectOption('2xx');
     await frame.locator('#apply-filter').click();
-    await frame.locator('#filtered-count', { hasText: `${count(ok.length)} of ${count(records.length)} records match` }).waitFor({ timeout: 15_000 });
+    await frame
+      .locator('#filtered-count', { hasText: `${count(ok.length)} of ${count(records.length)} records match` })
+      .waitFor({ timeout: 15_000 });
 
     await frame.locator('#export-csv').click();
     await wb.waitForQuickInput(/usage-staging-|Export/);
     await wb.page.keyboard.press('Enter');
     const file = path.join(wb.workspaceFolder, `usage-staging-${current}.csv`);
-    await wb.waitFor(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8').length > 0, 'the exported file', 30_000);
+    await wb.waitFor(
+      () => fs.existsSync(file) && fs.readFileSync(file, 'utf8').length > 0,
+      'the exported file',
+      30_000,
+    );
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\r\n');
     assert.equal(lines.length, ok.length + 1, 'a header and the filtered records');
     assert.deepEqual(new Set(lines.slice(1).map((l) => l.split(',')[0])), new Set(ok.map((r) => r.id)));
@@ -111,14 +155,25 @@ describe('Usage trends, alerts and records (e2e)', function () {
     await wb.page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
     await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
     frame = await wb.webviewFrame('.trend-chart[data-meter="calls"]', 60_000);
-    await wb.waitFor(() => wb.service.requests.some((r) => r.path === '/v1/usage/summary' && r.at > reloadedAt && r.status === 200), 'the restored dashboard to read the summary', 30_000);
+    await wb.waitFor(
+      () => wb.service.requests.some((r) => r.path === '/v1/usage/summary' && r.at > reloadedAt && r.status === 200),
+      'the restored dashboard to read the summary',
+      30_000,
+    );
     await wb.page.waitForTimeout(3_000);
     assert.deepEqual(await alertsOn(), [], 'no alert after the reload');
 
     const second = await wb.openSecondWindow();
     try {
-      await second.locator(`.part.activitybar .action-item a.action-label[aria-label^="${CONTAINER}"]`).click({ timeout: 15_000 });
-      await wb.waitFor(async () => (await second.locator('.part.statusbar .statusbar-item').allTextContents()).some((t) => /calls \d+%/.test(t)), 'the calls item in the second window', 30_000);
+      await second
+        .locator(`.part.activitybar .action-item a.action-label[aria-label^="${CONTAINER}"]`)
+        .click({ timeout: 15_000 });
+      await wb.waitFor(
+        async () =>
+          (await second.locator('.part.statusbar .statusbar-item').allTextContents()).some((t) => /calls \d+%/.test(t)),
+        'the calls item in the second window',
+        30_000,
+      );
       await second.waitForTimeout(3_000);
       assert.deepEqual(await alertsOn(second), [], 'no alert in the second window');
     } finally {

@@ -13,7 +13,8 @@ const METERS: readonly MeterName[] = ['calls', 'webhooks', 'storage_gb'];
 const PAGE_SIZE = 25; // the dashboard's default rows per page
 
 const count = (n: number) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }).format(n);
-const gb = (n: number) => `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n)} GB`;
+const gb = (n: number) =>
+  `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n)} GB`;
 const amount = (meter: MeterName, n: number) => (meter === 'storage_gb' ? gb(n) : count(n));
 
 interface MeterOnScreen {
@@ -49,7 +50,11 @@ async function readMeters(frame: Frame): Promise<Record<string, MeterOnScreen>> 
       name: card.getAttribute('data-meter') ?? '',
       percent: card.querySelector('[data-part="percent"]')?.textContent?.trim() ?? '',
       figures: card.querySelector('[data-part="figures"]')?.textContent?.trim() ?? '',
-      overage: card.querySelector('[data-part="overage"]')?.textContent?.replace(/\u00a0/g, ' ').trim() ?? '',
+      overage:
+        card
+          .querySelector('[data-part="overage"]')
+          ?.textContent?.replace(/\u00a0/g, ' ')
+          .trim() ?? '',
       level: [...card.classList].find((c) => c.startsWith('level-'))?.slice('level-'.length) ?? '',
       ariaValueNow: card.querySelector('[role="meter"]')?.getAttribute('aria-valuenow') ?? '',
     })),
@@ -66,10 +71,22 @@ function assertMeters(shown: Record<string, MeterOnScreen>, summary: UsageSummar
     const exact = (used / included) * 100;
     assert.equal(meter.figures, `${amount(name, used)} of ${amount(name, included)}`, `${name}: used of included`);
     assert.match(meter.percent, /^\d+(\.\d)?%$/, `${name}: a percentage, as Intl writes it in English`);
-    assert.ok(Math.abs(numberIn(meter.percent) - exact) <= 0.5, `${name}: ${meter.percent} shown for ${exact.toFixed(2)} %`);
-    assert.equal(meter.level, exact > 100 ? 'error' : exact >= 80 ? 'warning' : 'normal', `${name}: colour level at ${exact.toFixed(1)} %`);
+    assert.ok(
+      Math.abs(numberIn(meter.percent) - exact) <= 0.5,
+      `${name}: ${meter.percent} shown for ${exact.toFixed(2)} %`,
+    );
+    assert.equal(
+      meter.level,
+      exact > 100 ? 'error' : exact >= 80 ? 'warning' : 'normal',
+      `${name}: colour level at ${exact.toFixed(1)} %`,
+    );
     assert.equal(Number(meter.ariaValueNow), used, `${name}: role=meter value`);
-    if (used > included) assert.equal(meter.overage, `Overage: +${amount(name, Math.round((used - included) * 1000) / 1000)}`, `${name}: overage`);
+    if (used > included)
+      assert.equal(
+        meter.overage,
+        `Overage: +${amount(name, Math.round((used - included) * 1000) / 1000)}`,
+        `${name}: overage`,
+      );
     else assert.equal(meter.overage, '', `${name}: no overage within the included amount`);
   }
 }
@@ -90,18 +107,41 @@ async function readKeyRows(frame: Frame): Promise<KeyRowOnScreen[]> {
 }
 
 /** The per-key rows show the service's by-key data, most calls first; `live` keys may have grown while we looked. */
-function assertKeyRows(shown: KeyRowOnScreen[], served: KeyUsage[], currentKeyId: string, live: Map<string, [number, number]> = new Map()): void {
+function assertKeyRows(
+  shown: KeyRowOnScreen[],
+  served: KeyUsage[],
+  currentKeyId: string,
+  live: Map<string, [number, number]> = new Map(),
+): void {
   const expected = [...served].sort((a, b) => b.calls - a.calls);
-  assert.deepEqual(shown.map((r) => r.name), expected.map((k) => k.name), 'one row per key, most calls first');
+  assert.deepEqual(
+    shown.map((r) => r.name),
+    expected.map((k) => k.name),
+    'one row per key, most calls first',
+  );
   const total = served.reduce((sum, k) => sum + k.calls, 0);
   shown.forEach((row, i) => {
     const key = expected[i];
-    assert.ok(row.keyId.includes('…') && !row.keyId.includes(key.keyId), `${key.name}: the key id is masked (${row.keyId})`);
+    assert.ok(
+      row.keyId.includes('…') && !row.keyId.includes(key.keyId),
+      `${key.name}: the key id is masked (${row.keyId})`,
+    );
     const range = live.get(key.keyId);
-    if (range) assert.ok(numberIn(row.calls) >= range[0] && numberIn(row.calls) <= range[1], `${key.name}: ${row.calls} calls within ${range.join('–')}`);
+    if (range)
+      assert.ok(
+        numberIn(row.calls) >= range[0] && numberIn(row.calls) <= range[1],
+        `${key.name}: ${row.calls} calls within ${range.join('–')}`,
+      );
     else assert.equal(row.calls, count(key.calls), `${key.name}: calls`);
-    assert.ok(Math.abs(numberIn(row.share) - (key.calls / total) * 100) <= 0.5, `${key.name}: share ${row.share} of ${total} calls`);
-    assert.equal(row.current, key.keyId === currentKeyId, `${key.name}: marked as this environment's key only when it is`);
+    assert.ok(
+      Math.abs(numberIn(row.share) - (key.calls / total) * 100) <= 0.5,
+      `${key.name}: share ${row.share} of ${total} calls`,
+    );
+    assert.equal(
+      row.current,
+      key.keyId === currentKeyId,
+      `${key.name}: marked as this environment's key only when it is`,
+    );
   });
 }
 
@@ -116,7 +156,10 @@ async function recordIds(frame: Frame): Promise<string[]> {
 async function waitForPeriod(frame: Frame, period: string): Promise<void> {
   await frame.locator(`input.month[value="${period}"]`).waitFor({ timeout: 15_000 });
   await frame.locator('#app[aria-busy="false"]').waitFor({ timeout: 15_000 });
-  await frame.locator('.meter-card.skeleton-card, .skeleton-row, .stale').first().waitFor({ state: 'detached', timeout: 15_000 });
+  await frame
+    .locator('.meter-card.skeleton-card, .skeleton-row, .stale')
+    .first()
+    .waitFor({ state: 'detached', timeout: 15_000 });
 }
 
 describe('Usage dashboard (e2e)', function () {
@@ -135,25 +178,38 @@ describe('Usage dashboard (e2e)', function () {
 
     assert.equal(await frame.locator('#env-label').textContent(), 'Staging');
     assert.equal(await frame.locator('#tier').textContent(), `Tier: ${wb.service.store.summary(current).tier}`);
-    assert.ok(await frame.getByRole('button', { name: 'Next period' }).isDisabled(), 'no next period after the current one');
+    assert.ok(
+      await frame.getByRole('button', { name: 'Next period' }).isDisabled(),
+      'no next period after the current one',
+    );
     assertMeters(await readMeters(frame), wb.service.store.summary(current));
 
     const calls = wb.service.store.summary(current).usage.calls;
-    const item = await wb.waitFor(async () => (await wb.statusBarItems()).find((i) => /calls \d+%/.test(i.text)), 'the calls meter in the status bar', 30_000);
+    const item = await wb.waitFor(
+      async () => (await wb.statusBarItems()).find((i) => /calls \d+%/.test(i.text)),
+      'the calls meter in the status bar',
+      30_000,
+    );
     assert.ok(Math.abs(numberIn(item.text) - (calls.used / calls.included) * 100) <= 0.5, `status bar ${item.text}`);
   });
 
-  it('the per-key table shows each key: masked id, calls, share, this environment\'s key marked', async () => {
+  it("the per-key table shows each key: masked id, calls, share, this environment's key marked", async () => {
     const wb = workbench();
     const shown = await readKeyRows(frame);
-    assert.ok(wb.service.requests.some((r) => r.path === '/v1/usage/by-key'), 'the dashboard read the per-key usage');
+    assert.ok(
+      wb.service.requests.some((r) => r.path === '/v1/usage/by-key'),
+      'the dashboard read the per-key usage',
+    );
     // The extension's own requests (all made with the admin key) count live in the current
     // period: the admin row shows at least the seeded calls and at most the calls so far.
     const served = wb.service.store.byKey(current);
     const now = served.find((k) => k.keyId === 'key_admin')?.calls ?? 0;
     const made = wb.service.requests.filter((r) => r.keyId === 'key_admin').length;
     assertKeyRows(shown, served, 'key_admin', new Map([['key_admin', [now - made, now]]]));
-    assert.equal((await frame.locator('#keys-table thead th[aria-sort="descending"]').textContent())?.replace(/[▲▼\s]+$/, ''), 'Calls');
+    assert.equal(
+      (await frame.locator('#keys-table thead th[aria-sort="descending"]').textContent())?.replace(/[▲▼\s]+$/, ''),
+      'Calls',
+    );
   });
 
   it('"Previous period" shows that month: over on calls, warning on webhooks, its keys and records', async () => {
@@ -161,7 +217,10 @@ describe('Usage dashboard (e2e)', function () {
     const previous = previousPeriod(current);
     await frame.getByRole('button', { name: 'Previous period' }).click();
     await waitForPeriod(frame, previous);
-    assert.ok(wb.service.requests.some((r) => r.path === '/v1/usage/summary' && r.query.billingPeriod === previous), 'the summary of the previous period was read');
+    assert.ok(
+      wb.service.requests.some((r) => r.path === '/v1/usage/summary' && r.query.billingPeriod === previous),
+      'the summary of the previous period was read',
+    );
 
     const summary = wb.service.store.summary(previous);
     assertMeters(await readMeters(frame), summary);
@@ -172,8 +231,14 @@ describe('Usage dashboard (e2e)', function () {
     const pages = Math.ceil(records.length / PAGE_SIZE);
     assert.equal(await frame.locator('#page-of').textContent(), `Page 1 of ${pages}`);
     assert.equal(await frame.locator('#records-range').textContent(), `Records 1–${PAGE_SIZE} of ${records.length}`);
-    assert.deepEqual(await recordIds(frame), records.slice(0, PAGE_SIZE).map((r) => String(r.id)));
-    assert.ok(await frame.getByRole('button', { name: 'Next period' }).isEnabled(), 'the next period can be reached again');
+    assert.deepEqual(
+      await recordIds(frame),
+      records.slice(0, PAGE_SIZE).map((r) => String(r.id)),
+    );
+    assert.ok(
+      await frame.getByRole('button', { name: 'Next period' }).isEnabled(),
+      'the next period can be reached again',
+    );
 
     // The picture for the README: the side bar closed to give the dashboard the window.
     await wb.hideSideBar();
@@ -190,9 +255,17 @@ describe('Usage dashboard (e2e)', function () {
     await frame.getByRole('button', { name: 'Next page' }).click();
     await frame.locator('#page-of', { hasText: `Page 2 of ${pages}` }).waitFor({ timeout: 15_000 });
     await waitForPeriod(frame, previous);
-    assert.equal(await frame.locator('#records-range').textContent(), `Records ${PAGE_SIZE + 1}–${2 * PAGE_SIZE} of ${records.length}`);
+    assert.equal(
+      await frame.locator('#records-range').textContent(),
+      `Records ${PAGE_SIZE + 1}–${2 * PAGE_SIZE} of ${records.length}`,
+    );
     assert.deepEqual(await recordIds(frame), records.slice(PAGE_SIZE, 2 * PAGE_SIZE));
-    assert.ok(wb.service.requests.some((r) => r.path === '/v1/usage/details' && r.query.billingPeriod === previous && r.query.page === '2'), 'page 2 was read from the service');
+    assert.ok(
+      wb.service.requests.some(
+        (r) => r.path === '/v1/usage/details' && r.query.billingPeriod === previous && r.query.page === '2',
+      ),
+      'page 2 was read from the service',
+    );
 
     await frame.getByRole('button', { name: 'Previous page' }).click();
     await frame.locator('#page-of', { hasText: `Page 1 of ${pages}` }).waitFor({ timeout: 15_000 });
@@ -204,7 +277,10 @@ describe('Usage dashboard (e2e)', function () {
     const bigPages = Math.ceil(records.length / 100);
     await frame.locator('#page-of', { hasText: `Page 1 of ${bigPages}` }).waitFor({ timeout: 15_000 });
     await waitForPeriod(frame, previous);
-    assert.equal(await frame.locator('#records-range').textContent(), `Records 1–${Math.min(100, records.length)} of ${records.length}`);
+    assert.equal(
+      await frame.locator('#records-range').textContent(),
+      `Records 1–${Math.min(100, records.length)} of ${records.length}`,
+    );
     assert.deepEqual(await recordIds(frame), records.slice(0, 100));
   });
 
@@ -231,8 +307,15 @@ describe('Usage dashboard (e2e)', function () {
     assert.equal(await frame.locator('#page-size').inputValue(), '100', 'the page size is kept');
     assert.deepEqual(await recordIds(frame), records.slice(100, 200), 'the records of that page, read again');
     const names = (await readKeyRows(frame)).map((r) => r.name);
-    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)), 'the per-key table still sorted by name');
-    assert.equal((await frame.locator('#keys-table th[aria-sort="ascending"]').textContent())?.replace(/[▲▼\s]+$/, ''), 'Name');
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b)),
+      'the per-key table still sorted by name',
+    );
+    assert.equal(
+      (await frame.locator('#keys-table th[aria-sort="ascending"]').textContent())?.replace(/[▲▼\s]+$/, ''),
+      'Name',
+    );
     assertMeters(await readMeters(frame), wb.service.store.summary(previous));
   });
 });

@@ -6,7 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { type CodeServer, launchBrowser, startCodeServer, stopAll, workbenchUrl } from '../../scripts/vscode/code-server.mjs';
+import {
+  type CodeServer,
+  launchBrowser,
+  startCodeServer,
+  stopAll,
+  workbenchUrl,
+} from '../../scripts/vscode/code-server.mjs';
 import { type RunningService, startService } from '../service/server';
 import { poll } from '../poll';
 
@@ -69,7 +75,13 @@ export class Workbench {
     let server: CodeServer | undefined;
     let browser: Awaited<ReturnType<typeof launchBrowser>>['browser'] | undefined;
     try {
-      server = await startCodeServer({ codeServer: required('EUS_E2E_CODE_SERVER'), vsix: required('EUS_E2E_VSIX'), extraVsix: options.extraVsix, env: options.env, settings: options.settings });
+      server = await startCodeServer({
+        codeServer: required('EUS_E2E_CODE_SERVER'),
+        vsix: required('EUS_E2E_VSIX'),
+        extraVsix: options.extraVsix,
+        env: options.env,
+        settings: options.settings,
+      });
       ({ browser } = await launchBrowser(required('EUS_E2E_CHROMIUM')));
       const page = await browser.contexts()[0].newPage();
       const folder = options.folder === false ? undefined : server.dirs.workspace;
@@ -121,7 +133,13 @@ export class Workbench {
       await this.waitFor(shown, `the ${title} side bar`, 5_000).catch(() => undefined);
     }
     if (!(await shown())) throw new Error(`the ${title} side bar did not open`);
-    await this.page.locator(`.part.sidebar .composite.title h2[title^="${title}" i], .part.sidebar .composite.title [aria-label^="${title}" i]`).first().waitFor({ timeout: SHORT }).catch(() => undefined);
+    await this.page
+      .locator(
+        `.part.sidebar .composite.title h2[title^="${title}" i], .part.sidebar .composite.title [aria-label^="${title}" i]`,
+      )
+      .first()
+      .waitFor({ timeout: SHORT })
+      .catch(() => undefined);
   }
 
   /** Runs a command from the palette as a person does: F1, type its title, Enter. */
@@ -168,7 +186,9 @@ export class Workbench {
     return this.page.evaluate(() => {
       const widget = document.querySelector('.quick-input-widget');
       if (!widget || (widget as HTMLElement).style.display === 'none') return '';
-      const parts = ['.quick-input-title', '.quick-input-message', '.quick-input-description'].map((s) => widget.querySelector(s)?.textContent ?? '');
+      const parts = ['.quick-input-title', '.quick-input-message', '.quick-input-description'].map(
+        (s) => widget.querySelector(s)?.textContent ?? '',
+      );
       const input = widget.querySelector<HTMLInputElement>('.quick-input-box input');
       return [...parts, input?.placeholder ?? '', input?.getAttribute('aria-label') ?? ''].join(' | ');
     });
@@ -194,13 +214,21 @@ export class Workbench {
 
   /** The pane of a view in the side bar, by the view's title. */
   viewPane(viewTitle: string) {
-    return this.page.locator('.part.sidebar .pane', { has: this.page.locator(`.pane-header[aria-label^="${viewTitle}" i], .pane-header h3[title^="${viewTitle}" i]`) }).first();
+    return this.page
+      .locator('.part.sidebar .pane', {
+        has: this.page.locator(`.pane-header[aria-label^="${viewTitle}" i], .pane-header h3[title^="${viewTitle}" i]`),
+      })
+      .first();
   }
 
   /** Text and aria labels of the status bar items. */
   async statusBarItems(): Promise<Array<{ text: string; ariaLabel: string }>> {
     return this.page.locator('.part.statusbar .statusbar-item').evaluateAll((items) =>
-      items.map((item) => ({ text: (item.textContent ?? '').trim(), ariaLabel: item.getAttribute('aria-label') ?? item.querySelector('[aria-label]')?.getAttribute('aria-label') ?? '' })),
+      items.map((item) => ({
+        text: (item.textContent ?? '').trim(),
+        ariaLabel:
+          item.getAttribute('aria-label') ?? item.querySelector('[aria-label]')?.getAttribute('aria-label') ?? '',
+      })),
     );
   }
 
@@ -219,7 +247,13 @@ export class Workbench {
       async () => {
         for (const frame of this.page.frames()) {
           if (frame === this.page.mainFrame() || frame.isDetached()) continue;
-          if (await frame.locator(has).count().catch(() => 0)) return frame;
+          if (
+            await frame
+              .locator(has)
+              .count()
+              .catch(() => 0)
+          )
+            return frame;
         }
         return undefined;
       },
@@ -236,17 +270,28 @@ export class Workbench {
    */
   async addEnvironmentFromWelcome(container: string, label: string, baseUrl: string, key: string): Promise<void> {
     await this.openViewContainer(container);
-    const button = this.page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Add Environment' });
+    const button = this.page.locator('.part.sidebar .welcome-view-content .monaco-button', {
+      hasText: 'Add Environment',
+    });
     await button.click({ timeout: 30_000 });
     await this.answerInput('short name', label);
     await this.answerInput('ending in /v1', baseUrl);
     await this.answerInput('API key', key);
-    await this.waitFor(async () => (await this.statusBarItems()).some((i) => i.text.includes(label)), `the status bar to show ${label}`, 30_000);
+    await this.waitFor(
+      async () => (await this.statusBarItems()).some((i) => i.text.includes(label)),
+      `the status bar to show ${label}`,
+      30_000,
+    );
   }
 
   /** Clicks an action of the side bar's title (the view's title actions show there), by its label. */
   async clickSideBarAction(label: string): Promise<void> {
-    await this.page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${label}"], .part.sidebar .pane-header .actions .action-label[aria-label^="${label}"]`).first().click({ timeout: SHORT });
+    await this.page
+      .locator(
+        `.part.sidebar .title-actions .action-label[aria-label^="${label}"], .part.sidebar .pane-header .actions .action-label[aria-label^="${label}"]`,
+      )
+      .first()
+      .click({ timeout: SHORT });
   }
 
   /** The row of a tree view whose label is exactly `label`. */
@@ -274,7 +319,9 @@ export class Workbench {
   /** Right-clicks `target` and chooses the context-menu entry whose text starts with `entry`. */
   async contextMenu(target: Locator, entry: string | RegExp): Promise<void> {
     await target.click({ button: 'right', timeout: SHORT });
-    const item = this.page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: entry }).first();
+    const item = this.page
+      .locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: entry })
+      .first();
     await item.waitFor({ state: 'visible', timeout: SHORT });
     // The menu ignores a click that lands while it is still opening; hover first, as a hand does.
     await item.hover();
@@ -308,7 +355,10 @@ export class Workbench {
   /** A second window on the same VS Code (same user data, same global state): a new tab of the workbench. */
   async openSecondWindow(): Promise<Page> {
     const page = await this.page.context().newPage();
-    await page.goto(workbenchUrl(this.server, { folder: this.folder }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.goto(workbenchUrl(this.server, { folder: this.folder }), {
+      waitUntil: 'domcontentloaded',
+      timeout: 60_000,
+    });
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
     await page.locator('.statusbar').waitFor({ timeout: SHORT });
     return page;
@@ -333,7 +383,10 @@ export class Workbench {
 
   /** Hides the primary side bar with the title bar's layout button, as a person makes room for an editor. */
   async hideSideBar(): Promise<void> {
-    await this.page.locator('.part.titlebar .action-label[aria-label^="Toggle Primary Side Bar"]').first().click({ timeout: SHORT });
+    await this.page
+      .locator('.part.titlebar .action-label[aria-label^="Toggle Primary Side Bar"]')
+      .first()
+      .click({ timeout: SHORT });
     await this.page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: SHORT });
   }
 
@@ -373,7 +426,9 @@ export function useWorkbench(options: StartOptions = {}): () => Workbench {
   afterEach(async function () {
     const test = this.currentTest;
     if (!workbench || test?.state !== 'failed') return;
-    const file = await workbench.screenshot(`FAILED-${test.fullTitle()}`).catch((error: Error) => `(no screenshot: ${error.message})`);
+    const file = await workbench
+      .screenshot(`FAILED-${test.fullTitle()}`)
+      .catch((error: Error) => `(no screenshot: ${error.message})`);
     console.log(`    screenshot: ${file}\n    --- code-server log (tail) ---\n${workbench.logTail(30)}`);
   });
   after(async function () {

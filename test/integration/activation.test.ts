@@ -66,28 +66,46 @@ describe('Activation', function () {
   });
 
   it('registers exactly the commands its manifest contributes', async () => {
-    const manifest = extension().packageJSON as { contributes: { commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> } };
+    const manifest = extension().packageJSON as {
+      contributes: { commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> };
+    };
     const declared = manifest.contributes.commands.map((c) => c.command).sort();
     // VS Code itself adds `<view id>.focus`, `.open`, … for every contributed view: not ours.
-    const viewIds = Object.values(manifest.contributes.views).flat().map((v) => `${v.id}.`);
+    const viewIds = Object.values(manifest.contributes.views)
+      .flat()
+      .map((v) => `${v.id}.`);
     const registered = (await vscode.commands.getCommands(true))
       .filter((c) => c.startsWith('engagementUsage.') && !viewIds.some((prefix) => c.startsWith(prefix)))
       .sort();
     const missing = declared.filter((c) => !registered.includes(c));
     const extra = registered.filter((c) => !declared.includes(c));
-    assert.deepEqual({ missing, extra }, { missing: [], extra: [] }, 'declared in package.json but not registered (missing), or registered but not declared (extra)');
+    assert.deepEqual(
+      { missing, extra },
+      { missing: [], extra: [] },
+      'declared in package.json but not registered (missing), or registered but not declared (extra)',
+    );
   });
 
   it("reports activation figures (ours and VS Code's own)", async () => {
     await extension().activate(); // already active unless this test runs alone (--grep)
     await vscode.commands.executeCommand('perfview.show');
-    const doc = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'perf' && d.getText().includes('Extension Activation Stats')), 'the perf document', 15_000);
+    const doc = await waitFor(
+      () =>
+        vscode.workspace.textDocuments.find(
+          (d) => d.uri.scheme === 'perf' && d.getText().includes('Extension Activation Stats'),
+        ),
+      'the perf document',
+      15_000,
+    );
     figures.vscodeStats = parseStats(doc.getText());
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
     console.log(`activation figures: ${JSON.stringify(figures)}`);
     const root = path.resolve(extension().extensionPath);
     fs.mkdirSync(path.join(root, '.bench'), { recursive: true });
-    fs.writeFileSync(path.join(root, '.bench', 'activation.json'), `${JSON.stringify({ ...figures, measuredAt: new Date().toISOString() }, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(root, '.bench', 'activation.json'),
+      `${JSON.stringify({ ...figures, measuredAt: new Date().toISOString() }, null, 2)}\n`,
+    );
   });
 });

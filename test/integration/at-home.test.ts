@@ -4,7 +4,16 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as vscode from 'vscode';
-import { type TestContext, EXTENSION_ID, clearEnvironments, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import {
+  type TestContext,
+  EXTENSION_ID,
+  clearEnvironments,
+  pickByLabel,
+  setup,
+  teardown,
+  useEnvironment,
+  waitFor,
+} from './helpers';
 
 function utcPeriod(): string {
   const now = new Date();
@@ -44,7 +53,11 @@ describe('At home in VS Code', function () {
     await ctx.exports.engagements?.tree();
     await ctx.exports.usage?.refreshStatusBar();
     const requests = ctx.service.requests.filter((r) => r.keyId !== undefined);
-    assert.ok(requests.some((r) => r.path.startsWith('/v1/engagements')) && requests.some((r) => r.path.startsWith('/v1/usage')), 'engagements and usage were read');
+    assert.ok(
+      requests.some((r) => r.path.startsWith('/v1/engagements')) &&
+        requests.some((r) => r.path.startsWith('/v1/usage')),
+      'engagements and usage were read',
+    );
     assert.deepEqual([...new Set(requests.map((r) => r.userAgent))], [expected]);
   });
 
@@ -53,7 +66,10 @@ describe('At home in VS Code', function () {
     const usage = () => ctx.exports.usage!;
     const period = utcPeriod();
     const summary = ctx.service.store.summary(period);
-    ctx.service.store.setSummary(period, { ...summary, usage: { ...summary.usage, calls: { used: 85_000, included: 100_000, overage: 0 } } });
+    ctx.service.store.setSummary(period, {
+      ...summary,
+      usage: { ...summary.usage, calls: { used: 85_000, included: 100_000, overage: 0 } },
+    });
 
     await useEnvironment(ctx, ctx.service.keys.admin, 'Staging');
     await usage().refreshStatusBar();
@@ -71,13 +87,23 @@ describe('At home in VS Code', function () {
     assert.equal(envs().statusBarBackground(), 'statusBarItem.errorBackground', 'production is red');
     assert.equal(usage().statusBar().background, 'statusBarItem.warningBackground', 'the usage warning stays yellow');
 
-    ctx.service.store.setSummary(period, { ...summary, usage: { ...summary.usage, calls: { used: 112_000, included: 100_000, overage: 12_000 } } });
+    ctx.service.store.setSummary(period, {
+      ...summary,
+      usage: { ...summary.usage, calls: { used: 112_000, included: 100_000, overage: 12_000 } },
+    });
     await usage().refreshStatusBar();
     assert.match(usage().statusBar().text, /calls 112%$/);
     assert.equal(usage().statusBar().level, 'error');
-    assert.equal(usage().statusBar().background, 'statusBarItem.warningBackground', 'over the included amount is still the usage colour, not production red');
+    assert.equal(
+      usage().statusBar().background,
+      'statusBarItem.warningBackground',
+      'over the included amount is still the usage colour, not production red',
+    );
 
-    ctx.service.store.setSummary(period, { ...summary, usage: { ...summary.usage, calls: { used: 10_000, included: 100_000, overage: 0 } } });
+    ctx.service.store.setSummary(period, {
+      ...summary,
+      usage: { ...summary.usage, calls: { used: 10_000, included: 100_000, overage: 0 } },
+    });
     await usage().refreshStatusBar();
     assert.equal(usage().statusBar().background, undefined, '10 % has no colour');
   });

@@ -31,7 +31,11 @@ describe('Engagements: create and update', function () {
     assert.deepEqual(steps, ['1/4', '2/4', '1/4', '2/4', '3/4', '4/4']);
     const posts = requests('POST');
     assert.equal(posts.length, 1);
-    assert.deepEqual(posts[0].body, { name: 'Onboarding Sprint 7', type: 'onboarding', description: 'First week of calls' });
+    assert.deepEqual(posts[0].body, {
+      name: 'Onboarding Sprint 7',
+      type: 'onboarding',
+      description: 'First week of calls',
+    });
     const created = seeded().find((e) => e.name === 'Onboarding Sprint 7');
     assert.ok(created);
     const item = (await items()).find((i) => i.id === created.id);
@@ -81,7 +85,10 @@ describe('Engagements: create and update', function () {
       return newStatus;
     });
     await run('changeEngagementStatus', target.id);
-    assert.deepEqual(patches().map((r) => r.body), [{ name: 'Renamed review' }, { description: 'A new description' }, { status: newStatus }]);
+    assert.deepEqual(
+      patches().map((r) => r.body),
+      [{ name: 'Renamed review' }, { description: 'A new description' }, { status: newStatus }],
+    );
     assert.equal(requests('GET', `/v1/engagements/`).length, 3, 'each update re-read the engagement first');
     const now = (await items()).find((i) => i.id === target.id)!;
     assert.equal(now.label, 'Renamed review');
@@ -108,15 +115,15 @@ describe('Engagements: create and update', function () {
 
   test('from the Command Palette, a picker asks which engagement', async () => {
     const target = (await items())[3];
-    s.ctx.ui.answer(
-      (prompt, step) => {
-        assert.equal(prompt.items?.length, eng().loaded().length, 'the loaded engagements are offered');
-        return pickByLabel(target.label)(prompt, step);
-      },
-      'Picked from the palette',
-    );
+    s.ctx.ui.answer((prompt, step) => {
+      assert.equal(prompt.items?.length, eng().loaded().length, 'the loaded engagements are offered');
+      return pickByLabel(target.label)(prompt, step);
+    }, 'Picked from the palette');
     await run('renameEngagement');
-    assert.deepEqual(patches().map((p) => [p.path, p.body]), [[`/v1/engagements/${target.id}`, { name: 'Picked from the palette' }]]);
+    assert.deepEqual(
+      patches().map((p) => [p.path, p.body]),
+      [[`/v1/engagements/${target.id}`, { name: 'Picked from the palette' }]],
+    );
   });
 
   test('multi-select Change Status applies to all selected and reports each failure by name', async () => {
@@ -134,10 +141,18 @@ describe('Engagements: create and update', function () {
     assert.ok(report, 'the failure was reported');
     assert.match(report.text, new RegExp(`“${failing.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”: .*HTTP 500`));
     assert.match(report.text, /1 of \d engagements/);
-    for (const item of shown) assert.equal(seeded().find((e) => e.id === item.id)?.status, 'archived', `${item.label} is archived`);
+    for (const item of shown)
+      assert.equal(seeded().find((e) => e.id === item.id)?.status, 'archived', `${item.label} is archived`);
     const bodies = patches().map((r) => r.body);
-    assert.ok(bodies.every((b) => JSON.stringify(b) === '{"status":"archived"}'), 'only the status is sent');
-    assert.equal(patches().filter((r) => r.path.endsWith(failing.id!)).length, 2, 'the failed one was sent again on Retry only');
+    assert.ok(
+      bodies.every((b) => JSON.stringify(b) === '{"status":"archived"}'),
+      'only the status is sent',
+    );
+    assert.equal(
+      patches().filter((r) => r.path.endsWith(failing.id!)).length,
+      2,
+      'the failed one was sent again on Retry only',
+    );
   });
 
   test('if the engagement changed on the server since it was shown: Cancel, Reload or Overwrite', async () => {
@@ -152,22 +167,38 @@ describe('Engagements: create and update', function () {
     assert.match(conflict()?.detail ?? '', /description/);
     assert.equal(patches().length, 0, 'Cancel sends nothing');
 
-    s.ctx.ui.answer('Mine', (prompt) => {
-      assert.equal(prompt.value, 'Mine', 'after Reload the input is asked again with the answer kept');
-      return 'Mine again';
-    }).onMessages('Reload');
+    s.ctx.ui
+      .answer('Mine', (prompt) => {
+        assert.equal(prompt.value, 'Mine', 'after Reload the input is asked again with the answer kept');
+        return 'Mine again';
+      })
+      .onMessages('Reload');
     await run('renameEngagement', target.id);
-    assert.match((await items()).find((i) => i.id === target.id)?.tooltip ?? '', /Changed elsewhere/, 'the tree shows the current version');
-    assert.deepEqual(patches().map((p) => p.body), [{ name: 'Mine again' }]);
+    assert.match(
+      (await items()).find((i) => i.id === target.id)?.tooltip ?? '',
+      /Changed elsewhere/,
+      'the tree shows the current version',
+    );
+    assert.deepEqual(
+      patches().map((p) => p.body),
+      [{ name: 'Mine again' }],
+    );
 
     s.ctx.service.store.updateEngagement(target.id!, { name: 'Renamed on the server' });
     const wanted = seeded().find((e) => e.id === target.id)?.status === 'completed' ? 'active' : 'completed';
     s.ctx.ui.answer(pickByLabel(wanted)).onMessages('Overwrite');
     await run('changeEngagementStatus', target.id);
     assert.match(conflict()?.detail ?? '', /name/);
-    assert.deepEqual(patches().map((p) => p.body), [{ name: 'Mine again' }, { status: wanted }]);
+    assert.deepEqual(
+      patches().map((p) => p.body),
+      [{ name: 'Mine again' }, { status: wanted }],
+    );
     assert.equal(seeded().find((e) => e.id === target.id)?.status, wanted);
-    assert.equal(seeded().find((e) => e.id === target.id)?.name, 'Renamed on the server', 'Overwrite sends only the field changed here');
+    assert.equal(
+      seeded().find((e) => e.id === target.id)?.name,
+      'Renamed on the server',
+      'Overwrite sends only the field changed here',
+    );
   });
 
   test('a failed create keeps the input; Retry sends the same values once the fault is lifted', async () => {
@@ -190,7 +221,13 @@ describe('Engagements: create and update', function () {
 
   test('a failed update offers Edit: the flow again, prefilled with what was typed', async () => {
     const target = (await items())[0];
-    s.ctx.service.faults.add({ method: 'PATCH', kind: 'status', status: 422, body: { error: { message: 'name is taken', fields: { name: 'already used' } } }, times: 1 });
+    s.ctx.service.faults.add({
+      method: 'PATCH',
+      kind: 'status',
+      status: 422,
+      body: { error: { message: 'name is taken', fields: { name: 'already used' } } },
+      times: 1,
+    });
     s.ctx.ui.answer('Taken name', (prompt) => {
       assert.equal(prompt.value, 'Taken name', 'Edit prefills the typed value');
       return 'Free name';
@@ -200,7 +237,10 @@ describe('Engagements: create and update', function () {
       return m.actions.find((a) => a === 'Edit');
     });
     await run('renameEngagement', target.id);
-    assert.deepEqual(patches().map((p) => p.body), [{ name: 'Taken name' }, { name: 'Free name' }]);
+    assert.deepEqual(
+      patches().map((p) => p.body),
+      [{ name: 'Taken name' }, { name: 'Free name' }],
+    );
     assert.equal((await items()).find((i) => i.id === target.id)?.label, 'Free name');
   });
 
@@ -213,12 +253,24 @@ describe('Engagements: create and update', function () {
     const message = s.ctx.ui.messages[0];
     assert.match(message.text, /engagements:write/);
     assert.ok(message.actions.includes('Replace Key'));
-    await waitFor(() => s.ctx.exports.environments?.contextKeys()['engagementUsage.canWrite'] === false, 'canWrite to become false');
+    await waitFor(
+      () => s.ctx.exports.environments?.contextKeys()['engagementUsage.canWrite'] === false,
+      'canWrite to become false',
+    );
     // Every write action's menu entry depends on that context key.
-    const manifest = vscode.extensions.getExtension('eus-tools.engagement-usage')!.packageJSON as { contributes: { menus: Record<string, Array<{ command: string; when?: string }>> } };
-    const writes = [C('createEngagement'), C('editEngagement'), C('renameEngagement'), C('editEngagementDescription'), C('changeEngagementStatus')];
+    const manifest = vscode.extensions.getExtension('eus-tools.engagement-usage')!.packageJSON as {
+      contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
+    };
+    const writes = [
+      C('createEngagement'),
+      C('editEngagement'),
+      C('renameEngagement'),
+      C('editEngagementDescription'),
+      C('changeEngagementStatus'),
+    ];
     for (const entries of Object.values(manifest.contributes.menus)) {
-      for (const entry of entries.filter((e) => writes.includes(e.command))) assert.match(entry.when ?? '', /engagementUsage\.canWrite/, `${entry.command} is hidden without write access`);
+      for (const entry of entries.filter((e) => writes.includes(e.command)))
+        assert.match(entry.when ?? '', /engagementUsage\.canWrite/, `${entry.command} is hidden without write access`);
     }
   });
 });

@@ -30,7 +30,11 @@ describe('Engagements: find and act on any engagement', function () {
     assert.equal(timeline.firstItems, 25, 'the loaded engagements were listed at once');
     await waitFor(() => (timeline.allItems === 1000 ? true : undefined), 'every engagement in the quick pick');
     assert.equal(qp.items.length, 1000);
-    assert.deepEqual([...new Set(requests('GET').map((r) => r.query.pageSize))], ['100'], 'every page read in pages of 100');
+    assert.deepEqual(
+      [...new Set(requests('GET').map((r) => r.query.pageSize))],
+      ['100'],
+      'every page read in pages of 100',
+    );
     assert.equal(requests('GET').length, 10);
     const item = qp.items.find((i) => (i as { id?: string }).id === target.id)!;
     assert.equal(item.label, target.name);
@@ -38,11 +42,17 @@ describe('Engagements: find and act on any engagement', function () {
     assert.match(item.description ?? '', new RegExp(`${target.status} · ${target.type}`));
     // Typed as a person would: the id of the last engagement.
     qp.value = target.id;
-    await waitFor(() => ((qp.activeItems[0] as { id?: string } | undefined)?.id === target.id ? true : undefined), 'the match to be the active item');
+    await waitFor(
+      () => ((qp.activeItems[0] as { id?: string } | undefined)?.id === target.id ? true : undefined),
+      'the match to be the active item',
+    );
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const chosen = (await going) as { id: string } | undefined;
     assert.equal(chosen?.id, target.id);
-    await waitFor(() => eng().selection().includes(target.id), 'the engagement to be revealed and selected in the tree');
+    await waitFor(
+      () => eng().selection().includes(target.id),
+      'the engagement to be revealed and selected in the tree',
+    );
     await waitFor(() => (eng().details()?.view?.id === target.id ? true : undefined), 'its details to open');
     assert.equal(eng().complete(), true);
 
@@ -67,8 +77,14 @@ describe('Engagements: find and act on any engagement', function () {
     assert.equal(requests('GET').length, 10);
     const names = (await items()).map((i) => i.label);
     assert.equal(names.length, 1000);
-    assert.deepEqual(names, [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare));
-    assert.equal((await eng().tree()).some((i) => i.kind === 'loadMore'), false);
+    assert.deepEqual(
+      names,
+      [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare),
+    );
+    assert.equal(
+      (await eng().tree()).some((i) => i.kind === 'loadMore'),
+      false,
+    );
 
     s.ctx.ui.answer(pickByLabel('By Status'), () => ['paused']);
     await run('filterEngagements');
@@ -119,7 +135,10 @@ describe('Engagements: find and act on any engagement', function () {
     await eng().settled();
     const names = (await items()).map((i) => i.label);
     assert.equal(names.length, 1000);
-    assert.deepEqual(names, [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare));
+    assert.deepEqual(
+      names,
+      [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare),
+    );
     assert.equal(s.ctx.ui.messages.length, 0, 'nothing asked');
 
     await config().update('engagements.wholeSetLimit', 500, vscode.ConfigurationTarget.Global);
@@ -129,7 +148,11 @@ describe('Engagements: find and act on any engagement', function () {
       await waitFor(() => (eng().loaded().length === 25 ? true : undefined), 'the first page');
       await eng().settled();
       assert.equal(eng().complete(), false, 'above the limit only what is loaded is sorted');
-      assert.deepEqual(requests('GET').filter((r) => r.query.page !== undefined && r.query.page !== '1'), [], 'no page after the first was read');
+      assert.deepEqual(
+        requests('GET').filter((r) => r.query.page !== undefined && r.query.page !== '1'),
+        [],
+        'no page after the first was read',
+      );
       assert.equal(s.ctx.ui.messages.length, 0, 'no question at start');
       assert.equal(eng().description(), undefined);
     } finally {
@@ -143,7 +166,10 @@ describe('Engagements: find and act on any engagement', function () {
     try {
       s.ctx.ui.answer(pickByLabel('Evaluations'));
       const sorting = run('sortEngagements');
-      await waitFor(() => (eng().contextValues()['engagementUsage.readingAll'] === true ? true : undefined), 'the view to say it is reading every page');
+      await waitFor(
+        () => (eng().contextValues()['engagementUsage.readingAll'] === true ? true : undefined),
+        'the view to say it is reading every page',
+      );
       assert.match(eng().message() ?? '', /^Reading every engagement… [\d,]+ of 1,000$/);
       await run('cancelReadingEngagements');
       await sorting;
@@ -161,27 +187,44 @@ describe('Engagements: find and act on any engagement', function () {
   test('the details panel: its actions run on the engagement shown, and an edit from the tree shows in it', async () => {
     const target = (await items())[2];
     await run('openEngagement', target.id);
-    await waitFor(() => (eng().details()?.view?.id === target.id && eng().details()?.ready ? true : undefined), 'the details panel');
+    await waitFor(
+      () => (eng().details()?.view?.id === target.id && eng().details()?.ready ? true : undefined),
+      'the details panel',
+    );
 
     // Renamed from the tree: the panel follows.
     s.ctx.ui.answer('Renamed in the tree');
     await run('renameEngagement', target.id);
-    await waitFor(() => (eng().details()?.view?.name === 'Renamed in the tree' ? true : undefined), 'the panel to show the new name');
+    await waitFor(
+      () => (eng().details()?.view?.name === 'Renamed in the tree' ? true : undefined),
+      'the panel to show the new name',
+    );
 
     // Change Status from the panel: the same flow as the tree's, on this engagement.
     const before = seeded().find((e) => e.id === target.id)!.status;
     const next = before === 'completed' ? 'active' : 'completed';
     s.ctx.ui.answer(next);
     await eng().detailsMessage({ type: 'action', action: 'changeStatus' });
-    assert.deepEqual(patches().map((p) => [p.path, p.body]).at(-1), [`/v1/engagements/${target.id}`, { status: next }]);
-    await waitFor(() => (eng().details()?.view?.status.text === next ? true : undefined), 'the panel to show the new status');
+    assert.deepEqual(
+      patches()
+        .map((p) => [p.path, p.body])
+        .at(-1),
+      [`/v1/engagements/${target.id}`, { status: next }],
+    );
+    await waitFor(
+      () => (eng().details()?.view?.status.text === next ? true : undefined),
+      'the panel to show the new status',
+    );
 
     // Refresh reads it again; a change on the server shows.
     seeded().find((e) => e.id === target.id)!.description = 'Changed on the server';
     s.ctx.service.clearRequests();
     await eng().detailsMessage({ type: 'action', action: 'refresh' });
     assert.equal(requests('GET', `/v1/engagements/${target.id}`).length, 1);
-    await waitFor(() => (eng().details()?.view?.description === 'Changed on the server' ? true : undefined), 'the refreshed description');
+    await waitFor(
+      () => (eng().details()?.view?.description === 'Changed on the server' ? true : undefined),
+      'the refreshed description',
+    );
 
     // Messages outside the protocol do nothing.
     await eng().detailsMessage({ type: 'action', action: 'signOutAll' });
@@ -202,13 +245,22 @@ describe('Engagements: find and act on any engagement', function () {
     s.ctx.ui.onMessages(undefined);
     await run('renameEngagement', target.id);
     assert.match(s.ctx.ui.messages[0]?.text ?? '', /engagements:write/);
-    await waitFor(() => (eng().description()?.startsWith('read-only key') ? true : undefined), 'the title area to say the key is read-only');
+    await waitFor(
+      () => (eng().description()?.startsWith('read-only key') ? true : undefined),
+      'the title area to say the key is read-only',
+    );
     await run('openEngagement', target.id);
-    await waitFor(() => (eng().details()?.view?.id === target.id && eng().details()?.view?.busy === false ? true : undefined), 'the details');
+    await waitFor(
+      () => (eng().details()?.view?.id === target.id && eng().details()?.view?.busy === false ? true : undefined),
+      'the details',
+    );
     assert.deepEqual(eng().details()?.view?.actions, ['copyId', 'refresh', 'openUsageDashboard']);
     eng().closeDetails();
     // A new key: what the old one could not do is forgotten.
     await useEnvironment(s.ctx, s.ctx.service.keys.admin);
-    await waitFor(() => (eng().description() === undefined ? true : undefined), 'the read-only mark to go with the key');
+    await waitFor(
+      () => (eng().description() === undefined ? true : undefined),
+      'the read-only mark to go with the key',
+    );
   });
 });

@@ -52,9 +52,15 @@ describe('Engagements: writes that race', function () {
     s.ctx.ui.onMessages('Overwrite');
     await run('renameEngagement', target.id);
     const reads = requests('GET', `/v1/engagements/${target.id}`);
-    assert.ok(reads.length >= 3, `re-read before the first PATCH, after the 412 and before Overwrite (${reads.length})`);
+    assert.ok(
+      reads.length >= 3,
+      `re-read before the first PATCH, after the 412 and before Overwrite (${reads.length})`,
+    );
     const patches = requests('PATCH', '/v1/engagements/');
-    assert.deepEqual(patches.map((p) => p.status), [412, 200]);
+    assert.deepEqual(
+      patches.map((p) => p.status),
+      [412, 200],
+    );
     assert.ok(patches[1].at > reads.at(-1)!.at, 'the last read came right before the PATCH that was sent');
     assert.equal(seeded().find((e) => e.id === target.id)?.name, 'Mine after all');
   });
@@ -66,8 +72,15 @@ describe('Engagements: writes that race', function () {
     try {
       // A second environment at another service (same seeded ids), added while the first stays.
       const shared = config.inspect<unknown[]>('environments')?.globalValue ?? [];
-      await config.update('environments', [...shared, { label: 'Other', baseUrl: other.baseUrl }], vscode.ConfigurationTarget.Global);
-      await waitFor(() => s.ctx.exports.environments?.list().some((e) => e.label === 'Other'), 'the second environment');
+      await config.update(
+        'environments',
+        [...shared, { label: 'Other', baseUrl: other.baseUrl }],
+        vscode.ConfigurationTarget.Global,
+      );
+      await waitFor(
+        () => s.ctx.exports.environments?.list().some((e) => e.label === 'Other'),
+        'the second environment',
+      );
       // The PATCH is slow and then refused (429): while it is in flight, the user switches.
       s.ctx.service.faults.add({ method: 'PATCH', kind: 'status', status: 429, times: 1 });
       s.ctx.service.setLatency(800);
@@ -80,14 +93,26 @@ describe('Engagements: writes that race', function () {
       assert.equal(s.ctx.exports.environments?.active()?.label, 'Other');
       s.ctx.service.setLatency(0);
       await flow;
-      assert.equal(requests('PATCH', '/v1/engagements/').length, 2, `Retry went to the service the flow started with; messages: ${JSON.stringify(s.ctx.ui.messages)}; prompts: ${JSON.stringify(s.ctx.ui.prompts.map((p) => p.title))}`);
-      assert.equal(other.requests.filter((r) => r.method === 'PATCH').length, 0, 'nothing was sent to the environment switched to');
+      assert.equal(
+        requests('PATCH', '/v1/engagements/').length,
+        2,
+        `Retry went to the service the flow started with; messages: ${JSON.stringify(s.ctx.ui.messages)}; prompts: ${JSON.stringify(s.ctx.ui.prompts.map((p) => p.title))}`,
+      );
+      assert.equal(
+        other.requests.filter((r) => r.method === 'PATCH').length,
+        0,
+        'nothing was sent to the environment switched to',
+      );
       assert.equal(seeded().find((e) => e.id === target.id)?.name, 'Pinned rename');
     } finally {
       s.ctx.service.setLatency(0);
       s.ctx.ui.answer(pickByLabel('Test'));
       await run('switchEnvironment');
-      await config.update('environments', [{ label: 'Test', baseUrl: s.ctx.service.baseUrl }], vscode.ConfigurationTarget.Global);
+      await config.update(
+        'environments',
+        [{ label: 'Test', baseUrl: s.ctx.service.baseUrl }],
+        vscode.ConfigurationTarget.Global,
+      );
       await other.close();
     }
   });

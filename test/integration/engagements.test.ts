@@ -16,7 +16,10 @@ describe('Engagements view', function () {
     assert.equal(shown.length, 25, 'the first page at once');
     assert.equal(state(), 'ready');
     const firstPage = seeded().slice(0, 25);
-    assert.ok(firstPage.some((e) => !['active', 'completed'].includes(e.status)), 'the seeded page has a status the contract does not name');
+    assert.ok(
+      firstPage.some((e) => !['active', 'completed'].includes(e.status)),
+      'the seeded page has a status the contract does not name',
+    );
     for (const item of shown) {
       const e = firstPage.find((x) => x.id === item.id);
       assert.ok(e, `${item.label} comes from the first page`);
@@ -32,8 +35,15 @@ describe('Engagements view', function () {
         assert.deepEqual([item.icon, item.color], ['pass-filled', 'engagementUsage.status.completed']);
         assert.ok(item.description?.startsWith(tail), item.description);
       } else {
-        assert.deepEqual([item.icon, item.color], ['circle-large-outline', undefined], 'a neutral icon for an unknown status');
-        assert.ok(item.description?.startsWith(`${e.status} · ${tail}`), `the raw status is written out: ${item.description}`);
+        assert.deepEqual(
+          [item.icon, item.color],
+          ['circle-large-outline', undefined],
+          'a neutral icon for an unknown status',
+        );
+        assert.ok(
+          item.description?.startsWith(`${e.status} · ${tail}`),
+          `the raw status is written out: ${item.description}`,
+        );
       }
     }
     const updated = shown.map((i) => firstPage.find((e) => e.id === i.id)!.updatedAt);
@@ -41,7 +51,10 @@ describe('Engagements view', function () {
   });
 
   test('pages through Load more… (shown of total)', async () => {
-    const more = () => eng().tree().then((t) => t.find((i) => i.kind === 'loadMore'));
+    const more = () =>
+      eng()
+        .tree()
+        .then((t) => t.find((i) => i.kind === 'loadMore'));
     assert.equal((await more())?.label, 'Load more… (25 of 60)');
     assert.equal((await more())?.command, C('loadMoreEngagements'));
     await run('loadMoreEngagements');
@@ -49,7 +62,10 @@ describe('Engagements view', function () {
     await run('loadMoreEngagements');
     assert.equal((await items()).length, 60);
     assert.equal(await more(), undefined, 'no Load more once everything is shown');
-    assert.deepEqual(requests('GET').map((r) => `${r.query.page}/${r.query.pageSize}`), ['2/25', '3/25']);
+    assert.deepEqual(
+      requests('GET').map((r) => `${r.query.page}/${r.query.pageSize}`),
+      ['2/25', '3/25'],
+    );
   });
 
   test('sorts, groups and filters from the title menu; the description shows the filter; choices persist', async () => {
@@ -58,24 +74,39 @@ describe('Engagements view', function () {
     s.ctx.ui.answer(pickByLabel('Name'));
     await run('sortEngagements');
     const names = (await items()).map((i) => i.label);
-    assert.deepEqual(names, [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare));
+    assert.deepEqual(
+      names,
+      [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare),
+    );
     s.ctx.ui.answer(pickByLabel('Evaluations'));
     await run('sortEngagements');
     const counts = (await items()).map((i) => seeded().find((e) => e.id === i.id)!.evaluationCount);
-    assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+    assert.deepEqual(
+      counts,
+      [...counts].sort((a, b) => b - a),
+    );
 
     s.ctx.ui.answer(pickByLabel('Group by Status'));
     await run('groupEngagements');
     const groups = await eng().tree();
-    assert.deepEqual(groups.map((g) => g.label), ['active', 'completed', 'archived', 'paused']);
-    assert.deepEqual(groups.map((g) => g.icon), ['circle-large-filled', 'pass-filled', 'circle-large-outline', 'circle-large-outline']);
+    assert.deepEqual(
+      groups.map((g) => g.label),
+      ['active', 'completed', 'archived', 'paused'],
+    );
+    assert.deepEqual(
+      groups.map((g) => g.icon),
+      ['circle-large-filled', 'pass-filled', 'circle-large-outline', 'circle-large-outline'],
+    );
     for (const group of groups) {
       assert.equal(group.description, String(seeded().filter((e) => e.status === group.label).length));
       assert.ok(group.children?.every((c) => seeded().find((e) => e.id === c.id)?.status === group.label));
     }
     s.ctx.ui.answer(pickByLabel('Group by Type'));
     await run('groupEngagements');
-    assert.deepEqual((await eng().tree()).map((g) => g.label), [...new Set(seeded().map((e) => e.type))].sort());
+    assert.deepEqual(
+      (await eng().tree()).map((g) => g.label),
+      [...new Set(seeded().map((e) => e.type))].sort(),
+    );
 
     s.ctx.ui.answer(pickByLabel('By Status'), (prompt) => {
       assert.ok(prompt.items?.includes('paused'), 'the statuses seen are offered');
@@ -88,14 +119,24 @@ describe('Engagements view', function () {
     assert.equal(filtered.length, seeded().filter((e) => ['paused', 'archived'].includes(e.status)).length);
     assert.equal(eng().description(), `${filtered.length} of 60 match · status: paused, archived`);
     assert.equal(eng().contextValues()['engagementUsage.filtered'], true);
-    const saved = s.ctx.exports.environments!.mementos()['workspace:engagementUsage.engagements.query'] as Record<string, unknown>;
-    assert.deepEqual(saved, { sort: 'evaluations', direction: 'desc', group: 'none', filter: { statuses: ['paused', 'archived'] } }, 'kept per workspace');
+    const saved = s.ctx.exports.environments!.mementos()['workspace:engagementUsage.engagements.query'] as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual(
+      saved,
+      { sort: 'evaluations', direction: 'desc', group: 'none', filter: { statuses: ['paused', 'archived'] } },
+      'kept per workspace',
+    );
 
     s.ctx.ui.answer(pickByLabel('Name Contains'), 'no engagement is called this');
     await run('filterEngagements');
     assert.deepEqual(await items(), []);
     assert.equal(state(), 'noMatch', 'the welcome content offers to clear the filter');
-    assert.equal(eng().description(), '0 of 60 match · status: paused, archived · name: "no engagement is called this"');
+    assert.equal(
+      eng().description(),
+      '0 of 60 match · status: paused, archived · name: "no engagement is called this"',
+    );
     await run('clearEngagementFilter');
     assert.equal((await items()).length, 60);
     assert.equal(eng().description(), undefined);
@@ -108,15 +149,33 @@ describe('Engagements view', function () {
     assert.equal(target.command, C('openEngagement'), 'a click on the row opens the details');
     await run('openEngagement', target.id);
     assert.equal(requests('GET', `/v1/engagements/${target.id}`).length, 1);
-    const shown = await waitFor(() => (eng().details()?.view?.id === target.id && !eng().details()?.view?.busy ? eng().details() : undefined), 'the details panel');
+    const shown = await waitFor(
+      () => (eng().details()?.view?.id === target.id && !eng().details()?.view?.busy ? eng().details() : undefined),
+      'the details panel',
+    );
     const e = seeded().find((x) => x.id === target.id)!;
     const view = shown.view!;
     assert.equal(view.name, e.name);
-    assert.deepEqual(view.fields.map((f) => f.label), ['ID', 'Type', 'Status', 'Evaluations', 'Created', 'Updated']);
+    assert.deepEqual(
+      view.fields.map((f) => f.label),
+      ['ID', 'Type', 'Status', 'Evaluations', 'Created', 'Updated'],
+    );
     assert.equal(view.fields[0].value, e.id);
     // A readable date in the user's locale (Intl, in UTC), and how long ago.
-    const inUtc = new Intl.DateTimeFormat(vscode.env.language, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });
-    assert.equal(view.fields[4].value, inUtc.format(Date.parse(e.createdAt)), 'the created date, in the display language');
+    const inUtc = new Intl.DateTimeFormat(vscode.env.language, {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'UTC',
+      timeZoneName: 'short',
+    });
+    assert.equal(
+      view.fields[4].value,
+      inUtc.format(Date.parse(e.createdAt)),
+      'the created date, in the display language',
+    );
     assert.match(view.fields[4].note ?? '', /ago$|^now$/, 'and how long ago');
     assert.deepEqual(view.actions, ['edit', 'changeStatus', 'copyId', 'refresh', 'openUsageDashboard']);
     assert.ok(shown.ready, 'the webview said ready');
@@ -136,7 +195,10 @@ describe('Engagements view', function () {
     const before = (await items()).map((i) => i.id);
     s.ctx.service.faults.add({ method: 'GET', path: '/engagements', kind: 'status', status: 500 });
     await run('refreshEngagements');
-    assert.deepEqual((await items()).map((i) => i.id), before);
+    assert.deepEqual(
+      (await items()).map((i) => i.id),
+      before,
+    );
     assert.match(eng().message() ?? '', /Could not refresh: The service failed \(HTTP 500\)/);
     assert.equal(state(), 'ready');
     s.ctx.service.faults.clear();
@@ -149,7 +211,11 @@ describe('Engagements view', function () {
     await waitFor(() => state() === 'noEnvironment', 'the state noEnvironment');
     const config = vscode.workspace.getConfiguration('engagementUsage');
     // A label never given a key on this machine (another label is another environment id).
-    await config.update('environments', [{ label: 'Keyless', baseUrl: s.ctx.service.baseUrl }], vscode.ConfigurationTarget.Global);
+    await config.update(
+      'environments',
+      [{ label: 'Keyless', baseUrl: s.ctx.service.baseUrl }],
+      vscode.ConfigurationTarget.Global,
+    );
     await waitFor(() => state() === 'keyMissing', 'the state keyMissing (environment from settings, no key here)');
     await useEnvironment(s.ctx, s.ctx.service.keys.admin);
     await eng().settled();

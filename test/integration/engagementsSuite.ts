@@ -35,7 +35,10 @@ export function engagementsSuite(): EngagementsSuite {
     run: (command, ...args) => vscode.commands.executeCommand(C(command), ...args),
     items: async () => (await suite.eng().tree()).filter((i) => i.kind === 'engagement'),
     seeded: () => ctx.service.store.engagements,
-    requests: (method, path = '/v1/engagements') => ctx.service.requests.filter((r) => r.method === method && (path.endsWith('/') ? r.path.startsWith(path) : r.path === path)),
+    requests: (method, path = '/v1/engagements') =>
+      ctx.service.requests.filter(
+        (r) => r.method === method && (path.endsWith('/') ? r.path.startsWith(path) : r.path === path),
+      ),
     patches: () => ctx.service.requests.filter((r) => r.method === 'PATCH'),
     state: () => suite.eng().contextValues()['engagementUsage.state'],
     test: (title, body) => {
@@ -77,7 +80,8 @@ export function engagementsSuite(): EngagementsSuite {
     ctx.service.reset();
     await resetView();
     // A key entered again starts the view afresh (a test before may have read the whole set).
-    if (ctx.exports.environments?.contextKeys()['engagementUsage.canWrite'] !== true || suite.eng().complete()) await useEnvironment(ctx, ctx.service.keys.admin);
+    if (ctx.exports.environments?.contextKeys()['engagementUsage.canWrite'] !== true || suite.eng().complete())
+      await useEnvironment(ctx, ctx.service.keys.admin);
     await suite.run('refreshEngagements');
     ctx.service.clearRequests();
     ctx.ui.prompts.length = 0;

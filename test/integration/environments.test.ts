@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { BACK, type TestContext, clearEnvironments, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import {
+  BACK,
+  type TestContext,
+  clearEnvironments,
+  pickByLabel,
+  setup,
+  teardown,
+  useEnvironment,
+  waitFor,
+} from './helpers';
 
 describe('Environments and API keys', function () {
   this.timeout(30_000);
@@ -78,7 +87,10 @@ describe('Environments and API keys', function () {
     const env = envs().active();
     assert.equal(env?.label, 'Production');
     assert.equal(env?.production, true, 'a label saying production marks it');
-    await waitFor(() => envs().statusBarText().includes('$(warning) Production'), 'the production environment to stand out');
+    await waitFor(
+      () => envs().statusBarText().includes('$(warning) Production'),
+      'the production environment to stand out',
+    );
   });
 
   it('an unreachable service offers to save anyway', async () => {
@@ -86,7 +98,9 @@ describe('Environments and API keys', function () {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    ctx.ui.answer('Offline', `http://127.0.0.1:${port}/v1`, 'key_x.y').onMessages((m) => m.actions.find((a) => a === 'Save Anyway'));
+    ctx.ui
+      .answer('Offline', `http://127.0.0.1:${port}/v1`, 'key_x.y')
+      .onMessages((m) => m.actions.find((a) => a === 'Save Anyway'));
     await vscode.commands.executeCommand('engagementUsage.addEnvironment');
     const warning = ctx.ui.messages.find((m) => m.modal);
     assert.match(warning?.text ?? '', /Could not reach the service/);
@@ -117,8 +131,16 @@ describe('Environments and API keys', function () {
     await vscode.commands.executeCommand('engagementUsage.replaceKey', id);
     ctx.service.clearRequests();
     await envs().api()!.engagements.list({ pageSize: 7 });
-    assert.deepEqual(ctx.service.requests.filter((r) => r.query.pageSize === '7').map((r) => r.keyId), ['key_admin']);
-    assert.equal(envs().list().find((e) => e.id === id)?.source, 'settings');
+    assert.deepEqual(
+      ctx.service.requests.filter((r) => r.query.pageSize === '7').map((r) => r.keyId),
+      ['key_admin'],
+    );
+    assert.equal(
+      envs()
+        .list()
+        .find((e) => e.id === id)?.source,
+      'settings',
+    );
 
     ctx.ui.answer('Mine', ctx.service.baseUrl, ctx.service.keys.admin);
     await vscode.commands.executeCommand('engagementUsage.addEnvironment');
@@ -126,7 +148,11 @@ describe('Environments and API keys', function () {
     ctx.ui.onMessages((m) => (m.modal ? 'Remove' : undefined));
     await vscode.commands.executeCommand('engagementUsage.removeEnvironment', mine.id);
     assert.equal(await envs().keyLocation(mine.id), 'none');
-    assert.ok(!envs().list().some((e) => e.id === mine.id));
+    assert.ok(
+      !envs()
+        .list()
+        .some((e) => e.id === mine.id),
+    );
   });
 
   it('sign out of all deletes every key but keeps the environments', async () => {
@@ -134,7 +160,11 @@ describe('Environments and API keys', function () {
     ctx.ui.onMessages('Sign Out');
     await vscode.commands.executeCommand('engagementUsage.signOutAll');
     assert.equal(await envs().keyLocation(id), 'none');
-    assert.ok(envs().list().some((e) => e.id === id));
+    assert.ok(
+      envs()
+        .list()
+        .some((e) => e.id === id),
+    );
     await waitFor(() => envs().statusBarText().includes('$(key)'), 'the status bar to show the key is missing');
   });
 
@@ -142,7 +172,10 @@ describe('Environments and API keys', function () {
     const id = await useEnvironment(ctx, ctx.service.keys.readOnly);
     assert.deepEqual(envs().capabilities(id), { read: true, usage: true });
     await assert.rejects(envs().api()!.engagements.create({ name: 'x', type: 'y' }), /403/);
-    await waitFor(() => envs().contextKeys()['engagementUsage.canWrite'] === false, 'canWrite to turn false after a 403');
+    await waitFor(
+      () => envs().contextKeys()['engagementUsage.canWrite'] === false,
+      'canWrite to turn false after a 403',
+    );
     assert.equal(envs().contextKeys()['engagementUsage.canRead'], true);
 
     ctx.ui.answer(ctx.service.keys.noUsage);

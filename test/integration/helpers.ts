@@ -13,7 +13,10 @@ import { poll } from '../poll';
 // Integration tests import only types from src: they test the running extension, not a copy
 // of its code bundled into the test. What they need of its values comes from the manifest or
 // the registry the extension uses.
-const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { publisher: string; name: string };
+const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+  publisher: string;
+  name: string;
+};
 /** The extension's id, from package.json. */
 export const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 /** The extension's "Back" answer: a symbol of the global registry, so this is the very one it checks for. */
@@ -96,11 +99,22 @@ export class ScriptedUi implements Ui {
   }
 
   input(step: InputStep): Promise<string | typeof ExtensionBack | undefined> {
-    const prompt: RecordedPrompt = { kind: 'input', title: step.title, prompt: step.prompt, step: step.step, totalSteps: step.totalSteps, value: step.value, password: step.password, initialError: step.initialError, rejected: [] };
+    const prompt: RecordedPrompt = {
+      kind: 'input',
+      title: step.title,
+      prompt: step.prompt,
+      step: step.step,
+      totalSteps: step.totalSteps,
+      value: step.value,
+      password: step.password,
+      initialError: step.initialError,
+      rejected: [],
+    };
     this.prompts.push(prompt);
     for (;;) {
       const next = this.answers.shift();
-      if (!next) return Promise.reject(new Error(`No scripted answer for the input "${step.title}" (step ${step.step ?? '-'})`));
+      if (!next)
+        return Promise.reject(new Error(`No scripted answer for the input "${step.title}" (step ${step.step ?? '-'})`));
       const value = next(prompt, step) as string | typeof ExtensionBack | undefined;
       if (typeof value === 'string') {
         const problem = step.validate?.(value);
@@ -116,7 +130,14 @@ export class ScriptedUi implements Ui {
   }
 
   pick<T>(step: PickStep<T>): Promise<T | typeof ExtensionBack | undefined> {
-    const prompt: RecordedPrompt = { kind: 'pick', title: step.title, step: step.step, totalSteps: step.totalSteps, items: step.items.map((i) => i.label), rejected: [] };
+    const prompt: RecordedPrompt = {
+      kind: 'pick',
+      title: step.title,
+      step: step.step,
+      totalSteps: step.totalSteps,
+      items: step.items.map((i) => i.label),
+      rejected: [],
+    };
     this.prompts.push(prompt);
     const next = this.answers.shift();
     if (!next) return Promise.reject(new Error(`No scripted answer for the pick "${step.title}"`));
@@ -126,7 +147,12 @@ export class ScriptedUi implements Ui {
   }
 
   pickMany<T>(step: Omit<PickStep<T>, 'freeEntry'>): Promise<T[] | undefined> {
-    const prompt: RecordedPrompt = { kind: 'pickMany', title: step.title, items: step.items.map((i) => i.label), rejected: [] };
+    const prompt: RecordedPrompt = {
+      kind: 'pickMany',
+      title: step.title,
+      items: step.items.map((i) => i.label),
+      rejected: [],
+    };
     this.prompts.push(prompt);
     const next = this.answers.shift();
     if (!next) return Promise.reject(new Error(`No scripted answer for the pick "${step.title}"`));
@@ -135,7 +161,12 @@ export class ScriptedUi implements Ui {
     return Promise.resolve(value);
   }
 
-  message(level: MessageLevel, text: string, options: MessageOptions, ...actions: string[]): Promise<string | undefined> {
+  message(
+    level: MessageLevel,
+    text: string,
+    options: MessageOptions,
+    ...actions: string[]
+  ): Promise<string | undefined> {
     const message: RecordedMessage = { level, text, modal: options.modal ?? false, detail: options.detail, actions };
     this.messages.push(message);
     const standing = this.standingAnswers.findIndex((a) => a.matches(message));
@@ -201,7 +232,8 @@ export async function teardown(ctx: TestContext | undefined): Promise<void> {
  */
 export async function clearEnvironments(exports: ExtensionExports, ui: ScriptedUi): Promise<void> {
   const config = vscode.workspace.getConfiguration('engagementUsage');
-  if ((config.inspect('environments')?.globalValue as unknown[] | undefined)?.length) await config.update('environments', undefined, vscode.ConfigurationTarget.Global);
+  if ((config.inspect('environments')?.globalValue as unknown[] | undefined)?.length)
+    await config.update('environments', undefined, vscode.ConfigurationTarget.Global);
   for (let round = 0; round < 3 && (exports.environments?.list().length ?? 0) > 0; round++) {
     for (const env of exports.environments?.list() ?? []) {
       const confirm = (m: RecordedMessage) => m.modal && m.actions.includes('Remove') && m.text.includes(env.label);
@@ -211,7 +243,14 @@ export async function clearEnvironments(exports: ExtensionExports, ui: ScriptedU
     }
   }
   const left = exports.environments?.list() ?? [];
-  assert.deepEqual(left.map((e) => `${e.label} (${e.source})`), [], `no environment is left; last messages: ${ui.messages.slice(-5).map((m) => m.text).join(' | ')}`);
+  assert.deepEqual(
+    left.map((e) => `${e.label} (${e.source})`),
+    [],
+    `no environment is left; last messages: ${ui.messages
+      .slice(-5)
+      .map((m) => m.text)
+      .join(' | ')}`,
+  );
 }
 
 /**
@@ -221,7 +260,10 @@ export async function clearEnvironments(exports: ExtensionExports, ui: ScriptedU
 export async function useEnvironment(ctx: TestContext, key: string, label = 'Test'): Promise<string> {
   const config = vscode.workspace.getConfiguration('engagementUsage');
   await config.update('environments', [{ label, baseUrl: ctx.service.baseUrl }], vscode.ConfigurationTarget.Global);
-  const env = await waitFor(() => ctx.exports.environments?.list().find((e) => e.label === label), `environment ${label} from settings`);
+  const env = await waitFor(
+    () => ctx.exports.environments?.list().find((e) => e.label === label),
+    `environment ${label} from settings`,
+  );
   ctx.ui.answer(key);
   await vscode.commands.executeCommand('engagementUsage.replaceKey', env.id);
   assert.equal(await ctx.exports.environments?.keyLocation(env.id), 'secretStorage');

@@ -40,7 +40,14 @@ function suiteBundle(dir: string, restricted: boolean): string {
 
 function record(test: Mocha.Test, error?: unknown): TestRecord {
   const err = error as { message?: string; stack?: string } | undefined;
-  return { title: test.title, fullTitle: test.fullTitle(), file: test.file, durationMs: test.duration, message: err?.message, stack: err?.stack };
+  return {
+    title: test.title,
+    fullTitle: test.fullTitle(),
+    file: test.file,
+    durationMs: test.duration,
+    message: err?.message,
+    stack: err?.stack,
+  };
 }
 
 /** Routes every line mocha's reporter and the tests print to the output file as well. */
@@ -52,7 +59,8 @@ function captureOutput(outputFile: string | undefined): { restore(): void; text(
   };
   const base = Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void };
   const originalReporterLog = base.consoleLog;
-  const format = (args: unknown[]) => `${args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? (a.stack ?? a.message) : JSON.stringify(a))).join(' ')}\n`;
+  const format = (args: unknown[]) =>
+    `${args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? (a.stack ?? a.message) : JSON.stringify(a))).join(' ')}\n`;
   const formatReporter = (args: unknown[]) => {
     // The reporter uses printf-style "%s" / "%d" placeholders.
     if (typeof args[0] !== 'string') return format(args);
@@ -115,13 +123,24 @@ export async function run(): Promise<void> {
     });
   } catch (error) {
     const err = error as Error;
-    failures.push({ title: 'loading the test files', fullTitle: 'loading the test files', message: err.message, stack: err.stack });
+    failures.push({
+      title: 'loading the test files',
+      fullTitle: 'loading the test files',
+      message: err.message,
+      stack: err.stack,
+    });
   } finally {
     capture.restore();
   }
 
   const results: SuiteResults = {
-    stats: { tests: passes.length + failures.length + pending, passes: passes.length, failures: failures.length, pending, durationMs: Date.now() - started },
+    stats: {
+      tests: passes.length + failures.length + pending,
+      passes: passes.length,
+      failures: failures.length,
+      pending,
+      durationMs: Date.now() - started,
+    },
     passes,
     failures,
     output: capture.text(),

@@ -12,7 +12,15 @@ import vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { ExtensionExports } from '../../src/exports';
 import { startService } from '../service/server';
-import { type TestContext, EXTENSION_ID, ScriptedUi, clearEnvironments, pickByLabel, teardown, waitFor } from './helpers';
+import {
+  type TestContext,
+  EXTENSION_ID,
+  ScriptedUi,
+  clearEnvironments,
+  pickByLabel,
+  teardown,
+  waitFor,
+} from './helpers';
 import { activationStats, type BenchFigures, measureUntil, median } from './performanceKit';
 
 const OUT = process.env.EUS_BENCH_OUT || undefined;
@@ -24,7 +32,12 @@ const REPEATS = OUT ? 3 : 1;
 /** Latency while Go to Engagement and sorting read every page (issue 16's figures). */
 const FIND_LATENCY_MS = 20;
 
-const figures: BenchFigures = { vscodeVersion: vscode.version, uiKind: vscode.env.uiKind === vscode.UIKind.Web ? 'web (code-server)' : 'desktop', hostNode: process.version, latencyMs: LATENCY_MS };
+const figures: BenchFigures = {
+  vscodeVersion: vscode.version,
+  uiKind: vscode.env.uiKind === vscode.UIKind.Web ? 'web (code-server)' : 'desktop',
+  hostNode: process.version,
+  latencyMs: LATENCY_MS,
+};
 
 describe('Performance', function () {
   this.timeout(180_000);
@@ -38,10 +51,20 @@ describe('Performance', function () {
 
   /** Environments from the setting (as a team shares them), each with its key entered as a user does. */
   async function environments(...names: string[]): Promise<Record<string, string>> {
-    await config().update('environments', names.map((label) => ({ label, baseUrl: ctx.service.baseUrl })), vscode.ConfigurationTarget.Global);
+    await config().update(
+      'environments',
+      names.map((label) => ({ label, baseUrl: ctx.service.baseUrl })),
+      vscode.ConfigurationTarget.Global,
+    );
     const ids: Record<string, string> = {};
     for (const label of names) {
-      const env = await waitFor(() => exports().environments?.list().find((e) => e.label === label), `environment ${label}`);
+      const env = await waitFor(
+        () =>
+          exports()
+            .environments?.list()
+            .find((e) => e.label === label),
+        `environment ${label}`,
+      );
       ctx.ui.answer(ctx.service.keys.admin);
       await vscode.commands.executeCommand('engagementUsage.replaceKey', env.id);
       ids[label] = env.id;
@@ -88,7 +111,9 @@ describe('Performance', function () {
     if (!ext.isActive) {
       // A fresh extension host (`npm run bench` runs this suite alone): an environment shared
       // through settings exists, and a command that needs no network activates the extension.
-      await vscode.workspace.getConfiguration('engagementUsage').update('environments', [{ label: 'Shared', baseUrl: service.baseUrl }], vscode.ConfigurationTarget.Global);
+      await vscode.workspace
+        .getConfiguration('engagementUsage')
+        .update('environments', [{ label: 'Shared', baseUrl: service.baseUrl }], vscode.ConfigurationTarget.Global);
       const started = performance.now();
       await vscode.commands.executeCommand('engagementUsage.showLogs');
       figures.activation = { firstCommandMs: performance.now() - started, requests: 0 };
@@ -107,7 +132,11 @@ describe('Performance', function () {
     await hideEverything();
     await quiet();
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    assert.deepEqual(service.requests.map((r) => `${r.method} ${r.path}`), [], 'nothing is read while nothing is shown');
+    assert.deepEqual(
+      service.requests.map((r) => `${r.method} ${r.path}`),
+      [],
+      'nothing is read while nothing is shown',
+    );
   });
 
   it('shows the first engagements as soon as the first page is read when the view opens', async () => {
@@ -122,14 +151,26 @@ describe('Performance', function () {
       ctx.service.setLatency(LATENCY_MS);
       const started = performance.now();
       await vscode.commands.executeCommand('workbench.view.extension.engagementUsage');
-      const served = await measureUntil(() => eng().served(), (s) => s.count > 0 && s.at > started, 'the first items to reach the tree');
+      const served = await measureUntil(
+        () => eng().served(),
+        (s) => s.count > 0 && s.at > started,
+        'the first items to reach the tree',
+      );
       times.push(served.at - started);
       ctx.service.setLatency(0);
       await eng().settled();
       assert.equal(served.cached, false, 'nothing was saved for a new environment');
       // The first page only (a key stored just before may still reset the view once more).
-      assert.ok(listRequests().length >= 1 && listRequests().every((r) => r.query.page === '1' && r.query.pageSize === '25'), `only the first page was read: ${JSON.stringify(listRequests().map((r) => r.query))}`);
-      assert.deepEqual(eng().loaded().map((e) => e.id), ctx.service.store.engagements.slice(0, 25).map((e) => e.id));
+      assert.ok(
+        listRequests().length >= 1 && listRequests().every((r) => r.query.page === '1' && r.query.pageSize === '25'),
+        `only the first page was read: ${JSON.stringify(listRequests().map((r) => r.query))}`,
+      );
+      assert.deepEqual(
+        eng()
+          .loaded()
+          .map((e) => e.id),
+        ctx.service.store.engagements.slice(0, 25).map((e) => e.id),
+      );
     }
     figures.firstItemsMs = median(times);
   });
@@ -140,7 +181,9 @@ describe('Performance', function () {
     await vscode.commands.executeCommand('engagementUsage.engagements.focus');
     await waitFor(() => eng().visible(), 'the view to be visible');
     await eng().settled();
-    const shownForA = eng().loaded().map((e) => e.id);
+    const shownForA = eng()
+      .loaded()
+      .map((e) => e.id);
     await activate('Perf B');
     await eng().settled();
     await quiet();
@@ -148,10 +191,23 @@ describe('Performance', function () {
     ctx.service.setLatency(SLOW_MS);
     const started = performance.now();
     await activate('Perf A');
-    const served = await measureUntil(() => eng().served(), (s) => s.at > started && s.cached, 'the saved page to reach the tree');
-    assert.deepEqual(eng().loaded().map((e) => e.id), shownForA, 'the page saved for Perf A is shown');
+    const served = await measureUntil(
+      () => eng().served(),
+      (s) => s.at > started && s.cached,
+      'the saved page to reach the tree',
+    );
+    assert.deepEqual(
+      eng()
+        .loaded()
+        .map((e) => e.id),
+      shownForA,
+      'the page saved for Perf A is shown',
+    );
     assert.equal(eng().cached(), true);
-    await waitFor(() => /^Showing engagements saved .*; refreshing…$/.test(eng().message() ?? ''), 'the view to say the items are saved ones being refreshed');
+    await waitFor(
+      () => /^Showing engagements saved .*; refreshing…$/.test(eng().message() ?? ''),
+      'the view to say the items are saved ones being refreshed',
+    );
     const inFlight = listRequests();
     assert.equal(inFlight.length, 1, 'the refresh was asked for');
     assert.equal(inFlight[0].status, 0, 'and the service has not answered yet');
@@ -164,14 +220,19 @@ describe('Performance', function () {
     assert.equal(listRequests()[0].status, 200);
   });
 
-  it('fetches the meters while the dashboard\'s webview loads, and shows the last data at once when it opens again', async () => {
+  it("fetches the meters while the dashboard's webview loads, and shows the last data at once when it opens again", async () => {
     await hideEverything();
     await quiet();
     const open = async () => {
       const started = performance.now();
       await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
       const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
-      const timeline = await measureUntil(() => probe.timeline(), (t) => t.metersPostedAt !== undefined && t.readyAt !== undefined, 'the meters to be posted', 30_000);
+      const timeline = await measureUntil(
+        () => probe.timeline(),
+        (t) => t.metersPostedAt !== undefined && t.readyAt !== undefined,
+        'the meters to be posted',
+        30_000,
+      );
       return { probe, started, timeline };
     };
 
@@ -179,8 +240,14 @@ describe('Performance', function () {
     const first = await open();
     const summary = ctx.service.requests.find((r) => r.path === '/v1/usage/summary');
     assert.ok(summary, 'the summary was asked for');
-    assert.ok(summary.at <= performance.timeOrigin + (first.timeline.readyAt ?? 0), 'the summary was asked for before the webview was ready');
-    figures.meters = { readyMs: (first.timeline.readyAt ?? 0) - first.started, metersMs: (first.timeline.metersPostedAt ?? 0) - first.started };
+    assert.ok(
+      summary.at <= performance.timeOrigin + (first.timeline.readyAt ?? 0),
+      'the summary was asked for before the webview was ready',
+    );
+    figures.meters = {
+      readyMs: (first.timeline.readyAt ?? 0) - first.started,
+      metersMs: (first.timeline.metersPostedAt ?? 0) - first.started,
+    };
     await first.probe.idle();
     const firstState = first.probe.state();
     first.probe.close();
@@ -194,10 +261,25 @@ describe('Performance', function () {
     assert.equal(shown.summary.status, 'loading', 'the summary is being read again');
     assert.deepEqual(shown.summary.data, firstState.summary.data, 'and the meters read last time are there meanwhile');
     assert.ok(shown.keys.data && shown.updatedAt !== undefined, 'with the per-key table and the time they were read');
-    await waitFor(() => ctx.service.requests.some((r) => r.path === '/v1/usage/summary' && r.status === 0), 'the summary to be asked for again', SLOW_MS / 2);
+    await waitFor(
+      () => ctx.service.requests.some((r) => r.path === '/v1/usage/summary' && r.status === 0),
+      'the summary to be asked for again',
+      SLOW_MS / 2,
+    );
     assert.equal(probe.state().summary.status, 'loading', 'the service has not answered yet');
-    const again = { probe, timeline: await measureUntil(() => probe.timeline(), (t) => t.metersPostedAt !== undefined, 'the saved meters to be posted', 30_000) };
-    figures.savedMeters = { readyMs: (again.timeline.readyAt ?? 0) - started, metersMs: (again.timeline.metersPostedAt ?? 0) - started };
+    const again = {
+      probe,
+      timeline: await measureUntil(
+        () => probe.timeline(),
+        (t) => t.metersPostedAt !== undefined,
+        'the saved meters to be posted',
+        30_000,
+      ),
+    };
+    figures.savedMeters = {
+      readyMs: (again.timeline.readyAt ?? 0) - started,
+      metersMs: (again.timeline.metersPostedAt ?? 0) - started,
+    };
     await again.probe.idle();
     ctx.service.setLatency(0);
     assert.equal(again.probe.state().summary.status, 'ready');
@@ -214,7 +296,12 @@ describe('Performance', function () {
     const started = performance.now();
     await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
     const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
-    const timeline = await measureUntil(() => probe.timeline(), (t) => t.trendPostedAt !== undefined && t.readyAt !== undefined, 'the trend to be posted', 30_000);
+    const timeline = await measureUntil(
+      () => probe.timeline(),
+      (t) => t.trendPostedAt !== undefined && t.readyAt !== undefined,
+      'the trend to be posted',
+      30_000,
+    );
     await probe.idle();
     ctx.service.setLatency(0);
     const reads = summaries();
@@ -223,16 +310,30 @@ describe('Performance', function () {
     // How far apart they were sent is a figure for the bench, not a pass/fail here.
     const spread = Math.max(...reads.map((r) => r.at)) - Math.min(...reads.map((r) => r.at));
     assert.equal(probe.state().trend.status, 'ready');
-    figures.trends = { readyMs: (timeline.readyAt ?? 0) - started, trendMs: (timeline.trendPostedAt ?? 0) - started, requests: reads.length, spreadMs: spread };
+    figures.trends = {
+      readyMs: (timeline.readyAt ?? 0) - started,
+      trendMs: (timeline.trendPostedAt ?? 0) - started,
+      requests: reads.length,
+      spreadMs: spread,
+    };
     probe.close();
     await quiet();
 
     await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
     const again = await waitFor(() => usage().dashboard(), 'the dashboard panel again');
-    await measureUntil(() => again.timeline(), (t) => t.trendPostedAt !== undefined, 'the trend again', 30_000);
+    await measureUntil(
+      () => again.timeline(),
+      (t) => t.trendPostedAt !== undefined,
+      'the trend again',
+      30_000,
+    );
     await again.idle();
     assert.equal(again.trendRequests(), 1, 'closed periods come from storage');
-    assert.deepEqual(summaries().map((r) => r.query.billingPeriod), [again.state().currentPeriod], 'one request: the current period');
+    assert.deepEqual(
+      summaries().map((r) => r.query.billingPeriod),
+      [again.state().currentPeriod],
+      'one request: the current period',
+    );
     figures.trendsReopen = { requests: summaries().length };
     again.close();
   });
@@ -247,7 +348,9 @@ describe('Performance', function () {
       ctx.service.clearRequests();
       base += 10 * interval;
       // Each window's timer fires once per interval, a few seconds after the one before.
-      for (let i = 0; i < intervals; i++) for (let w = 0; w < windows; w++) await usage().tick(`bench-window-${windows}-${w}`, base + i * interval + w * 7_000);
+      for (let i = 0; i < intervals; i++)
+        for (let w = 0; w < windows; w++)
+          await usage().tick(`bench-window-${windows}-${w}`, base + i * interval + w * 7_000);
       const reads = ctx.service.requests.filter((r) => r.path === '/v1/usage/summary').length;
       assert.equal(reads, intervals, `${windows} window(s): one read per interval`);
       figures.sharedReads.push({ windows, intervals, reads });
@@ -266,16 +369,34 @@ describe('Performance', function () {
     gc();
     const before = process.memoryUsage().heapUsed;
     const started = performance.now();
-    for (let i = 0; i < 120 && eng().loaded().length < 10_000; i++) await vscode.commands.executeCommand('engagementUsage.loadMoreEngagements');
+    for (let i = 0; i < 120 && eng().loaded().length < 10_000; i++)
+      await vscode.commands.executeCommand('engagementUsage.loadMoreEngagements');
     const loadMs = performance.now() - started;
     const tree = await eng().tree();
     gc();
     const after = process.memoryUsage().heapUsed;
     assert.equal(eng().loaded().length, 10_000);
-    assert.equal(new Set(eng().loaded().map((e) => e.id)).size, 10_000, 'each engagement once');
+    assert.equal(
+      new Set(
+        eng()
+          .loaded()
+          .map((e) => e.id),
+      ).size,
+      10_000,
+      'each engagement once',
+    );
     assert.equal(tree.filter((item) => item.kind === 'engagement').length, 10_000);
-    assert.equal(tree.some((item) => item.kind === 'loadMore'), false, 'nothing more to load');
-    figures.memory = { items: 10_000, heapBeforeMb: before / 2 ** 20, heapAfterMb: after / 2 ** 20, loadMoreMs: loadMs };
+    assert.equal(
+      tree.some((item) => item.kind === 'loadMore'),
+      false,
+      'nothing more to load',
+    );
+    figures.memory = {
+      items: 10_000,
+      heapBeforeMb: before / 2 ** 20,
+      heapAfterMb: after / 2 ** 20,
+      loadMoreMs: loadMs,
+    };
     ctx.service.reset();
   });
 
@@ -297,13 +418,21 @@ describe('Performance', function () {
       ctx.service.setLatency(FIND_LATENCY_MS);
       const asked = performance.now();
       const going = vscode.commands.executeCommand('engagementUsage.goToEngagement');
-      const timeline = await measureUntil(() => eng().goTo(), (t) => t.startedAt >= asked && t.allItemsAt !== undefined, 'every engagement in the quick pick', 60_000);
+      const timeline = await measureUntil(
+        () => eng().goTo(),
+        (t) => t.startedAt >= asked && t.allItemsAt !== undefined,
+        'every engagement in the quick pick',
+        60_000,
+      );
       ctx.service.setLatency(0);
       assert.equal(timeline.firstItems, loaded, 'the loaded engagements came first');
       assert.ok((timeline.firstItemsAt ?? Infinity) <= (timeline.allItemsAt ?? 0));
       // Date.now() of each arrival against performance.now() of the listing (1 ms of rounding).
       const firstAsked = Math.min(...listRequests().map((r) => r.at - performance.timeOrigin));
-      assert.ok(firstAsked + 1 >= (timeline.firstItemsAt ?? Infinity), 'the loaded ones were listed before the service was even asked');
+      assert.ok(
+        firstAsked + 1 >= (timeline.firstItemsAt ?? Infinity),
+        'the loaded ones were listed before the service was even asked',
+      );
       assert.equal(timeline.allItems, 10_000);
       assert.ok(listRequests().length <= 100, `at most one request per page of 100: ${listRequests().length}`);
       timeline.quickPick?.hide();
@@ -312,7 +441,13 @@ describe('Performance', function () {
       alls.push((timeline.allItemsAt ?? 0) - timeline.startedAt);
       counts = { first: timeline.firstItems ?? 0, all: timeline.allItems ?? 0 };
     }
-    figures.goTo = { latencyMs: FIND_LATENCY_MS, firstMs: median(firsts), firstItems: counts.first, allMs: median(alls), allItems: counts.all };
+    figures.goTo = {
+      latencyMs: FIND_LATENCY_MS,
+      firstMs: median(firsts),
+      firstItems: counts.first,
+      allMs: median(alls),
+      allItems: counts.all,
+    };
   });
 
   it('sorting reads every page and sorts all 10,000 in the tree', async () => {
@@ -332,7 +467,12 @@ describe('Performance', function () {
       ctx.ui.answer(pickByLabel(i % 2 ? 'Evaluations' : 'Name'));
       const started = performance.now();
       await vscode.commands.executeCommand('engagementUsage.sortEngagements');
-      const served = await measureUntil(() => eng().served(), (s) => s.at > started && s.count === 10_000, 'the sorted 10,000 to reach the tree', 60_000);
+      const served = await measureUntil(
+        () => eng().served(),
+        (s) => s.at > started && s.count === 10_000,
+        'the sorted 10,000 to reach the tree',
+        60_000,
+      );
       ctx.service.setLatency(0);
       times.push(served.at - started);
       assert.equal(eng().complete(), true);

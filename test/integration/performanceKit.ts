@@ -41,16 +41,34 @@ export interface BenchFigures {
 /** Our row of "Extension Activation Stats" in VS Code's perf document (command `perfview.show`). */
 export async function activationStats(): Promise<VscodeActivationStats> {
   await vscode.commands.executeCommand('perfview.show');
-  const doc = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'perf' && d.getText().includes('Extension Activation Stats')), 'the perf document', 15_000);
+  const doc = await waitFor(
+    () =>
+      vscode.workspace.textDocuments.find(
+        (d) => d.uri.scheme === 'perf' && d.getText().includes('Extension Activation Stats'),
+      ),
+    'the perf document',
+    15_000,
+  );
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-  const section = doc.getText().split(/^## /m).find((s) => s.startsWith('Extension Activation Stats'));
+  const section = doc
+    .getText()
+    .split(/^## /m)
+    .find((s) => s.startsWith('Extension Activation Stats'));
   assert.ok(section, 'the perf document has an "Extension Activation Stats" section');
   const row = section.split('\n').find((line) => line.toLowerCase().includes(EXTENSION_ID));
   assert.ok(row, `the stats have a row for ${EXTENSION_ID}`);
   // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
   const [, , , load, call, finish, event] = row.split('|').map((c) => c.trim());
-  const stats = { loadCodeMs: Number(load), callActivateMs: Number(call), finishActivateMs: Number(finish), event: event ?? '' };
-  assert.ok([stats.loadCodeMs, stats.callActivateMs, stats.finishActivateMs].every(Number.isFinite), `numbers in the row: ${row}`);
+  const stats = {
+    loadCodeMs: Number(load),
+    callActivateMs: Number(call),
+    finishActivateMs: Number(finish),
+    event: event ?? '',
+  };
+  assert.ok(
+    [stats.loadCodeMs, stats.callActivateMs, stats.finishActivateMs].every(Number.isFinite),
+    `numbers in the row: ${row}`,
+  );
   return stats;
 }
 
@@ -58,7 +76,12 @@ export async function activationStats(): Promise<VscodeActivationStats> {
  * Polls `read` every few milliseconds until `done` holds, and returns that value. For
  * timestamps the extension records itself; the poll only has to notice them. Bounded.
  */
-export async function measureUntil<T>(read: () => T | undefined, done: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+export async function measureUntil<T>(
+  read: () => T | undefined,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     const value = read();

@@ -24,13 +24,19 @@ describe('Every reading of the contract × every path (matrix)', function () {
   before(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-matrix-'));
     // The user asks for pages of 100; some readings answer in other sizes.
-    await vscode.workspace.getConfiguration('engagementUsage').update('engagements.pageSize', 100, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('engagementUsage')
+      .update('engagements.pageSize', 100, vscode.ConfigurationTarget.Global);
   });
   after(async () => {
     s.ctx.service.setReading({});
-    await vscode.workspace.getConfiguration('engagementUsage').update('engagements.pageSize', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('engagementUsage')
+      .update('engagements.pageSize', undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(tmp, { recursive: true, force: true });
-    console.log(`[matrix] ${READING_NAMES.length} readings × ${PATHS.length} paths = ${READING_NAMES.length * PATHS.length} combinations, ${passed.size} passed`);
+    console.log(
+      `[matrix] ${READING_NAMES.length} readings × ${PATHS.length} paths = ${READING_NAMES.length * PATHS.length} combinations, ${passed.size} passed`,
+    );
   });
 
   const errors = () => s.ctx.ui.messages.filter((m) => m.level === 'error' || m.level === 'warning').map((m) => m.text);
@@ -62,7 +68,13 @@ describe('Every reading of the contract × every path (matrix)', function () {
         const shown = (await items()).map((i) => i.id);
         assert.equal(new Set(shown).size, shown.length, 'none twice');
         if (pages) {
-          assert.deepEqual([...shown].sort(), seeded().map((e) => e.id).sort(), 'every engagement of the service');
+          assert.deepEqual(
+            [...shown].sort(),
+            seeded()
+              .map((e) => e.id)
+              .sort(),
+            'every engagement of the service',
+          );
           assert.equal(eng().message(), undefined);
         } else {
           assert.equal(shown.length, 100, 'the one page the service gives');
@@ -78,8 +90,12 @@ describe('Every reading of the contract × every path (matrix)', function () {
         assert.equal(made.length, 1, 'created once');
         assert.deepEqual(errors(), [], 'reported as done, not failed');
         assert.match(eng().notices().at(-1) ?? '', new RegExp(`Created “Made under ${name}” \\(${made[0].id}\\)`));
-        if (reading.writes === 'silent') assert.match(eng().notices().at(-1) ?? '', /newest one with this name and type/);
-        assert.ok((await items()).some((i) => i.id === made[0].id), 'the tree shows it at once');
+        if (reading.writes === 'silent')
+          assert.match(eng().notices().at(-1) ?? '', /newest one with this name and type/);
+        assert.ok(
+          (await items()).some((i) => i.id === made[0].id),
+          'the tree shows it at once',
+        );
         await waitFor(() => eng().selection().includes(made[0].id), 'the new engagement to be selected');
       });
 
@@ -90,7 +106,10 @@ describe('Every reading of the contract × every path (matrix)', function () {
         assert.equal(requests('PATCH', '/v1/engagements/').length, 1, 'sent once');
         assert.deepEqual(errors(), []);
         assert.equal(seeded().find((e) => e.id === target.id)?.name, `Renamed under ${name}`);
-        await waitFor(async () => (await items()).find((i) => i.id === target.id)?.label === `Renamed under ${name}`, 'the tree to show the new name');
+        await waitFor(
+          async () => (await items()).find((i) => i.id === target.id)?.label === `Renamed under ${name}`,
+          'the tree to show the new name',
+        );
       });
 
       combination('status change', async () => {
@@ -100,14 +119,23 @@ describe('Every reading of the contract × every path (matrix)', function () {
         assert.equal(requests('PATCH', '/v1/engagements/').length, 1);
         assert.deepEqual(errors(), []);
         assert.equal(seeded().find((e) => e.id === target.id)?.status, 'completed');
-        await waitFor(async () => (await items()).find((i) => i.id === target.id)?.icon === 'pass-filled', 'the tree to show the completed icon');
+        await waitFor(
+          async () => (await items()).find((i) => i.id === target.id)?.icon === 'pass-filled',
+          'the tree to show the completed icon',
+        );
       });
 
       combination('details', async () => {
         const target = (await items())[1];
         const engagement = seeded().find((e) => e.id === target.id)!;
         await run('openEngagement', target.id);
-        const shown = await waitFor(() => (eng().details()?.view?.id === target.id && eng().details()?.view?.busy === false ? eng().details()?.view : undefined), 'the details of the engagement');
+        const shown = await waitFor(
+          () =>
+            eng().details()?.view?.id === target.id && eng().details()?.view?.busy === false
+              ? eng().details()?.view
+              : undefined,
+          'the details of the engagement',
+        );
         assert.equal(shown.error, undefined);
         assert.equal(shown.name, engagement.name);
         assert.equal(shown.fields.find((f) => f.label === 'Status')?.value, engagement.status);
@@ -120,7 +148,8 @@ describe('Every reading of the contract × every path (matrix)', function () {
         const probe = await waitFor(() => s.ctx.exports.usage?.dashboard(), 'the dashboard');
         await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
         await probe.idle();
-        const ready = (state: DashboardState) => state.summary.status === 'ready' && state.keys.status === 'ready' && state.details.status === 'ready';
+        const ready = (state: DashboardState) =>
+          state.summary.status === 'ready' && state.keys.status === 'ready' && state.details.status === 'ready';
         await waitFor(() => ready(probe.state()), 'every section of the dashboard');
         const period = probe.state().view.period;
         const records = s.ctx.service.store.details(period);
@@ -128,7 +157,10 @@ describe('Every reading of the contract × every path (matrix)', function () {
         s.ctx.ui.onSave(vscode.Uri.file(file));
         await probe.receive({ type: 'export', format: 'csv' });
         await probe.idle();
-        const done = await waitFor(() => (probe.state().export?.phase === 'done' ? probe.state().export : undefined), 'the export to finish');
+        const done = await waitFor(
+          () => (probe.state().export?.phase === 'done' ? probe.state().export : undefined),
+          'the export to finish',
+        );
         const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\r\n').slice(1);
         assert.equal(new Set(lines.map((l) => l.split(',')[0])).size, lines.length, 'no record twice');
         if (pages || records.length <= 100) {
@@ -136,7 +168,12 @@ describe('Every reading of the contract × every path (matrix)', function () {
           assert.equal(lines.length, records.length, 'every record of the period');
         } else {
           assert.ok(lines.length < records.length);
-          assert.ok(s.ctx.ui.messages.some((m) => m.level === 'warning' && /could not be read: the service does not page them/.test(m.text)), 'the missing records are said');
+          assert.ok(
+            s.ctx.ui.messages.some(
+              (m) => m.level === 'warning' && /could not be read: the service does not page them/.test(m.text),
+            ),
+            'the missing records are said',
+          );
         }
         probe.close();
       });

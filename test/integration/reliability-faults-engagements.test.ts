@@ -7,14 +7,24 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RecordedMessage } from './helpers';
 import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
-import { FAULTS, type FaultCase, TIMEOUT_SECONDS, countFault, expectGetBound, expectSentOnce, requestsTo } from './reliabilityFaults';
+import {
+  FAULTS,
+  type FaultCase,
+  TIMEOUT_SECONDS,
+  countFault,
+  expectGetBound,
+  expectSentOnce,
+  requestsTo,
+} from './reliabilityFaults';
 import { setSetting, watchUnhandled } from './reliabilityKit';
 
 const LIST = /^\/engagements$/;
 const ONE = /^\/engagements\/[^/]+$/;
 const KEY_CHECK = /^\/(engagements|usage\/summary)$/;
 /** The key check's own requests: one engagement, and the summary without a period (the status bar names one). */
-const isKeyCheck = (r: { path: string; query: Record<string, string> }) => (r.path === '/v1/engagements' && r.query.pageSize === '1') || (r.path === '/v1/usage/summary' && r.query.billingPeriod === undefined);
+const isKeyCheck = (r: { path: string; query: Record<string, string> }) =>
+  (r.path === '/v1/engagements' && r.query.pageSize === '1') ||
+  (r.path === '/v1/usage/summary' && r.query.billingPeriod === undefined);
 
 describe('Reliability: faults against the engagements endpoints', function () {
   this.timeout(60_000);
@@ -22,12 +32,19 @@ describe('Reliability: faults against the engagements endpoints', function () {
   let envId: string;
   watchUnhandled();
   const eng = () => ctx.exports.engagements!;
-  const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const run = (command: string, ...args: unknown[]) =>
+    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const count = (method: string, path: RegExp) => requestsTo(ctx.service.requests, method, path).length;
-  const loadedIds = () => eng().loaded().map((e) => e.id);
+  const loadedIds = () =>
+    eng()
+      .loaded()
+      .map((e) => e.id);
 
   /** Answers the error message: notes what it said and the requests so far, lifts the fault, clicks Retry. */
-  function retryWhenTold(method: string, path: RegExp): { message?: RecordedMessage; requests: number; shownIds: string[] } {
+  function retryWhenTold(
+    method: string,
+    path: RegExp,
+  ): { message?: RecordedMessage; requests: number; shownIds: string[] } {
     const seen: { message?: RecordedMessage; requests: number; shownIds: string[] } = { requests: -1, shownIds: [] };
     ctx.ui.onMessages((m) => {
       seen.message = m;
@@ -99,7 +116,13 @@ describe('Reliability: faults against the engagements endpoints', function () {
         expectGetBound(seen.requests, fault);
         assert.deepEqual(seen.shownIds, before, 'the tree kept its engagements');
         assert.equal(count('GET', ONE), seen.requests + 1, 'Retry read it once more');
-        const shown = await waitFor(() => (eng().details()?.view?.id === target.id && eng().details()?.view?.busy === false ? eng().details() : undefined), 'the details after Retry');
+        const shown = await waitFor(
+          () =>
+            eng().details()?.view?.id === target.id && eng().details()?.view?.busy === false
+              ? eng().details()
+              : undefined,
+          'the details after Retry',
+        );
         assert.equal(shown.view?.error, undefined, 'the error is gone once Retry read it');
         assert.equal(shown.view?.name, target.name);
         eng().closeDetails();
@@ -118,7 +141,12 @@ describe('Reliability: faults against the engagements endpoints', function () {
     assert.ok(seen.message, 'an error was shown');
     assert.ok(seen.message.text.startsWith(`Could not ${action}. `), seen.message.text);
     assert.match(seen.message.text, fault.said);
-    if (fault.write === 'notMade') assert.match(seen.message.text, /A check found the change was not made, so Retry is safe/, 'an unanswered write is checked before Retry is offered');
+    if (fault.write === 'notMade')
+      assert.match(
+        seen.message.text,
+        /A check found the change was not made, so Retry is safe/,
+        'an unanswered write is checked before Retry is offered',
+      );
     assert.doesNotMatch(seen.message.text, /may have made the change anyway/);
     assert.deepEqual(seen.message.actions, ['Retry', 'Edit', 'Show Logs']);
   }
@@ -130,18 +158,31 @@ describe('Reliability: faults against the engagements endpoints', function () {
         const name = `Fault create ${index} ${Date.now()}`;
         const before = loadedIds();
         ctx.service.faults.add({ ...fault.rule, method: 'POST', path: LIST });
-        ctx.ui.answer(name, (_prompt, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined), 'Typed once', pickByLabel('Create'));
+        ctx.ui.answer(
+          name,
+          (_prompt, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined),
+          'Typed once',
+          pickByLabel('Create'),
+        );
         // A change the check finds made asks nothing: no answer is queued for a message then.
-        const seen = fault.write === 'made' ? {} as ReturnType<typeof retryWhenTold> : retryWhenTold('POST', LIST);
+        const seen = fault.write === 'made' ? ({} as ReturnType<typeof retryWhenTold>) : retryWhenTold('POST', LIST);
         await run('createEngagement');
         ctx.service.faults.clear();
         expectWriteMessage(fault, seen, `create “${name}”`);
         const posts = requestsTo(ctx.service.requests, 'POST', LIST);
         assert.deepEqual(posts[0].body, { name, type: 'onboarding', description: 'Typed once' });
         assert.equal(ctx.ui.prompts.length, 4, 'four answers, given once');
-        await waitFor(() => ctx.service.store.engagements.some((e) => e.name === name), 'the engagement on the service');
+        await waitFor(
+          () => ctx.service.store.engagements.some((e) => e.name === name),
+          'the engagement on the service',
+        );
         assert.equal(ctx.service.store.engagements.filter((e) => e.name === name).length, 1, 'made once, never twice');
-        assert.ok(eng().loaded().some((e) => e.name === name), 'the created engagement is shown');
+        assert.ok(
+          eng()
+            .loaded()
+            .some((e) => e.name === name),
+          'the created engagement is shown',
+        );
         if (fault.write === 'made') {
           assert.equal(posts.length, 1, 'no Retry was needed');
           return;
@@ -163,20 +204,29 @@ describe('Reliability: faults against the engagements endpoints', function () {
         const name = `Fault rename ${index}`;
         ctx.service.faults.add({ ...fault.rule, method: 'PATCH', path: ONE });
         ctx.ui.answer(name);
-        const seen = fault.write === 'made' ? {} as ReturnType<typeof retryWhenTold> : retryWhenTold('PATCH', ONE);
+        const seen = fault.write === 'made' ? ({} as ReturnType<typeof retryWhenTold>) : retryWhenTold('PATCH', ONE);
         await run('renameEngagement', target.id);
         ctx.service.faults.clear();
         expectWriteMessage(fault, seen, `update “${target.name}”`);
         const patches = requestsTo(ctx.service.requests, 'PATCH', ONE);
         assert.equal(ctx.ui.prompts.length, 1);
-        assert.equal(eng().loaded().find((e) => e.id === target.id)?.name, name);
+        assert.equal(
+          eng()
+            .loaded()
+            .find((e) => e.id === target.id)?.name,
+          name,
+        );
         if (fault.write === 'made') {
           assert.equal(patches.length, 1, 'no Retry was needed');
           return;
         }
         expectSentOnce(seen.requests, fault);
         assert.equal(patches.length, 2, 'Retry sent it once more');
-        assert.deepEqual(patches.map((p) => p.body), [{ name }, { name }], 'the same change, not typed again');
+        assert.deepEqual(
+          patches.map((p) => p.body),
+          [{ name }, { name }],
+          'the same change, not typed again',
+        );
       });
     });
   });
@@ -189,7 +239,12 @@ describe('Reliability: faults against the engagements endpoints', function () {
         ctx.ui.answer(ctx.service.keys.admin);
         let seen: { text: string; modal: boolean; actions: string[]; requests: number } | undefined;
         ctx.ui.onMessages((m) => {
-          seen = { text: m.text, modal: m.modal, actions: m.actions, requests: requestsTo(ctx.service.requests, 'GET', KEY_CHECK).filter(isKeyCheck).length };
+          seen = {
+            text: m.text,
+            modal: m.modal,
+            actions: m.actions,
+            requests: requestsTo(ctx.service.requests, 'GET', KEY_CHECK).filter(isKeyCheck).length,
+          };
           ctx.service.faults.clear();
           return 'Retry';
         });

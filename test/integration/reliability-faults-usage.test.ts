@@ -36,7 +36,8 @@ describe('Reliability: faults against the usage endpoints', function () {
   watchUnhandled();
   const usage = (): UsageExports => ctx.exports.usage!;
   const count = (endpoint: string) => requestsTo(ctx.service.requests, 'GET', new RegExp(`^${endpoint}$`)).length;
-  const allReady = (s: DashboardState) => s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
+  const allReady = (s: DashboardState) =>
+    s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
 
   async function refreshed(): Promise<DashboardState> {
     await probe.receive({ type: 'refresh' });
@@ -88,7 +89,8 @@ describe('Reliability: faults against the usage endpoints', function () {
           assert.match(section.error.message, fault.said);
           assert.equal(section.error.retryable, true, 'the section offers Retry');
           assert.deepEqual(shown(state, name), shown(before, name), 'the data on screen stays');
-          for (const other of SECTIONS.filter((s) => s.name !== name)) assert.equal(state[other.name].status, 'ready', `${other.name} still shows`);
+          for (const other of SECTIONS.filter((s) => s.name !== name))
+            assert.equal(state[other.name].status, 'ready', `${other.name} still shows`);
           const posted = probe.lastMessage();
           assert.ok(posted?.type === 'update' && posted.state[name].status === 'error', 'the webview was told');
           expectGetBound(count(endpoint), fault);
@@ -112,12 +114,22 @@ describe('Reliability: faults against the usage endpoints', function () {
         let seen: { text: string; actions: string[]; requests: number; phase?: string; detail?: string } | undefined;
         ctx.ui.onMessages((m) => {
           const exported = probe.state().export;
-          seen = { text: m.text, actions: m.actions, requests: count('/usage/details'), phase: exported?.phase, detail: exported?.detail };
+          seen = {
+            text: m.text,
+            actions: m.actions,
+            requests: count('/usage/details'),
+            phase: exported?.phase,
+            detail: exported?.detail,
+          };
           ctx.service.faults.clear();
           return 'Retry';
         });
         await probe.receive({ type: 'export', format: 'csv' });
-        await waitFor(() => seen !== undefined && probe.state().export?.phase === 'done', 'the export to fail, then finish after Retry', 30_000);
+        await waitFor(
+          () => seen !== undefined && probe.state().export?.phase === 'done',
+          'the export to fail, then finish after Retry',
+          30_000,
+        );
         assert.ok(seen, 'an error was shown');
         assert.ok(seen.text.startsWith('Could not export the usage records. '), seen.text);
         assert.match(seen.text, fault.said);
@@ -125,7 +137,11 @@ describe('Reliability: faults against the usage endpoints', function () {
         assert.equal(seen.phase, 'failed', 'the panel said the export failed');
         assert.match(seen.detail ?? '', fault.said);
         expectGetBound(seen.requests, fault);
-        assert.equal(fs.readFileSync(file, 'utf8').trimEnd().split('\r\n').length, records.length + 1, 'Retry wrote every record to the file chosen once');
+        assert.equal(
+          fs.readFileSync(file, 'utf8').trimEnd().split('\r\n').length,
+          records.length + 1,
+          'Retry wrote every record to the file chosen once',
+        );
         assert.ok(allReady(probe.state()), 'the dashboard kept its data');
       });
     });

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
 import type { DashboardState } from '../../src/webview/protocol';
-import { HOSTILE_TEXT, HOSTILE_VALUES, hostileDetails, hostileEngagements, hostileKeys, hostileSummary } from '../service/hostile';
+import {
+  HOSTILE_TEXT,
+  HOSTILE_VALUES,
+  hostileDetails,
+  hostileEngagements,
+  hostileKeys,
+  hostileSummary,
+} from '../service/hostile';
 import { type TestContext, setup, teardown, useEnvironment, waitFor } from './helpers';
 import { figures, setSetting, watchUnhandled } from './reliabilityKit';
 
@@ -32,11 +39,13 @@ describe('Reliability: hostile and odd data from the service', function () {
   watchUnhandled();
   const eng = () => ctx.exports.engagements!;
   const usage = (): UsageExports => ctx.exports.usage!;
-  const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const run = (command: string, ...args: unknown[]) =>
+    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const inputs = (n: number) => {
     figures().inputsTried += n;
   };
-  const allReady = (s: DashboardState) => s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
+  const allReady = (s: DashboardState) =>
+    s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
 
   async function openDashboard(): Promise<DashboardProbe> {
     await run('openUsageDashboard');
@@ -78,25 +87,52 @@ describe('Reliability: hostile and odd data from the service', function () {
       assert.ok(item, `${e.id} is shown`);
       // Character for character on one line, but for bidirectional controls, which could
       // disguise it; a long one is shortened with an ellipsis.
-      const line = e.name.replace(/[\u202A-\u202E\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
-      if (Array.from(line).length <= 80) assert.equal(item.label, line, 'the label is the name as sent, without bidi controls');
-      else assert.equal(item.label, `${Array.from(line).slice(0, 79).join('')}…`, 'a long name is shortened with an ellipsis');
+      const line = e.name
+        .replace(/[\u202A-\u202E\u2066-\u2069]/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (Array.from(line).length <= 80)
+        assert.equal(item.label, line, 'the label is the name as sent, without bidi controls');
+      else
+        assert.equal(
+          item.label,
+          `${Array.from(line).slice(0, 79).join('')}…`,
+          'a long name is shortened with an ellipsis',
+        );
       const tooltip = item.tooltip ?? '';
-      assert.deepEqual(unescapedOutsideCode(tooltip), [], `the tooltip of ${e.id} escapes everything: ${tooltip.slice(0, 300)}`);
+      assert.deepEqual(
+        unescapedOutsideCode(tooltip),
+        [],
+        `the tooltip of ${e.id} escapes everything: ${tooltip.slice(0, 300)}`,
+      );
       assert.ok(!prose(tooltip).includes('](command:'), 'no command link outside code');
       // As the running extension builds it for VS Code: an untrusted MarkdownString without
       // HTML, so command links cannot run.
       assert.equal(item.tooltipTrusted, false, 'the tooltip is an untrusted MarkdownString');
       assert.equal(item.tooltipHtml, false, 'no HTML');
     }
-    const numbers = eng().loaded().find((e) => e.id === 'eng_hostile_numbers')!;
+    const numbers = eng()
+      .loaded()
+      .find((e) => e.id === 'eng_hostile_numbers')!;
     assert.equal(numbers.evaluationCount, 12, 'a count sent as a string is read as a number');
     assert.equal(numbers.description, undefined, 'a null description is no description');
     assert.match(byId.get('eng_hostile_numbers')?.description ?? '', /12 evaluations/);
-    assert.equal(byId.get('eng_hostile_rtl')?.label, 'مراجعة الجودة evil שלום', 'the override is dropped: "evil" cannot display reversed');
-    assert.equal(byId.get('eng_hostile_long')?.label, `${'L'.repeat(79)}…`, 'a 10,000-character name is shortened in the tree');
+    assert.equal(
+      byId.get('eng_hostile_rtl')?.label,
+      'مراجعة الجودة evil שלום',
+      'the override is dropped: "evil" cannot display reversed',
+    );
+    assert.equal(
+      byId.get('eng_hostile_long')?.label,
+      `${'L'.repeat(79)}…`,
+      'a 10,000-character name is shortened in the tree',
+    );
     assert.ok(byId.get('eng_hostile_long')?.tooltip?.includes('L\\-the\\-end'), 'and whole (escaped) in the tooltip');
-    assert.ok((byId.get('eng_hostile_long')?.tooltip ?? '').indexOf('| ID |') < (byId.get('eng_hostile_long')?.tooltip ?? '').indexOf('LLLL'), 'ID, type and status come before the long name');
+    assert.ok(
+      (byId.get('eng_hostile_long')?.tooltip ?? '').indexOf('| ID |') <
+        (byId.get('eng_hostile_long')?.tooltip ?? '').indexOf('LLLL'),
+      'ID, type and status come before the long name',
+    );
     assert.equal(eng().message(), undefined);
     inputs(HOSTILE_VALUES.length + 3);
   });
@@ -104,7 +140,13 @@ describe('Reliability: hostile and odd data from the service', function () {
   it('the details panel gets every field as data for its webview to insert as text; opening it runs nothing', async () => {
     for (const id of ['eng_hostile_img', 'eng_hostile_cmd', 'eng_<b>x</b>|`tick`', 'eng_hostile_long']) {
       await run('openEngagement', id);
-      const shown = await waitFor(() => (eng().details()?.view?.id === id && eng().details()?.view?.busy === false && eng().details()?.ready ? eng().details() : undefined), `the details of ${id}`);
+      const shown = await waitFor(
+        () =>
+          eng().details()?.view?.id === id && eng().details()?.view?.busy === false && eng().details()?.ready
+            ? eng().details()
+            : undefined,
+        `the details of ${id}`,
+      );
       const sent = ctx.service.store.engagements.find((e) => e.id === id)!;
       assert.equal(shown.view?.name, sent.name, 'the name whole, as data (the webview inserts it as text)');
       assert.equal(shown.view?.fields[0].value, id);
@@ -122,7 +164,10 @@ describe('Reliability: hostile and odd data from the service', function () {
   it('the dashboard gets hostile key names, records and tier as data, and its webview renders them without an error', async () => {
     const probe = await openDashboard();
     const state = probe.state();
-    assert.ok(allReady(state), JSON.stringify({ s: state.summary.status, k: state.keys.status, d: state.details.status }));
+    assert.ok(
+      allReady(state),
+      JSON.stringify({ s: state.summary.status, k: state.keys.status, d: state.details.status }),
+    );
     assert.ok(state.summary.status === 'ready' && state.keys.status === 'ready' && state.details.status === 'ready');
     assert.equal(state.summary.data.tier, HOSTILE_TEXT.imgTag, 'the tier as sent (the webview inserts it as text)');
     const meters = Object.fromEntries(state.summary.data.meters.map((m) => [m.name, m]));
@@ -131,13 +176,32 @@ describe('Reliability: hostile and odd data from the service', function () {
     assert.equal(meters.webhooks.percent, undefined, 'nothing included: no percentage, no division by zero');
     assert.equal(meters.webhooks.level, 'error');
     assert.equal(meters.storage_gb.used, 7.333, 'a fractional meter sent as a string, rounded to a thousandth');
-    for (const name of [HOSTILE_TEXT.imgTag, HOSTILE_TEXT.commandLink, HOSTILE_TEXT.emoji, HOSTILE_TEXT.rtl, HOSTILE_TEXT.long]) {
-      assert.ok(state.keys.data.rows.some((r) => r.name === name), `key name ${name.slice(0, 30)} is shown`);
+    for (const name of [
+      HOSTILE_TEXT.imgTag,
+      HOSTILE_TEXT.commandLink,
+      HOSTILE_TEXT.emoji,
+      HOSTILE_TEXT.rtl,
+      HOSTILE_TEXT.long,
+    ]) {
+      assert.ok(
+        state.keys.data.rows.some((r) => r.name === name),
+        `key name ${name.slice(0, 30)} is shown`,
+      );
     }
-    assert.ok(state.keys.data.rows.every((r) => !r.maskedKeyId.includes('<svg')), 'key ids are masked, payload and all');
-    assert.ok(state.details.data.columns.includes(HOSTILE_TEXT.imgTag), 'a hostile field name is a column (inserted as text)');
-    assert.deepEqual(state.details.data.records.slice(0, 4).map((r) => r.id), ['rec_hostile_1', 'rec_hostile_2', 'rec_hostile_3', 'rec_hostile_4']);
-    for (const value of HOSTILE_VALUES) assert.ok(!probe.html().includes(value), 'no data in the HTML: it arrives as messages only');
+    assert.ok(
+      state.keys.data.rows.every((r) => !r.maskedKeyId.includes('<svg')),
+      'key ids are masked, payload and all',
+    );
+    assert.ok(
+      state.details.data.columns.includes(HOSTILE_TEXT.imgTag),
+      'a hostile field name is a column (inserted as text)',
+    );
+    assert.deepEqual(
+      state.details.data.records.slice(0, 4).map((r) => r.id),
+      ['rec_hostile_1', 'rec_hostile_2', 'rec_hostile_3', 'rec_hostile_4'],
+    );
+    for (const value of HOSTILE_VALUES)
+      assert.ok(!probe.html().includes(value), 'no data in the HTML: it arrives as messages only');
     assert.deepEqual(probe.webviewErrors(), [], 'the real webview rendered everything without an error');
     // The status bar item reads the same summary.
     await setSetting('usage.statusBar', true);
@@ -148,12 +212,24 @@ describe('Reliability: hostile and odd data from the service', function () {
   });
 
   it('null where a string is expected: a clear message, and what was shown stays', async () => {
-    const before = eng().loaded().map((e) => e.id);
-    const broken = ctx.service.store.engagements.map((e, i) => (i === 3 ? { ...e, name: null as unknown as string } : e));
+    const before = eng()
+      .loaded()
+      .map((e) => e.id);
+    const broken = ctx.service.store.engagements.map((e, i) =>
+      i === 3 ? { ...e, name: null as unknown as string } : e,
+    );
     ctx.service.store.setEngagements(broken);
     await run('refreshEngagements');
-    assert.deepEqual(eng().loaded().map((e) => e.id), before);
-    assert.match(eng().message() ?? '', /The service answered in a form this extension does not understand; details are in the log\./);
+    assert.deepEqual(
+      eng()
+        .loaded()
+        .map((e) => e.id),
+      before,
+    );
+    assert.match(
+      eng().message() ?? '',
+      /The service answered in a form this extension does not understand; details are in the log\./,
+    );
     assert.doesNotMatch(eng().message() ?? '', /expected|contract/, 'words for people; the detail goes to the log');
 
     const period = ctx.service.store.currentPeriod();
@@ -174,12 +250,24 @@ describe('Reliability: hostile and odd data from the service', function () {
 
   it('a create answered 200 with a wrong shape and nothing made: read back, said once, Retry offered, nothing sent again by itself', async () => {
     ctx.service.faults.add({ method: 'POST', kind: 'body', body: { id: 42, name: null } });
-    ctx.ui.answer('Odd answer', (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined), '', (_p, step) => ('items' in step ? step.items[0].value : undefined));
+    ctx.ui.answer(
+      'Odd answer',
+      (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined),
+      '',
+      (_p, step) => ('items' in step ? step.items[0].value : undefined),
+    );
     ctx.ui.onMessages(undefined);
     await run('createEngagement');
     const message = ctx.ui.messages.at(-1);
-    assert.match(message?.text ?? '', /^Could not create “Odd answer”\. The service answered in a form this extension does not understand; details are in the log\.$/);
-    assert.deepEqual(message?.actions, ['Retry', 'Edit', 'Show Logs'], 'reading back found nothing made: Retry is safe');
+    assert.match(
+      message?.text ?? '',
+      /^Could not create “Odd answer”\. The service answered in a form this extension does not understand; details are in the log\.$/,
+    );
+    assert.deepEqual(
+      message?.actions,
+      ['Retry', 'Edit', 'Show Logs'],
+      'reading back found nothing made: Retry is safe',
+    );
     assert.equal(ctx.service.requests.filter((r) => r.method === 'POST').length, 1);
     inputs(1);
   });

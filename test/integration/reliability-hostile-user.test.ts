@@ -26,14 +26,19 @@ async function startElsewhere(): Promise<Elsewhere> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A free-entry pick answered with `text` (or dismissed), after checking what its validation says of each of `refused`. */
 function freeEntry(text: string | undefined, refused: string[], expected: RegExp): Answer {
   return (_prompt, step) => {
     assert.ok('freeEntry' in step && step.freeEntry?.validate, 'the pick takes free entry');
-    for (const bad of refused) assert.match(step.freeEntry.validate(bad) ?? '', expected, `"${bad.slice(0, 20)}" is refused`);
+    for (const bad of refused)
+      assert.match(step.freeEntry.validate(bad) ?? '', expected, `"${bad.slice(0, 20)}" is refused`);
     return text === undefined ? undefined : step.freeEntry.value(text);
   };
 }
@@ -44,7 +49,8 @@ describe('Reliability: hostile and odd input from the user', function () {
   let elsewhere: Elsewhere;
   watchUnhandled();
   const eng = () => ctx.exports.engagements!;
-  const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const run = (command: string, ...args: unknown[]) =>
+    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const inputs = (n: number) => {
     figures().inputsTried += n;
   };
@@ -76,17 +82,51 @@ describe('Reliability: hostile and odd input from the user', function () {
     ctx.service.clearRequests();
     ctx.ui.prompts.length = 0;
     const labels = ['', '   ', long(61), 'existing'];
-    const urls = ['', 'not a url', 'ftp://example.com/v1', 'http://api.example.com/v1', 'https://api.example.com/api', 'https://user:pw@api.example.com/v1', 'https://api.example.com/v1?x=1', 'https://api.example.com/v1#top', `https://api.example.com/${long(10_000)}`];
+    const urls = [
+      '',
+      'not a url',
+      'ftp://example.com/v1',
+      'http://api.example.com/v1',
+      'https://api.example.com/api',
+      'https://user:pw@api.example.com/v1',
+      'https://api.example.com/v1?x=1',
+      'https://api.example.com/v1#top',
+      `https://api.example.com/${long(10_000)}`,
+    ];
     const keys = ['', '   ', 'key with spaces'];
     ctx.ui.answer(...labels, 'New one', ...urls, ctx.service.baseUrl, ...keys, undefined);
     await run('addEnvironment');
     const [label, url, key] = ctx.ui.prompts;
-    assert.deepEqual(label.rejected, ['Enter a label.', 'Enter a label.', 'Keep the label under 60 characters.', 'An environment with this label exists already.']);
+    assert.deepEqual(label.rejected, [
+      'Enter a label.',
+      'Enter a label.',
+      'Keep the label under 60 characters.',
+      'An environment with this label exists already.',
+    ]);
     assert.equal(url.rejected.length, urls.length);
-    for (const [i, pattern] of [/Enter the base URL/, /not a URL/, /must start with https/, /Use https/, /must end in the version segment \/v1/, /credentials/, /query/, /fragment/, /must end in the version segment \/v1/].entries()) assert.match(url.rejected[i], pattern);
-    assert.deepEqual(key.rejected, ['Enter the API key.', 'Enter the API key.', 'An API key has no spaces; check what was pasted.']);
+    for (const [i, pattern] of [
+      /Enter the base URL/,
+      /not a URL/,
+      /must start with https/,
+      /Use https/,
+      /must end in the version segment \/v1/,
+      /credentials/,
+      /query/,
+      /fragment/,
+      /must end in the version segment \/v1/,
+    ].entries())
+      assert.match(url.rejected[i], pattern);
+    assert.deepEqual(key.rejected, [
+      'Enter the API key.',
+      'Enter the API key.',
+      'An API key has no spaces; check what was pasted.',
+    ]);
     assert.equal(ctx.service.requests.length, 0, 'nothing was sent');
-    assert.deepEqual(ctx.exports.environments?.list().map((e) => e.label), ['Existing'], 'nothing was saved');
+    assert.deepEqual(
+      ctx.exports.environments?.list().map((e) => e.label),
+      ['Existing'],
+      'nothing was saved',
+    );
     inputs(labels.length + urls.length + keys.length);
   });
 
@@ -99,12 +139,21 @@ describe('Reliability: hostile and odd input from the user', function () {
     ctx.ui.answer(...names, long(10_000), freeEntry('onboarding', ['', '   '], /Enter a type/), long(2_001), undefined);
     await run('createEngagement');
     const [name, , description, confirm] = ctx.ui.prompts;
-    assert.deepEqual(name.rejected, names.map(() => 'Enter a name.'));
+    assert.deepEqual(
+      name.rejected,
+      names.map(() => 'Enter a name.'),
+    );
     assert.deepEqual(description.rejected, [], 'no length limit the contract does not state');
     assert.equal(confirm.kind, 'pick', 'dismissed at the confirmation');
 
     // The service refuses a name: its message shows in the name box, with what was typed.
-    ctx.service.faults.add({ method: 'POST', kind: 'status', status: 422, body: { error: { message: 'name is too long', fields: { name: 'name must have at most 120 characters' } } }, times: 1 });
+    ctx.service.faults.add({
+      method: 'POST',
+      kind: 'status',
+      status: 422,
+      body: { error: { message: 'name is too long', fields: { name: 'name must have at most 120 characters' } } },
+      times: 1,
+    });
     ctx.ui.answer(long(500), freeEntry('onboarding', [], /./), 'kept', pickByLabel('Create'), (prompt) => {
       assert.equal(prompt.initialError, 'The service refused this name: name must have at most 120 characters');
       assert.equal(prompt.value, long(500), 'the typed name is kept');
@@ -130,7 +179,11 @@ describe('Reliability: hostile and odd input from the user', function () {
     ctx.service.clearRequests();
     ctx.ui.answer(pickByLabel('Name Contains'), long(10_000, '<'));
     await run('filterEngagements');
-    assert.deepEqual((await eng().tree()).filter((i) => i.kind === 'engagement'), [], 'no engagement matches');
+    assert.deepEqual(
+      (await eng().tree()).filter((i) => i.kind === 'engagement'),
+      [],
+      'no engagement matches',
+    );
     assert.match(eng().description() ?? '', /name: "<</);
     await run('clearEngagementFilter');
 
@@ -141,10 +194,25 @@ describe('Reliability: hostile and odd input from the user', function () {
     ctx.service.clearRequests();
     const rejectedBefore = probe.rejectedMessages();
     const odd: unknown[] = [
-      { type: 'setPeriod', period: '2026-13' }, { type: 'setPeriod', period: 'abc' }, { type: 'setPeriod', period: '' }, { type: 'setPeriod', period: '<script>' },
-      { type: 'setPeriod', period: 202601 }, { type: 'setPage', page: 0 }, { type: 'setPage', page: -1 }, { type: 'setPage', page: 1.5 }, { type: 'setPage', page: '2' },
-      { type: 'setPage', page: 1e9 }, { type: 'setPageSize', pageSize: 0 }, { type: 'setPageSize', pageSize: 101 }, { type: 'sort', column: '__proto__', direction: 'asc' },
-      { type: 'export', format: 'exe' }, { type: 'command', command: 'workbench.action.terminal.new' }, null, 'ready', [], { type: 'constructor' },
+      { type: 'setPeriod', period: '2026-13' },
+      { type: 'setPeriod', period: 'abc' },
+      { type: 'setPeriod', period: '' },
+      { type: 'setPeriod', period: '<script>' },
+      { type: 'setPeriod', period: 202601 },
+      { type: 'setPage', page: 0 },
+      { type: 'setPage', page: -1 },
+      { type: 'setPage', page: 1.5 },
+      { type: 'setPage', page: '2' },
+      { type: 'setPage', page: 1e9 },
+      { type: 'setPageSize', pageSize: 0 },
+      { type: 'setPageSize', pageSize: 101 },
+      { type: 'sort', column: '__proto__', direction: 'asc' },
+      { type: 'export', format: 'exe' },
+      { type: 'command', command: 'workbench.action.terminal.new' },
+      null,
+      'ready',
+      [],
+      { type: 'constructor' },
     ];
     for (const message of odd) await probe.receive(message);
     assert.equal(probe.rejectedMessages() - rejectedBefore, odd.length, 'every one was dropped');
@@ -166,7 +234,10 @@ describe('Reliability: hostile and odd input from the user', function () {
       key,
       (prompt) => {
         assert.equal(prompt.step, 2, 'back at the URL step');
-        assert.match(prompt.initialError ?? '', new RegExp(`redirected .* to ${elsewhere.url.replace(/[.]/g, '\\.')}.*Enter the final address`));
+        assert.match(
+          prompt.initialError ?? '',
+          new RegExp(`redirected .* to ${elsewhere.url.replace(/[.]/g, '\\.')}.*Enter the final address`),
+        );
         ctx.service.faults.clear();
         return ctx.service.baseUrl;
       },
@@ -190,14 +261,22 @@ describe('Reliability: hostile and odd input from the user', function () {
       const said = new RegExp(`redirected to ${elsewhere.url.replace(/[.]/g, '\\.')}\\. The key was not sent there`);
       await run('refreshEngagements');
       assert.match(eng().message() ?? '', said);
-      ctx.ui.answer('Via redirect', (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined), '', (_p, step) => ('items' in step ? step.items[0].value : undefined));
+      ctx.ui.answer(
+        'Via redirect',
+        (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined),
+        '',
+        (_p, step) => ('items' in step ? step.items[0].value : undefined),
+      );
       ctx.ui.onMessages(undefined);
       await run('createEngagement');
       assert.match(ctx.ui.messages.at(-1)?.text ?? '', said);
-      const usage = await ctx.exports.environments!.api()!.usage.summary().then(
-        () => 'answered',
-        (error: Error & { kind?: string }) => error.kind,
-      );
+      const usage = await ctx.exports
+        .environments!.api()!
+        .usage.summary()
+        .then(
+          () => 'answered',
+          (error: Error & { kind?: string }) => error.kind,
+        );
       assert.equal(usage, 'redirected');
       assert.equal(ctx.service.requests.filter((r) => r.method === 'POST').length, 1, 'the POST was not sent again');
       // A PATCH (the read before it answers normally; the view shows what the service holds now).

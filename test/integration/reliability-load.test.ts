@@ -45,7 +45,8 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
   watchUnhandled();
   const eng = () => ctx.exports.engagements!;
   const usage = (): UsageExports => ctx.exports.usage!;
-  const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const run = (command: string, ...args: unknown[]) =>
+    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const measured = (name: string, value: string) => {
     figures().measured[name] = value;
   };
@@ -58,7 +59,13 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
     ctx.service.store.seedEngagements(COUNT);
     const period = ctx.service.store.currentPeriod();
     const seeded = ctx.service.store.details(period);
-    ctx.service.store.setDetails(period, Array.from({ length: COUNT }, (_, i) => ({ ...seeded[i % seeded.length], id: `load_${String(i).padStart(5, '0')}` })));
+    ctx.service.store.setDetails(
+      period,
+      Array.from({ length: COUNT }, (_, i) => ({
+        ...seeded[i % seeded.length],
+        id: `load_${String(i).padStart(5, '0')}`,
+      })),
+    );
     heapBefore = heap();
     measured('heap used before loading (after a full GC)', mb(heapBefore));
     await useEnvironment(ctx, ctx.service.keys.admin, 'Load');
@@ -103,23 +110,33 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
     ctx.service.setLatency(300);
     const { result, maxMs } = await loopDelayDuring(async () => {
       const refreshing = run('refreshEngagements');
-      await waitFor(() => ctx.service.requests.some((r) => r.path === '/v1/engagements' && r.status === 0), 'the refresh to be under way');
+      await waitFor(
+        () => ctx.service.requests.some((r) => r.path === '/v1/engagements' && r.status === 0),
+        'the refresh to be under way',
+      );
       const asked = Date.now();
       ctx.ui.answer(pickByLabel('Name'));
       await run('sortEngagements');
       const answeredIn = Date.now() - asked;
-      const stillListing = ctx.service.requests.filter((r) => r.path === '/v1/engagements' && r.status === 0).length > 0;
+      const stillListing =
+        ctx.service.requests.filter((r) => r.path === '/v1/engagements' && r.status === 0).length > 0;
       await refreshing;
       return { answeredIn, stillListing };
     });
     const { answeredIn, stillListing } = result;
     ctx.service.setLatency(0);
-    measured('a command during a 100-page refresh answered in', `${answeredIn} ms (longest event-loop block during the refresh: ${Math.round(maxMs)} ms)`);
+    measured(
+      'a command during a 100-page refresh answered in',
+      `${answeredIn} ms (longest event-loop block during the refresh: ${Math.round(maxMs)} ms)`,
+    );
     assert.ok(stillListing, 'the sort answered while pages were still being read');
     assert.equal(eng().query().sort, 'name');
     const names = (await eng().tree()).filter((i) => i.kind === 'engagement').map((i) => i.label);
     assert.equal(names.length, COUNT);
-    assert.deepEqual(names.slice(0, 50), [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare).slice(0, 50));
+    assert.deepEqual(
+      names.slice(0, 50),
+      [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare).slice(0, 50),
+    );
     ctx.ui.answer(pickByLabel('Last Updated'));
     await run('sortEngagements');
   });
@@ -138,9 +155,15 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
     const state = probe.state();
     assert.ok(state.details.status === 'ready');
     assert.equal(state.details.data.totalCount, COUNT);
-    assert.deepEqual(state.details.data.records.map((r) => r.id), records.slice(9_900).map((r) => r.id));
+    assert.deepEqual(
+      state.details.data.records.map((r) => r.id),
+      records.slice(9_900).map((r) => r.id),
+    );
     const posted = probe.lastMessage();
-    assert.ok(posted?.type === 'update' && posted.state.details.status === 'ready' && posted.state.details.data.page === 100, 'the webview was sent the page');
+    assert.ok(
+      posted?.type === 'update' && posted.state.details.status === 'ready' && posted.state.details.data.page === 100,
+      'the webview was sent the page',
+    );
     assert.deepEqual(probe.webviewErrors(), []);
   });
 
@@ -154,7 +177,10 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
     const started = Date.now();
     const { result, maxMs } = await loopDelayDuring(async () => {
       const exporting = probe.receive({ type: 'export', format: 'csv' });
-      await waitFor(() => probe.state().export?.phase === 'running' && (probe.state().export?.loaded ?? 0) > 0, 'the export to be under way');
+      await waitFor(
+        () => probe.state().export?.phase === 'running' && (probe.state().export?.loaded ?? 0) > 0,
+        'the export to be under way',
+      );
       const asked = Date.now();
       await run('clearEngagementFilter');
       const answeredIn = Date.now() - asked;
@@ -166,7 +192,10 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
     const { answeredIn, runningStill } = result;
     ctx.service.setLatency(0);
     measured('export: 10,000 records to CSV (100 ms latency per page)', seconds(Date.now() - started));
-    measured('a command during the export answered in', `${answeredIn} ms (longest event-loop block during the export: ${Math.round(maxMs)} ms)`);
+    measured(
+      'a command during the export answered in',
+      `${answeredIn} ms (longest event-loop block during the export: ${Math.round(maxMs)} ms)`,
+    );
     assert.ok(runningStill, 'the command answered while the export was still running');
     assert.equal(probe.state().export?.phase, 'done');
     assert.equal(probe.state().export?.loaded, COUNT);

@@ -19,11 +19,16 @@ describe('Reliability: paging anomalies', function () {
   watchUnhandled();
   const eng = () => ctx.exports.engagements!;
   const usage = (): UsageExports => ctx.exports.usage!;
-  const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const run = (command: string, ...args: unknown[]) =>
+    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const loadMoreLabel = async () => (await eng().tree()).find((i) => i.kind === 'loadMore')?.label;
-  const ids = () => eng().loaded().map((e) => e.id);
+  const ids = () =>
+    eng()
+      .loaded()
+      .map((e) => e.id);
   const unique = (list: string[]) => new Set(list).size === list.length;
-  const allReady = (s: DashboardState) => s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
+  const allReady = (s: DashboardState) =>
+    s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
 
   async function openDashboard(): Promise<DashboardProbe> {
     await run('openUsageDashboard');
@@ -70,7 +75,13 @@ describe('Reliability: paging anomalies', function () {
   it('a page of 10,000 engagements where 25 were asked for: all shown once, nothing more to load', async () => {
     ctx.service.store.seedEngagements(10_000);
     const all = ctx.service.store.engagements;
-    ctx.service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', times: 1, transform: (body) => ({ ...(body as object), data: all }) });
+    ctx.service.faults.add({
+      method: 'GET',
+      path: /^\/engagements$/,
+      kind: 'transform',
+      times: 1,
+      transform: (body) => ({ ...(body as object), data: all }),
+    });
     await run('refreshEngagements');
     const shown = ids();
     assert.equal(shown.length, 10_000);
@@ -84,20 +95,31 @@ describe('Reliability: paging anomalies', function () {
     const period = ctx.service.store.currentPeriod();
     const records = Array.from({ length: 10_000 }, (_, i) => ({ id: `rec_${i}`, units: 1 }));
     ctx.service.store.setDetails(period, records);
-    ctx.service.faults.add({ method: 'GET', path: /^\/usage\/details$/, kind: 'transform', times: 1, transform: (body) => ({ ...(body as object), data: records }) });
+    ctx.service.faults.add({
+      method: 'GET',
+      path: /^\/usage\/details$/,
+      kind: 'transform',
+      times: 1,
+      transform: (body) => ({ ...(body as object), data: records }),
+    });
     const probe = await openDashboard();
     const state = probe.state();
     assert.ok(allReady(state));
     assert.ok(state.details.status === 'ready');
     assert.equal(state.details.data.totalCount, 10_000);
-    assert.deepEqual(state.details.data.records.map((r) => r.id), records.slice(0, 25).map((r) => r.id), 'the first 25 records: a page is a page');
+    assert.deepEqual(
+      state.details.data.records.map((r) => r.id),
+      records.slice(0, 25).map((r) => r.id),
+      'the first 25 records: a page is a page',
+    );
     assert.deepEqual(probe.webviewErrors(), []);
   });
 
   it('engagements created while paging (totalCount grows, items shift to the next page): each shown once, the count follows', async () => {
     assert.equal(await loadMoreLabel(), 'Load more… (25 of 60)');
     // Five engagements are created elsewhere: page 2 now starts with five of page 1.
-    for (let i = 0; i < 5; i++) ctx.service.store.createEngagement({ name: `Created meanwhile ${i}`, type: 'onboarding' });
+    for (let i = 0; i < 5; i++)
+      ctx.service.store.createEngagement({ name: `Created meanwhile ${i}`, type: 'onboarding' });
     await run('loadMoreEngagements');
     const shown = ids();
     assert.ok(unique(shown), 'an engagement that moved to the next page is not shown twice');
@@ -106,7 +128,11 @@ describe('Reliability: paging anomalies', function () {
     await run('loadMoreEngagements');
     await run('loadMoreEngagements');
     await run('refreshEngagements');
-    assert.deepEqual(new Set(ids()), new Set(ctx.service.store.engagements.map((e) => e.id)), 'after a refresh every engagement is there');
+    assert.deepEqual(
+      new Set(ids()),
+      new Set(ctx.service.store.engagements.map((e) => e.id)),
+      'after a refresh every engagement is there',
+    );
     assert.ok(unique(ids()));
   });
 
@@ -121,7 +147,13 @@ describe('Reliability: paging anomalies', function () {
   it('the same id on two pages, and twice on one page: the tree shows it once and does not fail', async () => {
     const list = ctx.service.store.engagements;
     const twin: Engagement = { ...list[30], name: 'Twin on page 2' };
-    const copies = [...list.slice(0, 5), { ...list[2], name: 'Twin on page 1' }, ...list.slice(5, 30), twin, ...list.slice(30)];
+    const copies = [
+      ...list.slice(0, 5),
+      { ...list[2], name: 'Twin on page 1' },
+      ...list.slice(5, 30),
+      twin,
+      ...list.slice(30),
+    ];
     ctx.service.store.setEngagements(copies);
     await run('refreshEngagements');
     await run('loadMoreEngagements');
@@ -130,7 +162,10 @@ describe('Reliability: paging anomalies', function () {
     assert.ok(unique(shown), 'each id once');
     assert.equal(shown.length, 60);
     const items = await eng().tree();
-    assert.ok(unique(items.filter((i) => i.kind === 'engagement').map((i) => i.id!)), 'tree items have unique ids (VS Code refuses duplicates)');
+    assert.ok(
+      unique(items.filter((i) => i.kind === 'engagement').map((i) => i.id!)),
+      'tree items have unique ids (VS Code refuses duplicates)',
+    );
     assert.equal(eng().message(), undefined);
   });
 
@@ -141,7 +176,10 @@ describe('Reliability: paging anomalies', function () {
     ctx.service.store.setDetails(period, first);
     const probe = await openDashboard();
     ctx.service.faults.add({
-      method: 'GET', path: /^\/usage\/details$/, kind: 'transform', times: 1,
+      method: 'GET',
+      path: /^\/usage\/details$/,
+      kind: 'transform',
+      times: 1,
       // Page 1 of the export says 150; records arrive meanwhile and later pages say 250.
       transform: (body, query) => {
         if (query.pageSize === '100') ctx.service.store.setDetails(period, [...first, ...extra]);
@@ -153,7 +191,10 @@ describe('Reliability: paging anomalies', function () {
     const exported = lines.map((l) => l.split(',')[0]);
     assert.equal(exported.length, 250, 'every record, including those added while paging');
     assert.ok(unique(exported));
-    const pages = ctx.service.requests.filter((r) => r.path === '/v1/usage/details' && r.query.pageSize === '100').map((r) => r.query.page).sort();
+    const pages = ctx.service.requests
+      .filter((r) => r.path === '/v1/usage/details' && r.query.pageSize === '100')
+      .map((r) => r.query.page)
+      .sort();
     assert.deepEqual(pages, ['1', '2', '3'], 'one more page was read, each page once');
   });
 
@@ -163,7 +204,10 @@ describe('Reliability: paging anomalies', function () {
     ctx.service.store.setDetails(period, records);
     const probe = await openDashboard();
     ctx.service.faults.add({
-      method: 'GET', path: /^\/usage\/details$/, kind: 'transform', times: 1,
+      method: 'GET',
+      path: /^\/usage\/details$/,
+      kind: 'transform',
+      times: 1,
       transform: (body, query) => {
         if (query.pageSize === '100') ctx.service.store.setDetails(period, records.slice(0, 120));
         return body;
@@ -173,7 +217,9 @@ describe('Reliability: paging anomalies', function () {
     const exported = (await exportCsv(probe, 'shrink.csv')).map((l) => l.split(',')[0]);
     assert.equal(exported.length, 120);
     assert.ok(unique(exported));
-    const pages = ctx.service.requests.filter((r) => r.path === '/v1/usage/details' && r.query.pageSize === '100').map((r) => r.query.page);
+    const pages = ctx.service.requests
+      .filter((r) => r.path === '/v1/usage/details' && r.query.pageSize === '100')
+      .map((r) => r.query.page);
     assert.ok(unique(pages), `each page once: ${pages.join(', ')}`);
   });
 

@@ -8,14 +8,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { type Answer, type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
-import { figures, findSecrets, keyFreeZones, searchForKeys, secretsOf, setSetting, watchUnhandled } from './reliabilityKit';
+import {
+  figures,
+  findSecrets,
+  keyFreeZones,
+  searchForKeys,
+  secretsOf,
+  setSetting,
+  watchUnhandled,
+} from './reliabilityKit';
 
 describe('Reliability: the API key stays in SecretStorage', function () {
   this.timeout(90_000);
   let ctx: TestContext;
   const seen = watchUnhandled();
   const eng = () => ctx.exports.engagements!;
-  const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const run = (command: string, ...args: unknown[]) =>
+    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
 
   before(async () => {
     ctx = await setup();
@@ -47,21 +56,44 @@ describe('Reliability: the API key stays in SecretStorage', function () {
 
     // The tree: a 400 echoing the key, then a redirect whose address carries it.
     await eng().tree();
-    ctx.service.faults.add({ method: 'GET', path: '/engagements', kind: 'status', status: 400, body: { error: { message: echo, fields: { key: echo } } }, times: 1 });
+    ctx.service.faults.add({
+      method: 'GET',
+      path: '/engagements',
+      kind: 'status',
+      status: 400,
+      body: { error: { message: echo, fields: { key: echo } } },
+      times: 1,
+    });
     await run('refreshEngagements');
     assert.match(eng().message() ?? '', /refused/);
-    ctx.service.faults.add({ method: 'GET', path: '/engagements', kind: 'redirect', location: `http://127.0.0.1:9/steal?key=${admin}`, times: 1 });
+    ctx.service.faults.add({
+      method: 'GET',
+      path: '/engagements',
+      kind: 'redirect',
+      location: `http://127.0.0.1:9/steal?key=${admin}`,
+      times: 1,
+    });
     await run('refreshEngagements');
     assert.match(eng().message() ?? '', /redirected to http:\/\/127\.0\.0\.1:9\./);
 
     // A create refused with the key in its field errors: the name step opens again with the
     // service's words, the key redacted; then one that fails with a 500 page.
-    const typeAnswer: Answer = (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined);
+    const typeAnswer: Answer = (_p, step) =>
+      'freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined;
     const confirm: Answer = (_p, step) => ('items' in step ? step.items[0].value : undefined);
-    ctx.service.faults.add({ method: 'POST', kind: 'status', status: 422, body: { error: { message: echo, fields: { name: echo } } }, times: 1 });
+    ctx.service.faults.add({
+      method: 'POST',
+      kind: 'status',
+      status: 422,
+      body: { error: { message: echo, fields: { name: echo } } },
+      times: 1,
+    });
     ctx.ui.answer('Leak 0', typeAnswer, '', confirm, undefined);
     await run('createEngagement');
-    assert.match(ctx.ui.prompts.at(-1)?.initialError ?? '', /^The service refused this name: Key \[redacted\] is malformed/);
+    assert.match(
+      ctx.ui.prompts.at(-1)?.initialError ?? '',
+      /^The service refused this name: Key \[redacted\] is malformed/,
+    );
     ctx.service.faults.add({ method: 'POST', kind: 'html', status: 500, headers: { 'X-Debug': admin }, times: 1 });
     ctx.ui.answer('Leak 1', typeAnswer, '', confirm);
     ctx.ui.onMessages(undefined);
@@ -74,7 +106,13 @@ describe('Reliability: the API key stays in SecretStorage', function () {
       await ctx.exports.usage!.refreshStatusBar();
       return ctx.exports.usage!.statusBar().visible;
     }, 'the status bar item');
-    ctx.service.faults.add({ method: 'GET', path: '/usage', kind: 'status', status: 500, body: { error: { message: echo } } });
+    ctx.service.faults.add({
+      method: 'GET',
+      path: '/usage',
+      kind: 'status',
+      status: 500,
+      body: { error: { message: echo } },
+    });
     await ctx.exports.usage!.refreshStatusBar();
     assert.match(ctx.exports.usage!.statusBar().tooltip, /Could not refresh/);
     await run('openUsageDashboard');
@@ -88,13 +126,20 @@ describe('Reliability: the API key stays in SecretStorage', function () {
 
     // The service received the keys: the search below would find them if they were written anywhere.
     const sent = { 'what the service received': JSON.stringify(ctx.service.requests.map((r) => r.authorization)) };
-    assert.equal(findSecrets(sent, secretsOf(admin, writer)).length, 4, 'the search finds both keys and their secret parts where they are');
+    assert.equal(
+      findSecrets(sent, secretsOf(admin, writer)).length,
+      4,
+      'the search finds both keys and their secret parts where they are',
+    );
     // The log is written to disk asynchronously: wait for the last failure to be there.
     const environments = ctx.exports.environments;
     assert.ok(environments);
     const logDir = path.dirname(environments.logUri().fsPath);
     await waitFor(() => {
-      const logs = fs.readdirSync(path.join(logDir, 'eus-tools.engagement-usage')).map((f) => fs.readFileSync(path.join(logDir, 'eus-tools.engagement-usage', f), 'utf8')).join('\n');
+      const logs = fs
+        .readdirSync(path.join(logDir, 'eus-tools.engagement-usage'))
+        .map((f) => fs.readFileSync(path.join(logDir, 'eus-tools.engagement-usage', f), 'utf8'))
+        .join('\n');
       return logs.includes('HTTP 422') && logs.includes('/usage/summary');
     }, 'the failures in the log file');
 
@@ -102,7 +147,10 @@ describe('Reliability: the API key stays in SecretStorage', function () {
     const found = searchForKeys(zones, secretsOf(admin, writer));
     assert.deepEqual(found, [], 'no key outside SecretStorage');
     assert.ok(Object.keys(zones).length >= 10, `places searched: ${Object.keys(zones).join(', ')}`);
-    assert.ok(zones['input boxes and picks'].includes('[redacted]') && zones['messages shown'].includes('HTTP 500'), 'the messages and prompts were read');
+    assert.ok(
+      zones['input boxes and picks'].includes('[redacted]') && zones['messages shown'].includes('HTTP 500'),
+      'the messages and prompts were read',
+    );
     figures().faultsTried += 6;
   });
 });

@@ -32,7 +32,18 @@ let tally: Figures | undefined;
 let reportRegistered = false;
 
 export function figures(): Figures {
-  tally ??= { faultsTried: 0, inputsTried: 0, getsFailed: 0, getRequests: 0, writesFailed: 0, writeRepeats: 0, placesSearched: 0, keysFound: 0, unhandledErrors: 0, measured: {} };
+  tally ??= {
+    faultsTried: 0,
+    inputsTried: 0,
+    getsFailed: 0,
+    getRequests: 0,
+    writesFailed: 0,
+    writeRepeats: 0,
+    placesSearched: 0,
+    keysFound: 0,
+    unhandledErrors: 0,
+    measured: {},
+  };
   return tally;
 }
 
@@ -115,12 +126,20 @@ function filesUnder(dir: string, depth = 4): string[] {
 }
 
 /** The places a key must never be, as text, by name. */
-export async function keyFreeZones(ctx: TestContext, dashboards: DashboardProbe[] = []): Promise<Record<string, string>> {
+export async function keyFreeZones(
+  ctx: TestContext,
+  dashboards: DashboardProbe[] = [],
+): Promise<Record<string, string>> {
   const config = vscode.workspace.getConfiguration();
   const zones: Record<string, string> = {};
   const section = vscode.workspace.getConfiguration('engagementUsage');
-  const names = Object.keys(section).filter((k) => typeof (section as unknown as Record<string, unknown>)[k] !== 'function');
-  zones['settings (every scope)'] = JSON.stringify([config.inspect('engagementUsage'), ...names.map((n) => section.inspect(n))]);
+  const names = Object.keys(section).filter(
+    (k) => typeof (section as unknown as Record<string, unknown>)[k] !== 'function',
+  );
+  zones['settings (every scope)'] = JSON.stringify([
+    config.inspect('engagementUsage'),
+    ...names.map((n) => section.inspect(n)),
+  ]);
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const file = path.join(folder.uri.fsPath, '.vscode', 'settings.json');
     if (fs.existsSync(file)) zones[`workspace settings file ${file}`] = fs.readFileSync(file, 'utf8');
@@ -130,17 +149,35 @@ export async function keyFreeZones(ctx: TestContext, dashboards: DashboardProbe[
   // the extension host's own log too.
   const logDir = path.dirname(ctx.exports.environments!.logUri().fsPath);
   const logs = filesUnder(logDir).filter((f) => f.endsWith('.log'));
-  assert.ok(logs.some((f) => f.includes('eus-tools.engagement-usage')), `the extension's log file is among ${logs.join(', ')}`);
+  assert.ok(
+    logs.some((f) => f.includes('eus-tools.engagement-usage')),
+    `the extension's log file is among ${logs.join(', ')}`,
+  );
   for (const file of logs) zones[`log ${path.relative(logDir, file)}`] = fs.readFileSync(file, 'utf8');
   zones['messages shown'] = JSON.stringify(ctx.ui.messages);
   // What the user typed into a password box is the key itself: everything else of the prompts.
-  zones['input boxes and picks'] = JSON.stringify(ctx.ui.prompts.map(({ answer, ...rest }) => (rest.password ? rest : { ...rest, answer })));
+  zones['input boxes and picks'] = JSON.stringify(
+    ctx.ui.prompts.map(({ answer, ...rest }) => (rest.password ? rest : { ...rest, answer })),
+  );
   const eng = ctx.exports.engagements;
-  if (eng) zones['engagements view'] = JSON.stringify({ items: await eng.tree().catch(() => []), message: eng.message(), description: eng.description(), notices: eng.notices() });
-  zones['status bar'] = JSON.stringify({ environment: ctx.exports.environments?.statusBarText(), usage: ctx.exports.usage?.statusBar() });
+  if (eng)
+    zones['engagements view'] = JSON.stringify({
+      items: await eng.tree().catch(() => []),
+      message: eng.message(),
+      description: eng.description(),
+      notices: eng.notices(),
+    });
+  zones['status bar'] = JSON.stringify({
+    environment: ctx.exports.environments?.statusBarText(),
+    usage: ctx.exports.usage?.statusBar(),
+  });
   for (const probe of dashboards) {
     zones[`dashboard ${probe.title} html`] = probe.html();
-    zones[`dashboard ${probe.title} messages and state`] = JSON.stringify({ posted: probe.messages(), state: probe.state(), errors: probe.webviewErrors() });
+    zones[`dashboard ${probe.title} messages and state`] = JSON.stringify({
+      posted: probe.messages(),
+      state: probe.state(),
+      errors: probe.webviewErrors(),
+    });
   }
   return zones;
 }
@@ -165,7 +202,8 @@ export function findSecrets(zones: Record<string, string>, secrets: string[]): s
   const found: string[] = [];
   for (const [zone, text] of Object.entries(zones)) {
     const plain = decoded(text);
-    for (const secret of secrets) if (text.includes(secret) || plain.includes(secret)) found.push(`${zone} holds ${secret.slice(0, 4)}…`);
+    for (const secret of secrets)
+      if (text.includes(secret) || plain.includes(secret)) found.push(`${zone} holds ${secret.slice(0, 4)}…`);
   }
   return found;
 }

@@ -26,14 +26,26 @@ describe('Restricted Mode (workspace not trusted)', function () {
     assert.equal(vscode.workspace.isTrusted, false, 'the harness opened the folder in Restricted Mode');
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'a folder is open');
-    const file = JSON.parse(fs.readFileSync(path.join(folder.uri.fsPath, '.vscode', 'settings.json'), 'utf8')) as Record<string, Array<{ label: string }>>;
-    assert.equal(file['engagementUsage.environments']?.[0]?.label, 'Production', 'the folder\'s settings define an environment');
-    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] } } };
+    const file = JSON.parse(
+      fs.readFileSync(path.join(folder.uri.fsPath, '.vscode', 'settings.json'), 'utf8'),
+    ) as Record<string, Array<{ label: string }>>;
+    assert.equal(
+      file['engagementUsage.environments']?.[0]?.label,
+      'Production',
+      "the folder's settings define an environment",
+    );
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+      capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] } };
+    };
     assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, 'limited');
   });
 
   it('VS Code ignores the restricted settings of the untrusted folder, and so does the extension', () => {
-    assert.deepEqual(section().get('environments'), [], 'VS Code does not apply the folder\'s environments (restrictedConfigurations)');
+    assert.deepEqual(
+      section().get('environments'),
+      [],
+      "VS Code does not apply the folder's environments (restrictedConfigurations)",
+    );
     assert.equal(section().inspect('environments')?.workspaceValue, undefined, 'not even as the workspace value');
     assert.equal(section().get('defaultEnvironment'), '', 'nor its default environment');
     assert.equal(section().get('engagements.autoRefreshSeconds'), 0, 'nor its refresh interval');
@@ -42,17 +54,25 @@ describe('Restricted Mode (workspace not trusted)', function () {
     assert.match(envs().statusBarText(), /No environment/);
   });
 
-  it('the user\'s own environment works, and the folder\'s default cannot select another', async () => {
+  it("the user's own environment works, and the folder's default cannot select another", async () => {
     ctx.ui.answer('Mine', ctx.service.baseUrl, ctx.service.keys.admin);
     await vscode.commands.executeCommand('engagementUsage.addEnvironment');
-    assert.deepEqual(envs().list().map((e) => [e.label, e.source]), [['Mine', 'user']]);
+    assert.deepEqual(
+      envs()
+        .list()
+        .map((e) => [e.label, e.source]),
+      [['Mine', 'user']],
+    );
     assert.equal(envs().active()?.label, 'Mine');
     const items = await ctx.exports.engagements!.tree();
-    assert.ok(items.length > 0, 'the tree shows the engagements of the user\'s environment');
+    assert.ok(items.length > 0, "the tree shows the engagements of the user's environment");
     await waitFor(() => envs().statusBarText().includes('Mine'), 'the status bar');
     ctx.ui.answer((_prompt, step) => {
       const labels = 'items' in step ? step.items.map((i) => i.label) : [];
-      assert.ok(!labels.some((l) => l.includes('Production')), `the switcher offers nothing of the folder: ${labels.join(', ')}`);
+      assert.ok(
+        !labels.some((l) => l.includes('Production')),
+        `the switcher offers nothing of the folder: ${labels.join(', ')}`,
+      );
       return undefined;
     });
     await vscode.commands.executeCommand('engagementUsage.switchEnvironment');

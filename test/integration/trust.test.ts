@@ -57,12 +57,37 @@ describe('Trust boundaries', function () {
 
     // An upgrade: the user's settings define Production; an earlier build stored its key under the old id.
     await config().update('environments', [{ label: 'Production', baseUrl: own }], vscode.ConfigurationTarget.Global);
-    const mine = await waitFor(() => envs().list().find((e) => e.source === 'settings'), 'the user\'s Production');
+    const mine = await waitFor(
+      () =>
+        envs()
+          .list()
+          .find((e) => e.source === 'settings'),
+      "the user's Production",
+    );
     await envs().storeRawSecret(legacySettingsEnvironmentId('Production', own), ctx.service.keys.admin);
     // The repository's settings define a Production of their own, at the colliding URL.
-    await config().update('environments', [{ label: 'Production', baseUrl: colliding }], vscode.ConfigurationTarget.Workspace);
-    const theirs = await waitFor(() => envs().list().find((e) => e.source === 'workspace'), 'the workspace Production');
-    assert.deepEqual(envs().list().map((e) => [e.label, e.source]), [['Production', 'settings'], ['Production', 'workspace']], 'both listed; nothing replaced the user\'s own');
+    await config().update(
+      'environments',
+      [{ label: 'Production', baseUrl: colliding }],
+      vscode.ConfigurationTarget.Workspace,
+    );
+    const theirs = await waitFor(
+      () =>
+        envs()
+          .list()
+          .find((e) => e.source === 'workspace'),
+      'the workspace Production',
+    );
+    assert.deepEqual(
+      envs()
+        .list()
+        .map((e) => [e.label, e.source]),
+      [
+        ['Production', 'settings'],
+        ['Production', 'workspace'],
+      ],
+      "both listed; nothing replaced the user's own",
+    );
     assert.notEqual(theirs.id, mine.id);
 
     // The user's own works with the key of the earlier build, now bound to its origin.
@@ -71,22 +96,37 @@ describe('Trust boundaries', function () {
     assert.equal(envs().active()?.id, mine.id);
     ctx.service.clearRequests();
     await envs().api()!.engagements.list({ pageSize: 3 });
-    assert.deepEqual(ctx.service.requests.filter((r) => r.query.pageSize === '3').map((r) => r.keyId), ['key_admin']);
+    assert.deepEqual(
+      ctx.service.requests.filter((r) => r.query.pageSize === '3').map((r) => r.keyId),
+      ['key_admin'],
+    );
     assert.equal(await envs().keyOrigin(mine.id), originOf(own));
-    await waitFor(() => envs().statusBarText().includes('Production (your settings)'), 'the status bar names the source of a shared label');
+    await waitFor(
+      () => envs().statusBarText().includes('Production (your settings)'),
+      'the status bar names the source of a shared label',
+    );
 
     // Switching to the workspace's: the key step says the workspace defines it and where the key goes.
     foreign.clearRequests();
     ctx.ui.answer(pickByLabel('Production (workspace)'), undefined);
     await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
     const pick = ctx.ui.prompts.at(-2)!;
-    assert.ok(pick.items?.includes('Production (workspace)') && pick.items.includes('Production (your settings)'), `switcher: ${pick.items?.join(', ')}`);
+    assert.ok(
+      pick.items?.includes('Production (workspace)') && pick.items.includes('Production (your settings)'),
+      `switcher: ${pick.items?.join(', ')}`,
+    );
     const keyStep = ctx.ui.prompts.at(-1)!;
     assert.equal(keyStep.password, true);
     assert.match(keyStep.title, /defined by this workspace/);
     assert.equal(envs().active()?.id, theirs.id);
-    await waitFor(() => envs().statusBarText().includes('$(folder) Production (workspace)'), 'the status bar marks the workspace environment');
-    await waitFor(() => (ctx.exports.engagements!.description() ?? '').includes(`Production (workspace) — ${foreign.url}`), 'the view names the workspace environment and its origin');
+    await waitFor(
+      () => envs().statusBarText().includes('$(folder) Production (workspace)'),
+      'the status bar marks the workspace environment',
+    );
+    await waitFor(
+      () => (ctx.exports.engagements!.description() ?? '').includes(`Production (workspace) — ${foreign.url}`),
+      'the view names the workspace environment and its origin',
+    );
 
     // Nothing reaches the colliding URL with a key, whatever asks.
     await assert.rejects(envs().api()!.engagements.list(), /No API key/);
@@ -98,22 +138,47 @@ describe('Trust boundaries', function () {
   it('the key step of a workspace environment shows its origin in full before a key is typed', async () => {
     const url = `${foreign.url}/team/v1`;
     await config().update('environments', [{ label: 'Shared', baseUrl: url }], vscode.ConfigurationTarget.Workspace);
-    const env = await waitFor(() => envs().list().find((e) => e.label === 'Shared'), 'the workspace environment');
+    const env = await waitFor(
+      () =>
+        envs()
+          .list()
+          .find((e) => e.label === 'Shared'),
+      'the workspace environment',
+    );
     ctx.ui.answer(undefined);
     await vscode.commands.executeCommand('engagementUsage.replaceKey', env.id);
     const step = ctx.ui.prompts.at(-1)!;
     assert.match(step.title, /Shared, defined by this workspace/);
-    assert.ok(step.prompt?.includes(`the key will be sent to ${foreign.url} (${url})`), `the prompt names the origin and the URL: ${step.prompt}`);
+    assert.ok(
+      step.prompt?.includes(`the key will be sent to ${foreign.url} (${url})`),
+      `the prompt names the origin and the URL: ${step.prompt}`,
+    );
     assert.match(step.prompt ?? '', /This workspace's settings \(\.vscode\/settings\.json\) define "Shared"/);
     assert.equal(step.password, true);
   });
 
   it('a key bound to another origin is refused whatever the id it is stored under', async () => {
-    await config().update('environments', [{ label: 'Elsewhere', baseUrl: foreign.baseUrl }], vscode.ConfigurationTarget.Global);
-    const env = await waitFor(() => envs().list().find((e) => e.label === 'Elsewhere'), 'the environment');
+    await config().update(
+      'environments',
+      [{ label: 'Elsewhere', baseUrl: foreign.baseUrl }],
+      vscode.ConfigurationTarget.Global,
+    );
+    const env = await waitFor(
+      () =>
+        envs()
+          .list()
+          .find((e) => e.label === 'Elsewhere'),
+      'the environment',
+    );
     // As if an id collided outright: the entry under this id holds a key entered for another origin.
-    await envs().storeRawSecret(env.id, JSON.stringify({ v: 2, origin: originOf(ctx.service.baseUrl), key: ctx.service.keys.admin }));
-    await waitFor(async () => (await envs().keyOrigin(env.id)) === originOf(ctx.service.baseUrl), 'the vault to see the entry');
+    await envs().storeRawSecret(
+      env.id,
+      JSON.stringify({ v: 2, origin: originOf(ctx.service.baseUrl), key: ctx.service.keys.admin }),
+    );
+    await waitFor(
+      async () => (await envs().keyOrigin(env.id)) === originOf(ctx.service.baseUrl),
+      'the vault to see the entry',
+    );
     ctx.ui.answer(pickByLabel('Elsewhere'), undefined);
     await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
     assert.equal(envs().active()?.id, env.id);
@@ -123,22 +188,38 @@ describe('Trust boundaries', function () {
     assert.ok(envs().statusBarText().includes('$(key)'), 'the status bar says the key is missing here');
   });
 
-  it('a key an earlier build stored for the user\'s own environment keeps working, bound to its origin', async () => {
+  it("a key an earlier build stored for the user's own environment keeps working, bound to its origin", async () => {
     ctx.ui.answer('Own', ctx.service.baseUrl, ctx.service.keys.writer);
     await vscode.commands.executeCommand('engagementUsage.addEnvironment');
     const env = envs().active()!;
     assert.equal(await envs().keyOrigin(env.id), originOf(ctx.service.baseUrl), 'a new key is stored with its origin');
     await envs().storeRawSecret(env.id, ctx.service.keys.writer);
-    await waitFor(async () => (await envs().keyOrigin(env.id)) === undefined, 'the vault to see the entry of the earlier build');
+    await waitFor(
+      async () => (await envs().keyOrigin(env.id)) === undefined,
+      'the vault to see the entry of the earlier build',
+    );
     ctx.service.clearRequests();
     await envs().api()!.engagements.list({ pageSize: 4 });
-    assert.deepEqual(ctx.service.requests.filter((r) => r.query.pageSize === '4').map((r) => r.keyId), ['key_writer']);
+    assert.deepEqual(
+      ctx.service.requests.filter((r) => r.query.pageSize === '4').map((r) => r.keyId),
+      ['key_writer'],
+    );
     assert.equal(await envs().keyOrigin(env.id), originOf(ctx.service.baseUrl), 'bound on first use');
   });
 
-  it('an earlier build\'s key under a workspace environment\'s old id is not used: the key is asked for', async () => {
-    await config().update('environments', [{ label: 'Repo', baseUrl: foreign.baseUrl }], vscode.ConfigurationTarget.Workspace);
-    const env = await waitFor(() => envs().list().find((e) => e.label === 'Repo'), 'the workspace environment');
+  it("an earlier build's key under a workspace environment's old id is not used: the key is asked for", async () => {
+    await config().update(
+      'environments',
+      [{ label: 'Repo', baseUrl: foreign.baseUrl }],
+      vscode.ConfigurationTarget.Workspace,
+    );
+    const env = await waitFor(
+      () =>
+        envs()
+          .list()
+          .find((e) => e.label === 'Repo'),
+      'the workspace environment',
+    );
     await envs().storeRawSecret(legacySettingsEnvironmentId('Repo', foreign.baseUrl), ctx.service.keys.admin);
     ctx.ui.answer(pickByLabel('Repo (workspace)'), undefined);
     await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
@@ -164,7 +245,7 @@ describe('Trust boundaries: what the dashboard webview can make the host do', fu
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('no message opens a URI, runs a command of its choosing or writes a file without the user\'s own dialog', async () => {
+  it("no message opens a URI, runs a command of its choosing or writes a file without the user's own dialog", async () => {
     ctx.ui.answer('Board', ctx.service.baseUrl, ctx.service.keys.admin);
     await vscode.commands.executeCommand('engagementUsage.addEnvironment');
     await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
@@ -200,8 +281,12 @@ describe('Trust boundaries: what the dashboard webview can make the host do', fu
     ctx.ui.answer(undefined);
     await probe.receive({ type: 'command', command: 'replaceKey' });
     await waitFor(() => ctx.ui.prompts.length > prompts, 'the key input box');
-    assert.equal(ctx.ui.prompts.at(-1)?.password, true, 'the user\'s own key box, which they dismissed');
-    assert.equal(await ctx.exports.environments!.keyLocation(ctx.exports.environments!.active()!.id), 'secretStorage', 'the key is unchanged');
+    assert.equal(ctx.ui.prompts.at(-1)?.password, true, "the user's own key box, which they dismissed");
+    assert.equal(
+      await ctx.exports.environments!.keyLocation(ctx.exports.environments!.active()!.id),
+      'secretStorage',
+      'the key is unchanged',
+    );
   });
 });
 
@@ -221,30 +306,57 @@ describe('Trust boundaries: a key the service echoes escaped appears nowhere', f
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('JSON \\u escapes, percent-encoding and a mix, in the tree\'s message, a notification, the dashboard, the log, an export', async () => {
+  it("JSON \\u escapes, percent-encoding and a mix, in the tree's message, a notification, the dashboard, the log, an export", async () => {
     const { admin } = ctx.service.keys;
     const u = (s: string) => Array.from(s, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
     const percent = Array.from(admin, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join('');
     const mixed = `${admin.slice(0, 8)}${u(admin.slice(8, 16))}${admin.slice(16)}`;
-    const body = (text: string) => `{"error":{"message":"Key ${text} is malformed","fields":{"key":"${text}","name":"${text}"}}}`;
-    assert.equal(findSecrets({ sample: body(u(admin)) + body(percent) + body(mixed) }, secretsOf(admin)).length, 2, 'the search finds a key in each escaped form');
+    const body = (text: string) =>
+      `{"error":{"message":"Key ${text} is malformed","fields":{"key":"${text}","name":"${text}"}}}`;
+    assert.equal(
+      findSecrets({ sample: body(u(admin)) + body(percent) + body(mixed) }, secretsOf(admin)).length,
+      2,
+      'the search finds a key in each escaped form',
+    );
 
     await useEnvironment(ctx, admin, 'Escaped');
     await eng().tree();
-    ctx.service.faults.add({ method: 'GET', path: '/engagements', kind: 'status', status: 400, rawBody: body(u(admin)), times: 1 });
+    ctx.service.faults.add({
+      method: 'GET',
+      path: '/engagements',
+      kind: 'status',
+      status: 400,
+      rawBody: body(u(admin)),
+      times: 1,
+    });
     await run('refreshEngagements');
-    assert.match(eng().message() ?? '', /Key \[redacted\] is malformed/, 'the view\'s message says what the service said, without the key');
+    assert.match(
+      eng().message() ?? '',
+      /Key \[redacted\] is malformed/,
+      "the view's message says what the service said, without the key",
+    );
 
     for (const text of [percent, mixed]) {
       // The service refuses the name: the name step opens again with its words, the key redacted (dismissed here).
       ctx.service.faults.add({ method: 'POST', kind: 'status', status: 422, rawBody: body(text), times: 1 });
-      ctx.ui.answer('Leak', (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined), '', (_p, step) => ('items' in step ? step.items[0].value : undefined), undefined);
+      ctx.ui.answer(
+        'Leak',
+        (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined),
+        '',
+        (_p, step) => ('items' in step ? step.items[0].value : undefined),
+        undefined,
+      );
       await run('createEngagement');
       assert.match(ctx.ui.prompts.at(-1)?.initialError ?? '', /^The service refused this name: \[redacted\]$/);
     }
     // A notification with the service's words: a 500 whose page quotes the key, escaped.
     ctx.service.faults.add({ method: 'POST', kind: 'status', status: 500, rawBody: body(mixed), times: 1 });
-    ctx.ui.answer('Leak', (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined), '', (_p, step) => ('items' in step ? step.items[0].value : undefined));
+    ctx.ui.answer(
+      'Leak',
+      (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined),
+      '',
+      (_p, step) => ('items' in step ? step.items[0].value : undefined),
+    );
     ctx.ui.onMessages(undefined);
     await run('createEngagement');
     const notifications = ctx.ui.messages.filter((m) => m.level === 'error');
@@ -267,7 +379,10 @@ describe('Trust boundaries: a key the service echoes escaped appears nowhere', f
     const logDir = path.dirname(ctx.exports.environments!.logUri().fsPath);
     await waitFor(() => {
       const dir = path.join(logDir, 'eus-tools.engagement-usage');
-      return fs.existsSync(dir) && fs.readdirSync(dir).some((f) => fs.readFileSync(path.join(dir, f), 'utf8').includes('/usage/summary'));
+      return (
+        fs.existsSync(dir) &&
+        fs.readdirSync(dir).some((f) => fs.readFileSync(path.join(dir, f), 'utf8').includes('/usage/summary'))
+      );
     }, 'the failures in the log file');
 
     const zones = { ...(await keyFreeZones(ctx, [probe])), 'exported file': fs.readFileSync(file, 'utf8') };

@@ -42,7 +42,8 @@ describe('Usage trends, projection, alerts and records filter', function () {
   });
   afterEach(async () => {
     for (const dashboard of usage().dashboards()) dashboard.close();
-    for (const setting of ['usage.statusBar', 'usage.alerts', 'usage.alertThresholds']) await config().update(setting, undefined, vscode.ConfigurationTarget.Global);
+    for (const setting of ['usage.statusBar', 'usage.alerts', 'usage.alertThresholds'])
+      await config().update(setting, undefined, vscode.ConfigurationTarget.Global);
     await clearEnvironments(ctx.exports, ctx.ui);
   });
 
@@ -58,7 +59,11 @@ describe('Usage trends, projection, alerts and records filter', function () {
     if (message?.type !== 'update') throw new Error(`the last message is ${message?.type}`);
     return message.state;
   };
-  async function settled(probe: DashboardProbe, what: string, check: (s: DashboardState) => boolean): Promise<DashboardState> {
+  async function settled(
+    probe: DashboardProbe,
+    what: string,
+    check: (s: DashboardState) => boolean,
+  ): Promise<DashboardState> {
     await probe.idle();
     return waitFor(() => (check(posted(probe)) ? posted(probe) : undefined), what);
   }
@@ -72,13 +77,24 @@ describe('Usage trends, projection, alerts and records filter', function () {
     // Every answer waits 1.5 s: the twelve summaries are seen in flight at the same time.
     ctx.service.setLatency(1500);
     await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
-    await waitFor(() => summaries().filter((r) => r.status === 0).length >= 12 || undefined, 'twelve summaries in flight at once', 20_000).finally(() => ctx.service.setLatency(0));
+    await waitFor(
+      () => summaries().filter((r) => r.status === 0).length >= 12 || undefined,
+      'twelve summaries in flight at once',
+      20_000,
+    ).finally(() => ctx.service.setLatency(0));
     const probe = await openDashboard();
     const state = await settled(probe, 'the trend', (s) => s.trend.status === 'ready');
     assert.ok(state.trend.status === 'ready');
     const points = state.trend.data.points;
-    assert.deepEqual(points.map((p) => p.period), Array.from({ length: 12 }, (_, i) => utcPeriod(i - 11)));
-    assert.deepEqual(points.map((p) => p.status), ['noData', 'noData', ...Array<string>(10).fill('data')], '404 before the account: no data, not an error');
+    assert.deepEqual(
+      points.map((p) => p.period),
+      Array.from({ length: 12 }, (_, i) => utcPeriod(i - 11)),
+    );
+    assert.deepEqual(
+      points.map((p) => p.status),
+      ['noData', 'noData', ...Array<string>(10).fill('data')],
+      '404 before the account: no data, not an error',
+    );
     for (const point of points.slice(2)) {
       assert.ok(point.status === 'data');
       const served = ctx.service.store.summary(point.period).usage;
@@ -87,7 +103,11 @@ describe('Usage trends, projection, alerts and records filter', function () {
     }
     // 12 summaries, the current one shared with the meters; all asked before any answered.
     const reads = summaries();
-    assert.deepEqual(reads.map((r) => r.query.billingPeriod).sort(), points.map((p) => p.period).sort(), 'each period once');
+    assert.deepEqual(
+      reads.map((r) => r.query.billingPeriod).sort(),
+      points.map((p) => p.period).sort(),
+      'each period once',
+    );
     assert.equal(probe.trendRequests(), 12);
     assert.equal(probe.webviewErrors().length, 0);
   });
@@ -99,10 +119,20 @@ describe('Usage trends, projection, alerts and records filter', function () {
     first.close();
     ctx.service.clearRequests();
     // A closed period changed at the service would not be read again; the current one is.
-    ctx.service.store.setSummary(utcPeriod(), { ...ctx.service.store.summary(utcPeriod()), usage: { ...ctx.service.store.summary(utcPeriod()).usage, calls: { used: 90_000, included: 100_000, overage: 0 } } });
+    ctx.service.store.setSummary(utcPeriod(), {
+      ...ctx.service.store.summary(utcPeriod()),
+      usage: {
+        ...ctx.service.store.summary(utcPeriod()).usage,
+        calls: { used: 90_000, included: 100_000, overage: 0 },
+      },
+    });
     const probe = await openDashboard();
     const state = await settled(probe, 'the trend again', (s) => s.trend.status === 'ready');
-    assert.deepEqual(summaries().map((r) => r.query.billingPeriod), [utcPeriod()], 'one request: the current period');
+    assert.deepEqual(
+      summaries().map((r) => r.query.billingPeriod),
+      [utcPeriod()],
+      'one request: the current period',
+    );
     assert.equal(probe.trendRequests(), 1);
     assert.ok(state.trend.status === 'ready');
     const last = state.trend.data.points.at(-1);
@@ -124,7 +154,11 @@ describe('Usage trends, projection, alerts and records filter', function () {
     assert.ok(Math.abs(calls.projected - expected) < 1, `${calls.projected} ≈ ${expected}`);
     assert.equal(calls.overBy !== undefined, expected > served.included);
     await probe.receive({ type: 'setPeriod', period: utcPeriod(-1) });
-    const closed = await settled(probe, 'the previous period', (s) => s.summary.status === 'ready' && s.summary.data.period === utcPeriod(-1));
+    const closed = await settled(
+      probe,
+      'the previous period',
+      (s) => s.summary.status === 'ready' && s.summary.data.period === utcPeriod(-1),
+    );
     assert.equal(closed.projection, undefined, 'no estimate for a closed period');
   });
 
@@ -139,22 +173,42 @@ describe('Usage trends, projection, alerts and records filter', function () {
     assert.ok(admin, 'the admin key is in the table');
     ctx.service.clearRequests();
     await probe.receive({ type: 'filterKey', maskedKeyId: admin.maskedKeyId });
-    const byKey = await settled(probe, 'the key filter', (s) => s.details.status === 'ready' && s.details.data.filtered !== undefined);
+    const byKey = await settled(
+      probe,
+      'the key filter',
+      (s) => s.details.status === 'ready' && s.details.data.filtered !== undefined,
+    );
     const expected = all.filter((r) => r.keyId === 'key_admin');
     assert.ok(byKey.details.status === 'ready');
     assert.deepEqual(byKey.details.data.filtered, { matched: expected.length, total: all.length });
-    assert.deepEqual(byKey.details.data.records.map((r) => r.id), expected.slice(0, 25).map((r) => r.id));
+    assert.deepEqual(
+      byKey.details.data.records.map((r) => r.id),
+      expected.slice(0, 25).map((r) => r.id),
+    );
     assert.equal(byKey.view.filter?.keyId, 'key_admin');
     assert.match(byKey.filterKeyName ?? '', /^Admin \(demo\) \(/);
     const pages = ctx.service.requests.filter((r) => r.path === '/v1/usage/details');
     assert.deepEqual(pages.map((r) => r.query.page).sort(), ['1', '2'], 'the whole period, every page once');
 
-    await probe.receive({ type: 'setFilter', filter: { keyId: 'key_admin', status: '2xx', column: 'endpoint', text: 'engagements' } });
-    const narrow = await settled(probe, 'the narrower filter', (s) => s.details.status === 'ready' && s.view.filter?.status === '2xx');
-    const want = expected.filter((r) => Number(r.statusCode) >= 200 && Number(r.statusCode) < 300 && String(r.endpoint).includes('engagements'));
+    await probe.receive({
+      type: 'setFilter',
+      filter: { keyId: 'key_admin', status: '2xx', column: 'endpoint', text: 'engagements' },
+    });
+    const narrow = await settled(
+      probe,
+      'the narrower filter',
+      (s) => s.details.status === 'ready' && s.view.filter?.status === '2xx',
+    );
+    const want = expected.filter(
+      (r) => Number(r.statusCode) >= 200 && Number(r.statusCode) < 300 && String(r.endpoint).includes('engagements'),
+    );
     assert.ok(narrow.details.status === 'ready');
     assert.equal(narrow.details.data.filtered?.matched, want.length);
-    assert.equal(ctx.service.requests.filter((r) => r.path === '/v1/usage/details').length, 2, 'filtered locally: no more reads');
+    assert.equal(
+      ctx.service.requests.filter((r) => r.path === '/v1/usage/details').length,
+      2,
+      'filtered locally: no more reads',
+    );
 
     const file = path.join(tmp, 'filtered.csv');
     ctx.ui.onSave(vscode.Uri.file(file));
@@ -165,14 +219,22 @@ describe('Usage trends, projection, alerts and records filter', function () {
     assert.deepEqual(new Set(lines.slice(1).map((l) => l.split(',')[0])), new Set(want.map((r) => r.id)));
 
     await probe.receive({ type: 'setFilter', filter: {} });
-    const cleared = await settled(probe, 'the filter cleared', (s) => s.details.status === 'ready' && s.details.data.filtered === undefined);
+    const cleared = await settled(
+      probe,
+      'the filter cleared',
+      (s) => s.details.status === 'ready' && s.details.data.filtered === undefined,
+    );
     assert.equal(cleared.view.filter, undefined);
     assert.ok(cleared.details.status === 'ready' && cleared.details.data.totalCount === all.length);
   });
 
   it('a long read of the period shows progress and can be cancelled', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Trend');
-    const many = Array.from({ length: 1000 }, (_, i) => ({ id: `r${i}`, keyId: i % 2 ? 'key_ci' : 'key_admin', statusCode: 200 }));
+    const many = Array.from({ length: 1000 }, (_, i) => ({
+      id: `r${i}`,
+      keyId: i % 2 ? 'key_ci' : 'key_admin',
+      statusCode: 200,
+    }));
     ctx.service.store.setDetails(utcPeriod(), many);
     const probe = await openDashboard();
     await settled(probe, 'ready', (s) => s.details.status === 'ready');
@@ -182,10 +244,18 @@ describe('Usage trends, projection, alerts and records filter', function () {
     await waitFor(() => posted(probe).scan?.phase === 'running', 'the progress of the read');
     await probe.receive({ type: 'cancelScan' });
     await filtering;
-    const state = await settled(probe, 'back to the pages', (s) => s.details.status === 'ready' && s.scan === undefined);
+    const state = await settled(
+      probe,
+      'back to the pages',
+      (s) => s.details.status === 'ready' && s.scan === undefined,
+    );
     ctx.service.faults.clear();
     assert.equal(state.view.filter, undefined, 'the filter is dropped');
-    assert.ok(state.details.status === 'ready' && state.details.data.filtered === undefined && state.details.data.totalCount === 1000);
+    assert.ok(
+      state.details.status === 'ready' &&
+        state.details.data.filtered === undefined &&
+        state.details.data.totalCount === 1000,
+    );
     assert.equal(ctx.ui.messages.filter((m) => m.level === 'error').length, 0, 'a cancel is not an error');
   });
 
@@ -198,7 +268,11 @@ describe('Usage trends, projection, alerts and records filter', function () {
     await probe.receive({ type: 'export', format: 'json' });
     await settled(probe, 'exported', (s) => s.export?.phase === 'done');
     await probe.receive({ type: 'setPeriod', period: utcPeriod(-1) });
-    const moved = await settled(probe, 'the previous period', (s) => s.summary.status === 'ready' && s.summary.data.period === utcPeriod(-1));
+    const moved = await settled(
+      probe,
+      'the previous period',
+      (s) => s.summary.status === 'ready' && s.summary.data.period === utcPeriod(-1),
+    );
     assert.equal(moved.export, undefined, 'the export line went with its period');
 
     ctx.ui.answer(ctx.service.keys.noUsage);
@@ -223,7 +297,10 @@ describe('Usage trends, projection, alerts and records filter', function () {
     await config().update('usage.alerts', true, vscode.ConfigurationTarget.Global);
     await usage().refreshStatusBar();
     assert.equal(usage().polling(), true, 'alerts on: the interval runs');
-    const alert = await waitFor(() => ctx.ui.messages.find((m) => m.text.includes('API calls reached')), 'the calls alert');
+    const alert = await waitFor(
+      () => ctx.ui.messages.find((m) => m.text.includes('API calls reached')),
+      'the calls alert',
+    );
     assert.match(alert.text, /^Alerts: API calls reached 82% of the included amount in .+ \(82,140 of 100,000\)\./);
     assert.deepEqual(alert.actions, ['Open Usage Dashboard', "Don't Show Again for This Period"]);
     assert.equal(ctx.ui.messages.length, 1, 'one alert: webhooks and storage are below 80 %');
@@ -232,23 +309,33 @@ describe('Usage trends, projection, alerts and records filter', function () {
     await usage().tick(usage().windowId, Date.now() + 16 * 60_000);
     const probe = await openDashboard();
     await settled(probe, 'ready', (s) => s.summary.status === 'ready');
-    assert.deepEqual(ctx.ui.messages.map((m) => m.text), [alert.text], 'shown once');
+    assert.deepEqual(
+      ctx.ui.messages.map((m) => m.text),
+      [alert.text],
+      'shown once',
+    );
 
     // Past 100 %: the next threshold, once; the user mutes the period.
     const current = ctx.service.store.summary(utcPeriod());
-    ctx.service.store.setSummary(utcPeriod(), { ...current, usage: { ...current.usage, calls: { used: 101_000, included: 100_000, overage: 1_000 } } });
+    ctx.service.store.setSummary(utcPeriod(), {
+      ...current,
+      usage: { ...current.usage, calls: { used: 101_000, included: 100_000, overage: 1_000 } },
+    });
     ctx.ui.onMessages("Don't Show Again for This Period");
     await usage().tick(usage().windowId, Date.now() + 32 * 60_000);
     const over = await waitFor(() => ctx.ui.messages.find((m) => m.text.includes('reached 101%')), 'the 100 % alert');
     assert.equal(over.level, 'warning');
     await waitFor(() => over.chosen, 'the choice');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    ctx.service.store.setSummary(utcPeriod(), { ...current, usage: { ...current.usage, webhooks: { used: 19_000, included: 20_000, overage: 0 } } });
+    ctx.service.store.setSummary(utcPeriod(), {
+      ...current,
+      usage: { ...current.usage, webhooks: { used: 19_000, included: 20_000, overage: 0 } },
+    });
     await usage().tick(usage().windowId, Date.now() + 48 * 60_000);
     assert.equal(ctx.ui.messages.length, 2, 'muted for this period: no webhooks alert');
   });
 
-  it('two windows read the summary once per interval: the second uses the first one\'s read', async () => {
+  it("two windows read the summary once per interval: the second uses the first one's read", async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Shared');
     await usage().refreshStatusBar();
     const t0 = Date.now() + 60 * 60_000;
@@ -261,7 +348,10 @@ describe('Usage trends, projection, alerts and records filter', function () {
     await usage().tick('window-2', t0 + interval + 5_000);
     assert.equal(summaries().length, 2, 'two intervals, two windows: two reads');
     const after = usage().pollCounts();
-    assert.deepEqual({ reads: after.reads - counts.reads, shared: after.shared - counts.shared }, { reads: 2, shared: 2 });
+    assert.deepEqual(
+      { reads: after.reads - counts.reads, shared: after.shared - counts.shared },
+      { reads: 2, shared: 2 },
+    );
     assert.match(usage().statusBar().text, /calls \d+%/, 'the window that did not read shows the shared figure');
   });
 });

@@ -40,7 +40,9 @@ describe('Usage dashboard', function () {
   });
   afterEach(async () => {
     for (const dashboard of usage().dashboards()) dashboard.close();
-    await vscode.workspace.getConfiguration('engagementUsage').update('usage.statusBar', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('engagementUsage')
+      .update('usage.statusBar', undefined, vscode.ConfigurationTarget.Global);
     await clearEnvironments(ctx.exports, ctx.ui);
   });
 
@@ -59,14 +61,19 @@ describe('Usage dashboard', function () {
     return message.state;
   };
 
-  async function settled(probe: DashboardProbe, what: string, check: (state: DashboardState) => boolean): Promise<DashboardState> {
+  async function settled(
+    probe: DashboardProbe,
+    what: string,
+    check: (state: DashboardState) => boolean,
+  ): Promise<DashboardState> {
     await probe.idle();
     return waitFor(() => (check(posted(probe)) ? posted(probe) : undefined), what);
   }
 
-  const allReady = (s: DashboardState) => s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
+  const allReady = (s: DashboardState) =>
+    s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
 
-  it('opens from the command and posts the service\'s summary, per-key and detail data of the current period', async () => {
+  it("opens from the command and posts the service's summary, per-key and detail data of the current period", async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
     const probe = await openDashboard();
     const state = await settled(probe, 'all three sections ready', allReady);
@@ -93,9 +100,16 @@ describe('Usage dashboard', function () {
     assert.ok(state.keys.status === 'ready');
     const byKey = store.byKey(period);
     assert.deepEqual(new Set(state.keys.data.rows.map((r) => r.name)), new Set(byKey.map((k) => k.name)));
-    assert.deepEqual(state.keys.data.rows.filter((r) => r.current).map((r) => r.name), ['Admin (demo)']);
+    assert.deepEqual(
+      state.keys.data.rows.filter((r) => r.current).map((r) => r.name),
+      ['Admin (demo)'],
+    );
     const calls = state.keys.data.rows.map((r) => r.calls);
-    assert.deepEqual(calls, [...calls].sort((a, b) => b - a), 'sorted by calls, most first');
+    assert.deepEqual(
+      calls,
+      [...calls].sort((a, b) => b - a),
+      'sorted by calls, most first',
+    );
     const shares = state.keys.data.rows.reduce((sum, r) => sum + r.share, 0);
     assert.ok(Math.abs(shares - 1) < 1e-9, 'shares add up to 100 %');
 
@@ -103,8 +117,12 @@ describe('Usage dashboard', function () {
     assert.ok(state.details.status === 'ready');
     const records = store.details(period);
     assert.equal(state.details.data.totalCount, records.length);
-    assert.deepEqual(state.details.data.records.map((r) => r.id), records.slice(0, 25).map((r) => r.id));
-    for (const column of ['id', 'timestamp', 'keyId', 'endpoint', 'statusCode', 'meta']) assert.ok(state.details.data.columns.includes(column), column);
+    assert.deepEqual(
+      state.details.data.records.map((r) => r.id),
+      records.slice(0, 25).map((r) => r.id),
+    );
+    for (const column of ['id', 'timestamp', 'keyId', 'endpoint', 'statusCode', 'meta'])
+      assert.ok(state.details.data.columns.includes(column), column);
 
     // The webview ran under its CSP without errors; neither the key nor a full key id reached it.
     assert.deepEqual(probe.webviewErrors(), []);
@@ -112,7 +130,10 @@ describe('Usage dashboard', function () {
     const everything = JSON.stringify(probe.messages()) + probe.html();
     assert.ok(!everything.includes(ctx.service.keys.admin), 'the API key is never posted to the webview');
     assert.ok(!everything.includes('demo-admin'), 'no part of the secret is posted');
-    assert.ok(state.keys.data.rows.every((r) => !byKey.some((k) => k.keyId === r.maskedKeyId)), 'key ids are masked');
+    assert.ok(
+      state.keys.data.rows.every((r) => !byKey.some((k) => k.keyId === r.maskedKeyId)),
+      'key ids are masked',
+    );
 
     // Every usage request was made by the host with the environment's key.
     const usageRequests = ctx.service.requests.filter((r) => r.path.startsWith('/v1/usage/'));
@@ -132,17 +153,28 @@ describe('Usage dashboard', function () {
     ctx.service.clearRequests();
 
     await probe.receive({ type: 'setPeriod', period: previous });
-    const state = await settled(probe, `the data of ${previous}`, (s) => allReady(s) && s.summary.data?.period === previous);
+    const state = await settled(
+      probe,
+      `the data of ${previous}`,
+      (s) => allReady(s) && s.summary.data?.period === previous,
+    );
     assert.equal(state.view.period, previous);
     const asked = ctx.service.requests.map((r) => `${r.path}?${r.query.billingPeriod}`);
-    for (const endpoint of ['/v1/usage/summary', '/v1/usage/by-key', '/v1/usage/details']) assert.ok(asked.includes(`${endpoint}?${previous}`), `${endpoint} for ${previous} in ${asked.join(', ')}`);
+    for (const endpoint of ['/v1/usage/summary', '/v1/usage/by-key', '/v1/usage/details'])
+      assert.ok(asked.includes(`${endpoint}?${previous}`), `${endpoint} for ${previous} in ${asked.join(', ')}`);
     assert.ok(state.summary.status === 'ready' && state.details.status === 'ready' && state.keys.status === 'ready');
     const calls = state.summary.data.meters.find((m) => m.name === 'calls');
     const seeded = ctx.service.store.summary(previous).usage.calls;
     assert.equal(calls?.used, seeded.used);
     assert.equal(calls?.level, 'error', 'the previous period is over its included calls');
     assert.equal(calls?.overage, seeded.overage);
-    assert.deepEqual(state.details.data.records.map((r) => r.id), ctx.service.store.details(previous).slice(0, 25).map((r) => r.id));
+    assert.deepEqual(
+      state.details.data.records.map((r) => r.id),
+      ctx.service.store
+        .details(previous)
+        .slice(0, 25)
+        .map((r) => r.id),
+    );
 
     // A future period: refused with a message, nothing requested, the period kept.
     ctx.service.clearRequests();
@@ -169,13 +201,28 @@ describe('Usage dashboard', function () {
 
     await probe.receive({ type: 'setPageSize', pageSize: 10 });
     await probe.receive({ type: 'setPage', page: 3 });
-    const paged = await settled(probe, 'page 3 of 10 records', (s) => s.details.status === 'ready' && s.details.data.page === 3 && s.details.data.pageSize === 10);
+    const paged = await settled(
+      probe,
+      'page 3 of 10 records',
+      (s) => s.details.status === 'ready' && s.details.data.page === 3 && s.details.data.pageSize === 10,
+    );
     assert.ok(paged.details.status === 'ready');
-    assert.deepEqual(paged.details.data.records.map((r) => r.id), records.slice(20, 30).map((r) => r.id));
-    assert.ok(ctx.service.requests.some((r) => r.path === '/v1/usage/details' && r.query.page === '3' && r.query.pageSize === '10'));
+    assert.deepEqual(
+      paged.details.data.records.map((r) => r.id),
+      records.slice(20, 30).map((r) => r.id),
+    );
+    assert.ok(
+      ctx.service.requests.some(
+        (r) => r.path === '/v1/usage/details' && r.query.page === '3' && r.query.pageSize === '10',
+      ),
+    );
 
     await probe.receive({ type: 'setPageSize', pageSize: 100 });
-    const big = await settled(probe, 'a page of 100', (s) => s.details.status === 'ready' && s.details.data.pageSize === 100);
+    const big = await settled(
+      probe,
+      'a page of 100',
+      (s) => s.details.status === 'ready' && s.details.data.pageSize === 100,
+    );
     assert.ok(big.details.status === 'ready');
     assert.equal(big.details.data.page, 1, 'the first record shown stays on the page');
     assert.equal(big.details.data.records.length, Math.min(100, records.length));
@@ -184,7 +231,10 @@ describe('Usage dashboard', function () {
     const sorted = await settled(probe, 'rows by name', (s) => s.view.sort.column === 'name');
     assert.ok(sorted.keys.status === 'ready');
     const names = sorted.keys.data.rows.map((r) => r.name);
-    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' })));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' })),
+    );
   });
 
   it('exports every record of the period to CSV and to JSON, through concurrent paging', async () => {
@@ -207,16 +257,25 @@ describe('Usage dashboard', function () {
     assert.ok(lines[0].startsWith('id,'));
     const ids = new Set(lines.slice(1).map((line) => line.split(',')[0]));
     for (const record of records) assert.ok(ids.has(String(record.id)), `record ${String(record.id)} is in the file`);
-    const pages = ctx.service.requests.filter((r) => r.path === '/v1/usage/details' && r.query.billingPeriod === period);
+    const pages = ctx.service.requests.filter(
+      (r) => r.path === '/v1/usage/details' && r.query.billingPeriod === period,
+    );
     assert.deepEqual(pages.map((r) => r.query.page).sort(), ['1', '2'], 'every page, read once, 100 at a time');
     assert.ok(pages.every((r) => r.query.pageSize === '100'));
-    assert.ok(ctx.ui.messages.some((m) => m.level === 'info' && m.text.includes(`${records.length}`)), 'the user is told');
+    assert.ok(
+      ctx.ui.messages.some((m) => m.level === 'info' && m.text.includes(`${records.length}`)),
+      'the user is told',
+    );
 
     const jsonFile = path.join(tmp, 'usage.json');
     ctx.ui.onSave(vscode.Uri.file(jsonFile));
     await probe.receive({ type: 'export', format: 'json' });
     await probe.idle();
-    const json = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as { billingPeriod: string; count: number; records: Array<Record<string, unknown>> };
+    const json = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as {
+      billingPeriod: string;
+      count: number;
+      records: Array<Record<string, unknown>>;
+    };
     assert.equal(json.billingPeriod, period);
     assert.equal(json.count, records.length);
     assert.deepEqual(json.records, records, 'the records exactly as the service sent them');
@@ -245,8 +304,14 @@ describe('Usage dashboard', function () {
     const state = await settled(probe, 'the export to be cancelled', (s) => s.export?.phase === 'cancelled');
     assert.equal(state.export?.phase, 'cancelled');
     assert.equal(fs.existsSync(file), false, 'no file was written');
-    const exportPages = ctx.service.requests.filter((r) => r.path === '/v1/usage/details' && r.query.pageSize === '100');
-    assert.deepEqual(exportPages.map((r) => r.query.page), ['1'], 'cancelled during the first page: no other page was asked for');
+    const exportPages = ctx.service.requests.filter(
+      (r) => r.path === '/v1/usage/details' && r.query.pageSize === '100',
+    );
+    assert.deepEqual(
+      exportPages.map((r) => r.query.page),
+      ['1'],
+      'cancelled during the first page: no other page was asked for',
+    );
     assert.equal(ctx.ui.messages.filter((m) => m.level === 'error').length, 0, 'a cancel is not an error');
   });
 
@@ -297,7 +362,10 @@ describe('Usage dashboard', function () {
     assert.match(state.blocked?.message ?? '', /usage:read/);
     assert.ok(state.blocked?.actions.includes('replaceKey'));
     assert.deepEqual(probe.webviewErrors(), []);
-    await waitFor(() => ctx.exports.environments?.contextKeys()['engagementUsage.canReadUsage'] === false, 'canReadUsage to turn false');
+    await waitFor(
+      () => ctx.exports.environments?.contextKeys()['engagementUsage.canReadUsage'] === false,
+      'canReadUsage to turn false',
+    );
     await usage().refreshStatusBar();
     assert.equal(usage().statusBar().visible, false);
   });
@@ -325,15 +393,22 @@ describe('Usage dashboard', function () {
     await usage().refreshStatusBar();
     assert.match(usage().statusBar().text, /calls 82%$/, 'English again');
 
-    await vscode.workspace.getConfiguration('engagementUsage').update('usage.statusBar', false, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('engagementUsage')
+      .update('usage.statusBar', false, vscode.ConfigurationTarget.Global);
     await waitFor(() => !usage().statusBar().visible, 'the item to hide');
-    await vscode.workspace.getConfiguration('engagementUsage').update('usage.statusBar', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('engagementUsage')
+      .update('usage.statusBar', undefined, vscode.ConfigurationTarget.Global);
     await waitFor(() => usage().statusBar().visible, 'the item to come back');
 
     // Over the included calls: the error level.
     const period = utcPeriod();
     const summary = ctx.service.store.summary(period);
-    ctx.service.store.setSummary(period, { ...summary, usage: { ...summary.usage, calls: { used: 112_000, included: 100_000, overage: 12_000 } } });
+    ctx.service.store.setSummary(period, {
+      ...summary,
+      usage: { ...summary.usage, calls: { used: 112_000, included: 100_000, overage: 12_000 } },
+    });
     await usage().refreshStatusBar();
     assert.match(usage().statusBar().text, /calls 112%$/);
     assert.equal(usage().statusBar().level, 'error');
@@ -342,13 +417,31 @@ describe('Usage dashboard', function () {
   it('is restored from its saved state (as after a reload) with the period, sort and page kept', async () => {
     const envId = await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
     const previous = utcPeriod(-1);
-    const probe = await usage().restore({ environmentId: envId, period: previous, sort: { column: 'lastUsedAt', direction: 'asc' }, page: 2, pageSize: 50 });
+    const probe = await usage().restore({
+      environmentId: envId,
+      period: previous,
+      sort: { column: 'lastUsedAt', direction: 'asc' },
+      page: 2,
+      pageSize: 50,
+    });
     assert.ok(probe, 'a dashboard was restored');
     await waitFor(() => probe.ready, 'the restored webview to start', 20_000);
     const state = await settled(probe, 'the restored data', allReady);
-    assert.deepEqual(state.view, { environmentId: envId, period: previous, sort: { column: 'lastUsedAt', direction: 'asc' }, page: 2, pageSize: 50 });
+    assert.deepEqual(state.view, {
+      environmentId: envId,
+      period: previous,
+      sort: { column: 'lastUsedAt', direction: 'asc' },
+      page: 2,
+      pageSize: 50,
+    });
     assert.ok(state.details.status === 'ready');
-    assert.deepEqual(state.details.data.records.map((r) => r.id), ctx.service.store.details(previous).slice(50, 100).map((r) => r.id));
+    assert.deepEqual(
+      state.details.data.records.map((r) => r.id),
+      ctx.service.store
+        .details(previous)
+        .slice(50, 100)
+        .map((r) => r.id),
+    );
     assert.equal(probe.title, 'Usage: Demo');
     // A second restore of the same environment does not open a second panel.
     assert.equal(await usage().restore({ environmentId: envId }), undefined);

@@ -84,14 +84,17 @@ function parseArgs(argv: readonly string[]): ServiceOptions | 'help' {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     if (readingFlag(flag, () => inline ?? argv[++i], reading)) continue;
     const option = Object.hasOwn(FLAGS, flag) ? FLAGS[flag] : undefined;
     if (!option) throw new Error(`Unknown argument: ${arg}`);
     const raw = inline ?? argv[++i];
     const value = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : NaN;
     const max = option === 'port' ? 65535 : Number.MAX_SAFE_INTEGER;
-    if (!Number.isSafeInteger(value) || value > max) throw new Error(`${flag} needs a non-negative integer, got ${raw ?? 'nothing'}`);
+    if (!Number.isSafeInteger(value) || value > max)
+      throw new Error(`${flag} needs a non-negative integer, got ${raw ?? 'nothing'}`);
     options[option] = value;
   }
   if (Object.keys(reading).length) options.reading = reading;

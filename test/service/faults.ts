@@ -48,11 +48,28 @@ export interface FaultRule {
 }
 
 export const FAULT_KINDS: readonly FaultKind[] = [
-  'status', 'latency', 'drop', 'notJson', 'truncated', 'slowBody', 'wrongContentType', 'html', 'empty200', 'body', 'redirect', 'transform',
+  'status',
+  'latency',
+  'drop',
+  'notJson',
+  'truncated',
+  'slowBody',
+  'wrongContentType',
+  'html',
+  'empty200',
+  'body',
+  'redirect',
+  'transform',
 ];
 
 /** Kinds after which the request is still handled (and counted) as usual. */
-const PASS_THROUGH: ReadonlySet<FaultKind> = new Set(['latency', 'slowBody', 'truncated', 'wrongContentType', 'transform']);
+const PASS_THROUGH: ReadonlySet<FaultKind> = new Set([
+  'latency',
+  'slowBody',
+  'truncated',
+  'wrongContentType',
+  'transform',
+]);
 
 export function isPassThrough(kind: FaultKind): boolean {
   return PASS_THROUGH.has(kind);
@@ -116,16 +133,31 @@ export function faultAnswer(rule: FaultRule, requestUrl: string): FaultAnswer {
   switch (rule.kind) {
     case 'status': {
       const status = rule.status ?? 500;
-      const body = rule.body !== undefined ? rule.body : { error: { code: 'injected_fault', message: `Injected fault: HTTP ${status}` } };
+      const body =
+        rule.body !== undefined
+          ? rule.body
+          : { error: { code: 'injected_fault', message: `Injected fault: HTTP ${status}` } };
       const noBody = status === 204 || status === 304;
-      return { status, headers: { 'Content-Type': JSON_TYPE, ...extra }, body: noBody ? '' : rule.rawBody ?? JSON.stringify(body) };
+      return {
+        status,
+        headers: { 'Content-Type': JSON_TYPE, ...extra },
+        body: noBody ? '' : (rule.rawBody ?? JSON.stringify(body)),
+      };
     }
     case 'body':
-      return { status: rule.status ?? 200, headers: { 'Content-Type': JSON_TYPE, ...extra }, body: JSON.stringify(rule.body ?? null) };
+      return {
+        status: rule.status ?? 200,
+        headers: { 'Content-Type': JSON_TYPE, ...extra },
+        body: JSON.stringify(rule.body ?? null),
+      };
     case 'notJson':
       return { status: rule.status ?? 200, headers: { 'Content-Type': JSON_TYPE, ...extra }, body: 'this is not json' };
     case 'html':
-      return { status: rule.status ?? 502, headers: { 'Content-Type': 'text/html; charset=utf-8', ...extra }, body: HTML_PAGE };
+      return {
+        status: rule.status ?? 502,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', ...extra },
+        body: HTML_PAGE,
+      };
     case 'empty200':
       return { status: 200, headers: { 'Content-Type': JSON_TYPE, ...extra }, body: '' };
     case 'redirect':

@@ -71,20 +71,26 @@ export const listEngagements: Handler = ({ query, store, reading }) => {
 
 export const getEngagement: Handler = ({ store, reading, id = '' }) => {
   const engagement = store.getEngagement(id);
-  return engagement ? json(200, single(reading, engagement), { ETag: etagOf(engagement) }) : notFound(`No engagement with id ${JSON.stringify(id)}`);
+  return engagement
+    ? json(200, single(reading, engagement), { ETag: etagOf(engagement) })
+    : notFound(`No engagement with id ${JSON.stringify(id)}`);
 };
 
 /** 412 when a PATCH's If-Match or If-Unmodified-Since no longer holds (someone changed it meanwhile). */
 function preconditionFailed(input: HandlerInput, current: Engagement): Reply | undefined {
   const { ifMatch, ifUnmodifiedSince } = input;
-  const stale = () => errorReply(412, 'precondition_failed', 'The engagement was changed since you read it', undefined, { ETag: etagOf(current) });
+  const stale = () =>
+    errorReply(412, 'precondition_failed', 'The engagement was changed since you read it', undefined, {
+      ETag: etagOf(current),
+    });
   if (ifMatch !== undefined) {
     const tags = ifMatch.split(',').map((t) => t.trim());
     if (!tags.includes('*') && !tags.includes(etagOf(current))) return stale();
   } else if (ifUnmodifiedSince !== undefined) {
     const since = Date.parse(ifUnmodifiedSince);
     // HTTP dates have whole seconds: compare at that precision.
-    if (Number.isFinite(since) && Math.floor(Date.parse(current.updatedAt) / 1000) > Math.floor(since / 1000)) return stale();
+    if (Number.isFinite(since) && Math.floor(Date.parse(current.updatedAt) / 1000) > Math.floor(since / 1000))
+      return stale();
   }
   return undefined;
 }
@@ -103,7 +109,9 @@ export const createEngagement: Handler = (input) => {
   if (Object.keys(errors).length > 0 || name === undefined || type === undefined) {
     return fieldErrors(422, 'validation_failed', errors);
   }
-  const created = input.store.createEngagement(description === undefined ? { name, type } : { name, type, description });
+  const created = input.store.createEngagement(
+    description === undefined ? { name, type } : { name, type, description },
+  );
   const answer = createAnswer(input.reading, created, `/v1/engagements/${encodeURIComponent(created.id)}`);
   return { ...answer, headers: { ...answer.headers, ETag: etagOf(created) } };
 };
@@ -141,7 +149,8 @@ export const updateEngagement: Handler = (input) => {
 export const usageSummary: Handler = (input) => {
   const period = parseBillingPeriod(input);
   if (!period.ok) return period.reply;
-  if (!input.store.knowsPeriod(period.value)) return notFound(`No usage for ${period.value}: the account did not exist yet`);
+  if (!input.store.knowsPeriod(period.value))
+    return notFound(`No usage for ${period.value}: the account did not exist yet`);
   return json(200, single(input.reading, input.store.summary(period.value)));
 };
 
@@ -152,7 +161,12 @@ export const usageDetails: Handler = (input) => {
   if (!paging.ok) return paging.reply;
   const records = input.store.details(period.value);
   const used = pagingOf(input.reading, paging.value, records.length);
-  return json(200, { billingPeriod: period.value, data: slicePage(records, used), ...used, totalCount: records.length });
+  return json(200, {
+    billingPeriod: period.value,
+    data: slicePage(records, used),
+    ...used,
+    totalCount: records.length,
+  });
 };
 
 export const usageByKey: Handler = (input) => {

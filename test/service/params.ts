@@ -18,7 +18,13 @@ export interface Paging {
 
 const INTEGER = /^\d+$/;
 
-function integerParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): Parsed<number> {
+function integerParam(
+  query: URLSearchParams,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): Parsed<number> {
   const raw = query.get(name);
   if (raw === null) return ok(fallback);
   const value = INTEGER.test(raw) ? Number(raw) : NaN;
@@ -49,9 +55,14 @@ export function parseBillingPeriod(input: RequestInput): Parsed<string> {
   const raw = input.query.get('billingPeriod');
   if (raw === null) return ok(current);
   if (!parsePeriod(raw)) {
-    return fail(fieldErrors(400, 'invalid_parameter', { billingPeriod: 'billingPeriod must have the form YYYY-MM with a month from 01 to 12' }));
+    return fail(
+      fieldErrors(400, 'invalid_parameter', {
+        billingPeriod: 'billingPeriod must have the form YYYY-MM with a month from 01 to 12',
+      }),
+    );
   }
-  if (raw > current) return fail(fieldErrors(400, 'invalid_parameter', { billingPeriod: 'billingPeriod is in the future' }));
+  if (raw > current)
+    return fail(fieldErrors(400, 'invalid_parameter', { billingPeriod: 'billingPeriod is in the future' }));
   return ok(raw);
 }
 

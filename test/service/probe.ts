@@ -25,7 +25,12 @@ export interface ProbeResult<T> {
 }
 
 /** `path` is relative to baseUrl (which ends in /v1), e.g. '/engagements'. */
-export async function probe<T = unknown>(baseUrl: string, method: string, path: string, options: ProbeOptions = {}): Promise<ProbeResult<T>> {
+export async function probe<T = unknown>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: ProbeOptions = {},
+): Promise<ProbeResult<T>> {
   const url = new URL(baseUrl + path);
   for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
   const headers: Record<string, string> = { ...options.headers };

@@ -53,7 +53,11 @@ export const READING_NAMES = Object.keys(READINGS) as ReadingName[];
 export const FIXED_PAGE_SIZE = 25;
 
 /** The page the service really answers with, for a request of `page` × `pageSize` over `total` items. */
-export function pagingOf(reading: Reading, requested: { page: number; pageSize: number }, total: number): { page: number; pageSize: number } {
+export function pagingOf(
+  reading: Reading,
+  requested: { page: number; pageSize: number },
+  total: number,
+): { page: number; pageSize: number } {
   if (reading.noPaging) return { page: 1, pageSize: Math.max(1, total) };
   let pageSize = reading.ignorePageSize ? FIXED_PAGE_SIZE : requested.pageSize;
   if (reading.pageSizeCap !== undefined) pageSize = Math.min(pageSize, reading.pageSizeCap);
@@ -100,7 +104,10 @@ export function errorBodyText(reading: Reading, body: unknown): { contentType: s
   const message = typeof error?.message === 'string' ? error.message : 'Request failed';
   if (reading.errorBodies === 'text') return { contentType: 'text/plain; charset=utf-8', text: message };
   const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return { contentType: 'text/html; charset=utf-8', text: `<!doctype html><html><head><title>Error</title></head><body><h1>Error</h1><p>${escaped}</p></body></html>` };
+  return {
+    contentType: 'text/html; charset=utf-8',
+    text: `<!doctype html><html><head><title>Error</title></head><body><h1>Error</h1><p>${escaped}</p></body></html>`,
+  };
 }
 
 /** Parses the CLI's and the suites' way of naming a reading: a name, or flags on top of one. */

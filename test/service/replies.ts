@@ -11,7 +11,13 @@ export function json(status: number, body: unknown, headers?: Record<string, str
   return headers ? { status, body, headers } : { status, body };
 }
 
-export function errorReply(status: number, code: string, message: string, extra?: Record<string, unknown>, headers?: Record<string, string>): Reply {
+export function errorReply(
+  status: number,
+  code: string,
+  message: string,
+  extra?: Record<string, unknown>,
+  headers?: Record<string, string>,
+): Reply {
   return json(status, { error: { code, message, ...extra } }, headers);
 }
 

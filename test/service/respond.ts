@@ -13,10 +13,13 @@ export class Timers {
 
   after(ms: number, run: () => void): void {
     if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.pending.delete(timer);
-      run();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        this.pending.delete(timer);
+        run();
+      },
+      Math.max(0, ms),
+    );
     this.pending.add(timer);
   }
 

@@ -40,9 +40,21 @@ const ROUTES: readonly Route[] = [
       PATCH: { scope: 'engagements:write', handler: updateEngagement },
     },
   },
-  { template: '/usage/summary', pattern: /^\/usage\/summary$/, methods: { GET: { scope: 'usage:read', handler: usageSummary } } },
-  { template: '/usage/details', pattern: /^\/usage\/details$/, methods: { GET: { scope: 'usage:read', handler: usageDetails } } },
-  { template: '/usage/by-key', pattern: /^\/usage\/by-key$/, methods: { GET: { scope: 'usage:read', handler: usageByKey } } },
+  {
+    template: '/usage/summary',
+    pattern: /^\/usage\/summary$/,
+    methods: { GET: { scope: 'usage:read', handler: usageSummary } },
+  },
+  {
+    template: '/usage/details',
+    pattern: /^\/usage\/details$/,
+    methods: { GET: { scope: 'usage:read', handler: usageDetails } },
+  },
+  {
+    template: '/usage/by-key',
+    pattern: /^\/usage\/by-key$/,
+    methods: { GET: { scope: 'usage:read', handler: usageByKey } },
+  },
 ];
 
 export type Resolution =
@@ -71,6 +83,10 @@ export function resolve(method: string, path: string | undefined): Resolution {
 /** Every endpoint with its scope, e.g. { method: 'GET', path: '/usage/summary', scope: 'usage:read' }. */
 export function endpointScopes(): { method: string; path: string; scope: Scope }[] {
   return ROUTES.flatMap((route) =>
-    Object.entries(route.methods).map(([method, endpoint]) => ({ method, path: route.template, scope: endpoint.scope })),
+    Object.entries(route.methods).map(([method, endpoint]) => ({
+      method,
+      path: route.template,
+      scope: endpoint.scope,
+    })),
   );
 }

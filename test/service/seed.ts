@@ -36,10 +36,30 @@ export const INCLUDED: Record<MeterName, number> = { calls: 100_000, webhooks: 2
 /** The demo keys, by role. Key strings are `<keyId>.<secret>`. */
 export const DEMO_KEYS = {
   admin: { key: 'key_admin.demo-admin-7f3a9c', keyId: 'key_admin', name: 'Admin (demo)', scopes: [...ALL_SCOPES] },
-  readOnly: { key: 'key_readonly.demo-read-4b21e8', keyId: 'key_readonly', name: 'Read-only dashboard', scopes: ['engagements:read', 'usage:read'] },
-  usageOnly: { key: 'key_billing.demo-usage-93cd17', keyId: 'key_billing', name: 'Billing reporter', scopes: ['usage:read'] },
-  noUsage: { key: 'key_bot.demo-eng-5e80a2', keyId: 'key_bot', name: 'Engagements bot', scopes: ['engagements:read', 'engagements:write'] },
-  writer: { key: 'key_writer.demo-writer-c61f04', keyId: 'key_writer', name: 'Writer (second full key)', scopes: [...ALL_SCOPES] },
+  readOnly: {
+    key: 'key_readonly.demo-read-4b21e8',
+    keyId: 'key_readonly',
+    name: 'Read-only dashboard',
+    scopes: ['engagements:read', 'usage:read'],
+  },
+  usageOnly: {
+    key: 'key_billing.demo-usage-93cd17',
+    keyId: 'key_billing',
+    name: 'Billing reporter',
+    scopes: ['usage:read'],
+  },
+  noUsage: {
+    key: 'key_bot.demo-eng-5e80a2',
+    keyId: 'key_bot',
+    name: 'Engagements bot',
+    scopes: ['engagements:read', 'engagements:write'],
+  },
+  writer: {
+    key: 'key_writer.demo-writer-c61f04',
+    keyId: 'key_writer',
+    name: 'Writer (second full key)',
+    scopes: [...ALL_SCOPES],
+  },
 } satisfies Record<string, KeySpec>;
 
 export type DemoKeyRole = keyof typeof DEMO_KEYS;

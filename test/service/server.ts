@@ -148,26 +148,42 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   let url = '';
 
   /** Authentication, scope, live counting and the handler: the service proper. */
-  function handle(req: IncomingMessage, record: RecordedRequest, rawPath: string, local: string | undefined, query: URLSearchParams, bodyText: string): Reply {
+  function handle(
+    req: IncomingMessage,
+    record: RecordedRequest,
+    rawPath: string,
+    local: string | undefined,
+    query: URLSearchParams,
+    bodyText: string,
+  ): Reply {
     const method = req.method ?? 'GET';
     const route = resolve(method, local);
     if (route.kind === 'notFound') return errorReply(404, 'not_found', `No such endpoint: ${method} ${rawPath}`);
     if (route.kind === 'methodNotAllowed') {
-      return errorReply(405, 'method_not_allowed', `${method} is not allowed on ${rawPath}`, undefined, { Allow: route.allow.join(', ') });
+      return errorReply(405, 'method_not_allowed', `${method} is not allowed on ${rawPath}`, undefined, {
+        Allow: route.allow.join(', '),
+      });
     }
     const token = bearerToken(record.authorization);
     const key = token === undefined ? undefined : store.findKey(token);
     if (!key) {
-      const message = token === undefined ? 'Missing bearer token in the Authorization header' : 'The API key is not valid';
+      const message =
+        token === undefined ? 'Missing bearer token in the Authorization header' : 'The API key is not valid';
       return errorReply(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer' });
     }
     const at = now();
     store.recordCall(key, at);
     const scope: Scope = route.endpoint.scope;
     if (!key.scopes.includes(scope)) {
-      return errorReply(403, 'insufficient_scope', `This API key lacks the scope ${scope}`, { requiredScope: scope }, {
-        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
-      });
+      return errorReply(
+        403,
+        'insufficient_scope',
+        `This API key lacks the scope ${scope}`,
+        { requiredScope: scope },
+        {
+          'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+        },
+      );
     }
     const input = {
       query,
@@ -183,9 +199,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   }
 
   function toAnswer(reply: Reply, id: string): Answer {
-    const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': id, ...reply.headers };
+    const headers: Record<string, string> = {
+      'Content-Type': JSON_TYPE,
+      'Cache-Control': 'no-store',
+      'X-Request-Id': id,
+      ...reply.headers,
+    };
     const asText = reply.status >= 400 ? errorBodyText(reading, reply.body) : undefined;
-    if (asText) return { status: reply.status, headers: { ...headers, 'Content-Type': asText.contentType }, body: asText.text };
+    if (asText)
+      return { status: reply.status, headers: { ...headers, 'Content-Type': asText.contentType }, body: asText.text };
     if (reply.body === undefined) delete headers['Content-Type'];
     return { status: reply.status, headers, body: reply.body === undefined ? '' : JSON.stringify(reply.body) };
   }

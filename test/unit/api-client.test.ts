@@ -25,8 +25,16 @@ describe('API client against the reference service', function () {
   let api: ServiceApi;
 
   const make = (options: Partial<ConstructorParameters<typeof ServiceApi>[0]> = {}) =>
-    new ServiceApi({ baseUrl: service.baseUrl, getKey: () => key, onRequest: (entry) => logs.push(entry), timeoutMs: 5000, backoffLimitMs: 50, ...options });
-  const hits = (method: string, pathPrefix: string) => service.requests.filter((r) => r.method === method && r.path.startsWith(`/v1${pathPrefix}`)).length;
+    new ServiceApi({
+      baseUrl: service.baseUrl,
+      getKey: () => key,
+      onRequest: (entry) => logs.push(entry),
+      timeoutMs: 5000,
+      backoffLimitMs: 50,
+      ...options,
+    });
+  const hits = (method: string, pathPrefix: string) =>
+    service.requests.filter((r) => r.method === method && r.path.startsWith(`/v1${pathPrefix}`)).length;
 
   const reference = useReferenceService();
   beforeEach(() => {
@@ -66,7 +74,10 @@ describe('API client against the reference service', function () {
       assert.equal(new Set(all.items.map((e) => e.id)).size, 1234);
       assert.equal(all.requests, 13);
       assert.equal(hits('GET', '/engagements'), 13);
-      assert.deepEqual(all.items.map((e) => e.id), service.store.engagements.map((e) => e.id));
+      assert.deepEqual(
+        all.items.map((e) => e.id),
+        service.store.engagements.map((e) => e.id),
+      );
     });
 
     it('keeps at most the configured number of requests in flight', async () => {
@@ -90,7 +101,11 @@ describe('API client against the reference service', function () {
     });
 
     it('gets, creates and updates an engagement; PATCH carries only the given fields', async () => {
-      const { engagement: created, source } = await api.engagements.create({ name: '  Churn calls  ', type: 'quality-review', description: 'Why customers leave' });
+      const { engagement: created, source } = await api.engagements.create({
+        name: '  Churn calls  ',
+        type: 'quality-review',
+        description: 'Why customers leave',
+      });
       assert.equal(source, 'answer');
       assert.equal(created.name, 'Churn calls');
       assert.equal(created.status, 'active');
@@ -148,7 +163,10 @@ describe('API client against the reference service', function () {
       const description = 'd'.repeat(5000);
       const { engagement } = await api.engagements.create({ name, type: 't'.repeat(300), description });
       assert.equal(engagement.name, name);
-      const { engagement: renamed } = await api.engagements.update(engagement.id, { status: 'completed', description: 'e'.repeat(3000) });
+      const { engagement: renamed } = await api.engagements.update(engagement.id, {
+        status: 'completed',
+        description: 'e'.repeat(3000),
+      });
       assert.equal(renamed.description?.length, 3000);
     });
 
@@ -208,7 +226,12 @@ describe('API client against the reference service', function () {
     it('invalidRequest carries the server message and field errors', async () => {
       const error = await rejectsWith(api.usage.summary('2999-01'), 'invalidRequest');
       assert.match(error.serverMessage ?? '', /future/i);
-      service.faults.add({ method: 'POST', kind: 'status', status: 422, body: { error: { message: 'Name taken', fields: { name: 'already used' } } } });
+      service.faults.add({
+        method: 'POST',
+        kind: 'status',
+        status: 422,
+        body: { error: { message: 'Name taken', fields: { name: 'already used' } } },
+      });
       const invalid = await rejectsWith(api.engagements.create({ name: 'x', type: 'y' }), 'invalidRequest');
       assert.equal(invalid.serverMessage, 'Name taken');
       assert.deepEqual(invalid.fieldErrors, { name: 'already used' });
@@ -319,7 +342,10 @@ describe('API client against the reference service', function () {
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(sentAfter, 0, 'no request is started after the cancel');
       // The first page, then at most one request per concurrent worker (of 99 pages left).
-      assert.ok(sentBefore >= 1 && sentBefore <= 1 + cancellable.client.concurrency, `${sentBefore} requests before the cancel`);
+      assert.ok(
+        sentBefore >= 1 && sentBefore <= 1 + cancellable.client.concurrency,
+        `${sentBefore} requests before the cancel`,
+      );
     });
 
     it('redirected: reported, never followed, the key never sent elsewhere', async () => {
@@ -382,7 +408,11 @@ describe('API client against the reference service', function () {
 
   describe('redaction', () => {
     it('never puts the key in an error message or a log entry, even when the service echoes it', async () => {
-      service.faults.add({ kind: 'status', status: 400, body: { error: { message: `Key ${service.keys.admin} is malformed (Bearer ${service.keys.admin})` } } });
+      service.faults.add({
+        kind: 'status',
+        status: 400,
+        body: { error: { message: `Key ${service.keys.admin} is malformed (Bearer ${service.keys.admin})` } },
+      });
       const error = await rejectsWith(api.engagements.list(), 'invalidRequest');
       assert.ok(!error.message.includes(service.keys.admin), error.message);
       assert.ok(!(error.serverMessage ?? '').includes(service.keys.admin));

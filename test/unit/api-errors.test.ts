@@ -5,17 +5,38 @@ import type { Page } from '../../src/api/types';
 
 describe('reading error bodies tolerantly', () => {
   it('reads the common JSON shapes', () => {
-    assert.deepEqual(readErrorBody('{"error":{"message":"Bad name","fields":{"name":"too long"}}}', 'application/json'), { serverMessage: 'Bad name', fieldErrors: { name: 'too long' }, scope: undefined });
-    assert.equal(readErrorBody('{"message":"Nope","errors":[{"field":"type","message":"unknown"}]}', null).fieldErrors?.type, 'unknown');
-    assert.equal(readErrorBody('{"detail":"Problem detail"}', 'application/problem+json').serverMessage, 'Problem detail');
+    assert.deepEqual(
+      readErrorBody('{"error":{"message":"Bad name","fields":{"name":"too long"}}}', 'application/json'),
+      { serverMessage: 'Bad name', fieldErrors: { name: 'too long' }, scope: undefined },
+    );
+    assert.equal(
+      readErrorBody('{"message":"Nope","errors":[{"field":"type","message":"unknown"}]}', null).fieldErrors?.type,
+      'unknown',
+    );
+    assert.equal(
+      readErrorBody('{"detail":"Problem detail"}', 'application/problem+json').serverMessage,
+      'Problem detail',
+    );
     assert.equal(readErrorBody('{"error":"plain string"}', 'application/json').serverMessage, 'plain string');
-    assert.equal(readErrorBody('{"error":{"message":"x","requiredScope":"usage:read"}}', 'application/json').scope, 'usage:read');
-    assert.equal(readErrorBody('{"error":{"message":"x","requiredScope":"admin:all"}}', 'application/json').scope, undefined);
+    assert.equal(
+      readErrorBody('{"error":{"message":"x","requiredScope":"usage:read"}}', 'application/json').scope,
+      'usage:read',
+    );
+    assert.equal(
+      readErrorBody('{"error":{"message":"x","requiredScope":"admin:all"}}', 'application/json').scope,
+      undefined,
+    );
   });
 
   it('reads text and HTML pages without their markup', () => {
-    assert.equal(readErrorBody('Service down for maintenance', 'text/plain').serverMessage, 'Service down for maintenance');
-    const html = readErrorBody('<!doctype html><html><head><title>502 Bad Gateway</title><style>b{}</style></head><body><h1>Bad Gateway</h1><script>alert(1)</script></body></html>', 'text/html');
+    assert.equal(
+      readErrorBody('Service down for maintenance', 'text/plain').serverMessage,
+      'Service down for maintenance',
+    );
+    const html = readErrorBody(
+      '<!doctype html><html><head><title>502 Bad Gateway</title><style>b{}</style></head><body><h1>Bad Gateway</h1><script>alert(1)</script></body></html>',
+      'text/html',
+    );
     assert.match(html.serverMessage ?? '', /Bad Gateway/);
     assert.doesNotMatch(html.serverMessage ?? '', /<|alert/);
     assert.deepEqual(readErrorBody('   ', 'text/plain'), {});
@@ -23,7 +44,18 @@ describe('reading error bodies tolerantly', () => {
   });
 
   it('maps statuses to kinds and reads Retry-After', () => {
-    assert.deepEqual([401, 403, 404, 409, 422, 400, 429, 500, 503, 302].map(kindForStatus), ['unauthorized', 'forbidden', 'notFound', 'conflict', 'invalidRequest', 'invalidRequest', 'rateLimited', 'server', 'server', 'redirected']);
+    assert.deepEqual([401, 403, 404, 409, 422, 400, 429, 500, 503, 302].map(kindForStatus), [
+      'unauthorized',
+      'forbidden',
+      'notFound',
+      'conflict',
+      'invalidRequest',
+      'invalidRequest',
+      'rateLimited',
+      'server',
+      'server',
+      'redirected',
+    ]);
     assert.equal(parseRetryAfter('3'), 3000);
     assert.equal(parseRetryAfter('Sun, 22 Nov 2026 12:00:30 GMT', Date.parse('2026-11-22T12:00:00Z')), 30_000);
     assert.equal(parseRetryAfter('soon'), undefined);
@@ -32,10 +64,14 @@ describe('reading error bodies tolerantly', () => {
 });
 
 describe('reading every page', () => {
-  const pages = (total: number, pageSize: number, mutate?: (page: number, items: string[]) => { items: string[]; total: number }) =>
+  const pages =
+    (total: number, pageSize: number, mutate?: (page: number, items: string[]) => { items: string[]; total: number }) =>
     async (page: number, size: number): Promise<Page<string>> => {
       await new Promise((resolve) => setTimeout(resolve, 1));
-      let items = Array.from({ length: Math.max(0, Math.min(size, total - (page - 1) * size)) }, (_, i) => `e${(page - 1) * size + i}`);
+      let items = Array.from(
+        { length: Math.max(0, Math.min(size, total - (page - 1) * size)) },
+        (_, i) => `e${(page - 1) * size + i}`,
+      );
       let reported = total;
       if (mutate) ({ items, total: reported } = mutate(page, items));
       return { data: items, page, pageSize, totalCount: reported };
@@ -44,12 +80,17 @@ describe('reading every page', () => {
   it('reads ceil(total / pageSize) pages and keeps page order', async () => {
     const result = await fetchAllPages(pages(250, 100), { pageSize: 100, concurrency: 4, idOf: (s) => s });
     assert.equal(result.requests, 3);
-    assert.deepEqual(result.items, Array.from({ length: 250 }, (_, i) => `e${i}`));
+    assert.deepEqual(
+      result.items,
+      Array.from({ length: 250 }, (_, i) => `e${i}`),
+    );
   });
 
   it('drops items repeated across pages and reads pages added while paging', async () => {
     const result = await fetchAllPages(
-      pages(200, 100, (page, items) => (page === 2 ? { items: ['e0', ...items.slice(1)], total: 300 } : { items, total: page === 1 ? 200 : 300 })),
+      pages(200, 100, (page, items) =>
+        page === 2 ? { items: ['e0', ...items.slice(1)], total: 300 } : { items, total: page === 1 ? 200 : 300 },
+      ),
       { pageSize: 100, concurrency: 4, idOf: (s) => s },
     );
     assert.equal(result.requests, 3, 'the third page, announced by page 2, was read');
@@ -59,12 +100,15 @@ describe('reading every page', () => {
   it('stops at the first failure and reports it', async () => {
     let calls = 0;
     await assert.rejects(
-      fetchAllPages(async (page) => {
-        calls++;
-        if (page === 3) throw new Error('page 3 broke');
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        return { data: ['x'], page, pageSize: 1, totalCount: 50 };
-      }, { pageSize: 1, concurrency: 2 }),
+      fetchAllPages(
+        async (page) => {
+          calls++;
+          if (page === 3) throw new Error('page 3 broke');
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return { data: ['x'], page, pageSize: 1, totalCount: 50 };
+        },
+        { pageSize: 1, concurrency: 2 },
+      ),
       /page 3 broke/,
     );
     assert.ok(calls < 10, `stopped early (${calls} calls)`);

@@ -49,12 +49,22 @@ describe('API client under every reading of the contract', function () {
         assert.equal(all.totalCount, TOTAL);
         if (pages(reading)) {
           assert.equal(all.stop, undefined);
-          assert.deepEqual(ids, service.store.engagements.map((e) => e.id));
-          const perPage = reading.noPaging ? TOTAL : reading.ignorePageSize ? 25 : Math.min(100, reading.pageSizeCap ?? 100);
+          assert.deepEqual(
+            ids,
+            service.store.engagements.map((e) => e.id),
+          );
+          const perPage = reading.noPaging
+            ? TOTAL
+            : reading.ignorePageSize
+              ? 25
+              : Math.min(100, reading.pageSizeCap ?? 100);
           assert.equal(all.pageSize, perPage, 'the page size the service answers with');
           assert.equal(all.requests, Math.ceil(TOTAL / perPage), 'one request per page of the service');
           const lists = service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
-          assert.ok(lists.slice(1).every((r) => r.query.pageSize === String(perPage)), 'later pages asked in the service’s size');
+          assert.ok(
+            lists.slice(1).every((r) => r.query.pageSize === String(perPage)),
+            'later pages asked in the service’s size',
+          );
         } else {
           assert.equal(all.stop, 'ignoresPage');
           assert.equal(all.items.length, 100, 'what the first page held');
@@ -63,7 +73,12 @@ describe('API client under every reading of the contract', function () {
       });
 
       it('the tree store: Load more until everything is shown, or says why not', async () => {
-        const store = new EngagementStore({ environmentId: () => 'env', api: () => api, hasKey: () => Promise.resolve(true), pageSize: () => 100 });
+        const store = new EngagementStore({
+          environmentId: () => 'env',
+          api: () => api,
+          hasKey: () => Promise.resolve(true),
+          pageSize: () => 100,
+        });
         await store.refresh();
         for (let i = 0; i < 50 && store.snapshot().hasMore; i++) await store.loadMore();
         const snapshot = store.snapshot();
@@ -90,17 +105,26 @@ describe('API client under every reading of the contract', function () {
         assert.equal(got.name, target.name);
 
         const before = service.store.engagements.length;
-        const created = await api.engagements.create({ name: 'Reading check', type: 'quality-review', description: 'made under a reading' });
+        const created = await api.engagements.create({
+          name: 'Reading check',
+          type: 'quality-review',
+          description: 'made under a reading',
+        });
         assert.equal(created.engagement.name, 'Reading check');
         assert.equal(created.engagement.type, 'quality-review');
         assert.equal(created.engagement.id, service.store.engagements[0].id, 'the engagement the service made');
         assert.equal(service.store.engagements.length, before + 1, 'created once');
         assert.equal(service.requests.filter((r) => r.method === 'POST').length, 1);
-        const expectedSource = { body: 'answer', location: 'location', accepted: 'location', silent: 'search' }[reading.writes ?? 'body'];
+        const expectedSource = { body: 'answer', location: 'location', accepted: 'location', silent: 'search' }[
+          reading.writes ?? 'body'
+        ];
         assert.equal(created.source, expectedSource);
         assert.equal(created.accepted, reading.writes === 'accepted');
 
-        const updated = await api.engagements.update(target.id, { name: 'Renamed under a reading', status: 'completed' });
+        const updated = await api.engagements.update(target.id, {
+          name: 'Renamed under a reading',
+          status: 'completed',
+        });
         assert.equal(updated.engagement.name, 'Renamed under a reading');
         assert.equal(updated.engagement.status, 'completed');
         assert.equal(service.requests.filter((r) => r.method === 'PATCH').length, 1, 'sent once');
@@ -125,9 +149,13 @@ describe('API client under every reading of the contract', function () {
       });
 
       it('errors: the service’s own words reach the user, whatever the body format', async () => {
-        const error = await rejectsWith(api.engagements.update(service.store.engagements[0].id, { status: 'not-a-status' }), 'invalidRequest');
+        const error = await rejectsWith(
+          api.engagements.update(service.store.engagements[0].id, { status: 'not-a-status' }),
+          'invalidRequest',
+        );
         assert.match(error.serverMessage ?? '', /status must be one of/);
-        if (!reading.errorBodies || reading.errorBodies === 'json') assert.match(error.fieldErrors?.status ?? '', /status must be one of/);
+        if (!reading.errorBodies || reading.errorBodies === 'json')
+          assert.match(error.fieldErrors?.status ?? '', /status must be one of/);
         assert.doesNotMatch(error.serverMessage ?? '', /<[a-z]/i, 'no markup');
         const missing = await rejectsWith(api.engagements.get('eng_missing'), 'notFound');
         assert.equal(missing.status, 404);
@@ -148,7 +176,12 @@ describe('paging that follows the service', function () {
 
   it('a service that says it answered the page asked for but repeats the first: stops, nothing twice', async () => {
     const first = service.store.engagements.slice(0, 25);
-    service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', transform: (_body, query) => ({ data: first, page: Number(query.page ?? 1), pageSize: 25, totalCount: TOTAL }) });
+    service.faults.add({
+      method: 'GET',
+      path: /^\/engagements$/,
+      kind: 'transform',
+      transform: (_body, query) => ({ data: first, page: Number(query.page ?? 1), pageSize: 25, totalCount: TOTAL }),
+    });
     const all = await api.engagements.listAll({ pageSize: 25 });
     assert.equal(all.items.length, 25);
     assert.equal(all.stop, 'repeatsPages');
@@ -156,12 +189,17 @@ describe('paging that follows the service', function () {
 
   it('a total that grows while reading: the extra pages are read too', async () => {
     let calls = 0;
-    service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', transform: (body) => {
-      calls++;
-      // After the first page, the service reports 30 more than it had.
-      if (calls === 2) service.store.seedEngagements(TOTAL + 30);
-      return body;
-    } });
+    service.faults.add({
+      method: 'GET',
+      path: /^\/engagements$/,
+      kind: 'transform',
+      transform: (body) => {
+        calls++;
+        // After the first page, the service reports 30 more than it had.
+        if (calls === 2) service.store.seedEngagements(TOTAL + 30);
+        return body;
+      },
+    });
     const all = await api.engagements.listAll({ pageSize: 50, concurrency: 1 });
     assert.equal(new Set(all.items.map((e) => e.id)).size, all.items.length);
     assert.ok(all.items.length >= TOTAL, `${all.items.length} read`);
@@ -169,24 +207,43 @@ describe('paging that follows the service', function () {
   });
 
   it('a total that shrinks: stops at the last item, no endless reading', async () => {
-    service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', times: 1, transform: (body) => ({ ...(body as object), totalCount: 500 }) });
+    service.faults.add({
+      method: 'GET',
+      path: /^\/engagements$/,
+      kind: 'transform',
+      times: 1,
+      transform: (body) => ({ ...(body as object), totalCount: 500 }),
+    });
     const all = await api.engagements.listAll({ pageSize: 50 });
     assert.equal(all.items.length, TOTAL);
     assert.ok(all.requests <= 12, `${all.requests} requests`);
   });
 
   it('a bare array for the engagement list: read page by page until a short page', async () => {
-    service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', transform: (body) => (body as { data: unknown[] }).data });
+    service.faults.add({
+      method: 'GET',
+      path: /^\/engagements$/,
+      kind: 'transform',
+      transform: (body) => (body as { data: unknown[] }).data,
+    });
     const all = await api.engagements.listAll({ pageSize: 50 });
     assert.equal(all.items.length, TOTAL);
-    assert.deepEqual(all.items.map((e) => e.id), service.store.engagements.map((e) => e.id));
+    assert.deepEqual(
+      all.items.map((e) => e.id),
+      service.store.engagements.map((e) => e.id),
+    );
   });
 
   it('paging fields under `meta`', async () => {
-    service.faults.add({ method: 'GET', path: /^\/engagements$/, kind: 'transform', transform: (body) => {
-      const { data, ...meta } = body as { data: unknown[] };
-      return { data, meta };
-    } });
+    service.faults.add({
+      method: 'GET',
+      path: /^\/engagements$/,
+      kind: 'transform',
+      transform: (body) => {
+        const { data, ...meta } = body as { data: unknown[] };
+        return { data, meta };
+      },
+    });
     const all = await api.engagements.listAll({ pageSize: 40 });
     assert.equal(all.items.length, TOTAL);
   });
@@ -211,13 +268,28 @@ describe('writes whose answers name no engagement, and writes whose outcome is u
     try {
       const port = (other.address() as AddressInfo).port;
       service.setReading({ writes: 'location' });
-      for (const location of [`http://127.0.0.1:${port}/v1/engagements/x`, `//127.0.0.1:${port}/v1/engagements/x`, '/v2/engagements/x', '/v1/other/x']) {
-        service.faults.add({ method: 'POST', kind: 'status', status: 201, body: '', headers: { Location: location }, times: 1 });
+      for (const location of [
+        `http://127.0.0.1:${port}/v1/engagements/x`,
+        `//127.0.0.1:${port}/v1/engagements/x`,
+        '/v2/engagements/x',
+        '/v1/other/x',
+      ]) {
+        service.faults.add({
+          method: 'POST',
+          kind: 'status',
+          status: 201,
+          body: '',
+          headers: { Location: location },
+          times: 1,
+        });
         // Ours answers 201 with no body: nothing names an engagement, so none is made… and none found.
         await rejectsWith(api.engagements.create({ name: `Lost ${location}`, type: 'x' }), 'badResponse');
       }
       assert.deepEqual(foreign, [], 'the foreign server got no request');
-      assert.ok(service.requests.every((r) => !r.path.includes('/x')), 'no read of a Location outside the base URL');
+      assert.ok(
+        service.requests.every((r) => !r.path.includes('/x')),
+        'no read of a Location outside the base URL',
+      );
     } finally {
       other.close();
     }
@@ -229,7 +301,8 @@ describe('writes whose answers name no engagement, and writes whose outcome is u
     const error = await rejectsWith(api.engagements.create({ name: 'Slow create', type: 'onboarding' }), 'timeout');
     assert.equal(error.writeOutcome, 'unknown');
     // The service carries it out after the client gave up.
-    for (let i = 0; i < 40 && !service.store.engagements.some((e) => e.name === 'Slow create'); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 40 && !service.store.engagements.some((e) => e.name === 'Slow create'); i++)
+      await new Promise((r) => setTimeout(r, 50));
     const found = await api.engagements.findCreated({ name: 'Slow create', type: 'onboarding' }, sentAt);
     assert.equal(found?.name, 'Slow create');
     assert.equal(await api.engagements.findCreated({ name: 'Never made', type: 'onboarding' }, sentAt), undefined);
@@ -251,10 +324,18 @@ describe('writes whose answers name no engagement, and writes whose outcome is u
     await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((done) => closed.close(done));
-    const offline = new ServiceApi({ baseUrl: `http://127.0.0.1:${port}/v1`, getKey: () => 'k-123456', timeoutMs: 500, retryLimit: 0 });
+    const offline = new ServiceApi({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      getKey: () => 'k-123456',
+      timeoutMs: 500,
+      retryLimit: 0,
+    });
     const refused = await rejectsWith(offline.engagements.create({ name: 'x', type: 'y' }), 'network');
     assert.equal(refused.writeOutcome, undefined);
-    const invalid = await rejectsWith(api.engagements.update(service.store.engagements[0].id, { status: 'nope' }), 'invalidRequest');
+    const invalid = await rejectsWith(
+      api.engagements.update(service.store.engagements[0].id, { status: 'nope' }),
+      'invalidRequest',
+    );
     assert.equal(invalid.writeOutcome, undefined);
   });
 
@@ -269,7 +350,10 @@ describe('writes whose answers name no engagement, and writes whose outcome is u
   it('a PATCH carries the expected version: a change made meanwhile answers 412 (conflict)', async () => {
     const target = await api.engagements.get(service.store.engagements[0].id);
     service.store.updateEngagement(target.id, { name: 'Changed by someone else' });
-    const error = await rejectsWith(api.engagements.update(target.id, { status: 'completed' }, { expectedUpdatedAt: target.updatedAt }), 'conflict');
+    const error = await rejectsWith(
+      api.engagements.update(target.id, { status: 'completed' }, { expectedUpdatedAt: target.updatedAt }),
+      'conflict',
+    );
     assert.equal(error.status, 412);
     const patch = service.requests.find((r) => r.method === 'PATCH');
     assert.ok(patch, 'sent');

@@ -23,8 +23,18 @@ function engagement(overrides: Partial<Engagement> = {}): Engagement {
 
 describe('engagement status look', () => {
   it('gives active and completed a coloured icon from the contributed colours', () => {
-    assert.deepEqual(statusLook('active'), { kind: 'active', icon: 'circle-large-filled', colorId: 'engagementUsage.status.active', text: 'active' });
-    assert.deepEqual(statusLook('completed'), { kind: 'completed', icon: 'pass-filled', colorId: 'engagementUsage.status.completed', text: 'completed' });
+    assert.deepEqual(statusLook('active'), {
+      kind: 'active',
+      icon: 'circle-large-filled',
+      colorId: 'engagementUsage.status.active',
+      text: 'active',
+    });
+    assert.deepEqual(statusLook('completed'), {
+      kind: 'completed',
+      icon: 'pass-filled',
+      colorId: 'engagementUsage.status.completed',
+      text: 'completed',
+    });
     assert.equal(statusLook(' Active ').kind, 'active', 'case and spaces do not matter');
   });
 
@@ -47,20 +57,38 @@ describe('engagement status look', () => {
 
   it('offers active and completed, then the statuses seen, each once', () => {
     assert.deepEqual(statusChoices([]), ['active', 'completed']);
-    assert.deepEqual(statusChoices(['paused', 'Active', 'archived', 'paused', ' ']), ['active', 'completed', 'paused', 'archived']);
+    assert.deepEqual(statusChoices(['paused', 'Active', 'archived', 'paused', ' ']), [
+      'active',
+      'completed',
+      'paused',
+      'archived',
+    ]);
   });
 });
 
 describe('engagement texts', () => {
   it('describes an engagement as type · evaluations · updated when', () => {
     assert.equal(describeEngagement(engagement(), NOW), 'quality-review · 12 evaluations · updated 3 days ago');
-    assert.equal(describeEngagement(engagement({ evaluationCount: 1, updatedAt: '2026-11-20T11:58:00Z' }), NOW), 'quality-review · 1 evaluation · updated 2 min. ago');
-    assert.equal(describeEngagement(engagement({ evaluationCount: 12345 }), NOW), 'quality-review · 12,345 evaluations · updated 3 days ago');
-    assert.equal(describeEngagement(engagement({ updatedAt: 'not a date' }), NOW), 'quality-review · 12 evaluations · updated unknown');
+    assert.equal(
+      describeEngagement(engagement({ evaluationCount: 1, updatedAt: '2026-11-20T11:58:00Z' }), NOW),
+      'quality-review · 1 evaluation · updated 2 min. ago',
+    );
+    assert.equal(
+      describeEngagement(engagement({ evaluationCount: 12345 }), NOW),
+      'quality-review · 12,345 evaluations · updated 3 days ago',
+    );
+    assert.equal(
+      describeEngagement(engagement({ updatedAt: 'not a date' }), NOW),
+      'quality-review · 12 evaluations · updated unknown',
+    );
   });
 
   it('takes its words from the caller (translations)', () => {
-    const words = { evaluations: (_n: number, f: string) => `${f} Bewertungen`, updated: (r: string) => `geändert ${r}`, fields: {} as never };
+    const words = {
+      evaluations: (_n: number, f: string) => `${f} Bewertungen`,
+      updated: (r: string) => `geändert ${r}`,
+      fields: {} as never,
+    };
     assert.equal(describeEngagement(engagement(), NOW, words), 'quality-review · 12 Bewertungen · geändert 3 days ago');
   });
 
@@ -78,11 +106,18 @@ describe('engagement texts', () => {
     assert.match(engagementMarkdown(engagement({ description: undefined }), { now: NOW }), /\*No description\.\*/);
     const tooltip = engagementMarkdown(engagement(), { now: NOW, heading: false });
     assert.match(tooltip, /^\*\*Name\*\*\n\nQ3 Support Quality Review$/m);
-    assert.ok(tooltip.indexOf('| ID |') < tooltip.indexOf('Q3 Support') && tooltip.indexOf('| Status |') < tooltip.indexOf('Q3 Support'), 'ID, type and status come before the name');
+    assert.ok(
+      tooltip.indexOf('| ID |') < tooltip.indexOf('Q3 Support') &&
+        tooltip.indexOf('| Status |') < tooltip.indexOf('Q3 Support'),
+      'ID, type and status come before the name',
+    );
   });
 
   it('escapes what the service sends, so it cannot add links, HTML or break the table', () => {
-    const md = engagementMarkdown(engagement({ name: '[click](command:x) <img src=x>', type: 'a|b\nc', id: 'id`with|pipe' }), { now: NOW });
+    const md = engagementMarkdown(
+      engagement({ name: '[click](command:x) <img src=x>', type: 'a|b\nc', id: 'id`with|pipe' }),
+      { now: NOW },
+    );
     assert.ok(!md.includes('[click](command:x)'));
     assert.ok(!/(^|[^\\])<img/.test(md), 'no unescaped HTML');
     assert.match(md, /\\\[click\\\]\\\(command:x\\\) \\<img src=x\\>/);
@@ -100,14 +135,25 @@ describe('changed fields of an update', () => {
     assert.deepEqual(changedFields(shown, { name: '  Q3 Support Quality Review ' }), {});
     assert.deepEqual(changedFields(shown, { name: 'New name ' }), { name: 'New name' });
     assert.deepEqual(changedFields(shown, { description: 'Old text', status: 'completed' }), { status: 'completed' });
-    assert.deepEqual(changedFields(shown, { description: '' }), { description: '' }, 'clearing a description is a change');
-    assert.deepEqual(changedFields(engagement({ description: undefined }), { description: '' }), {}, 'no description and empty are the same');
+    assert.deepEqual(
+      changedFields(shown, { description: '' }),
+      { description: '' },
+      'clearing a description is a change',
+    );
+    assert.deepEqual(
+      changedFields(engagement({ description: undefined }), { description: '' }),
+      {},
+      'no description and empty are the same',
+    );
     assert.equal(hasChanges({}), false);
     assert.equal(hasChanges({ description: '' }), true);
   });
 
   it('names the fields that differ between two versions', () => {
-    assert.deepEqual(differingFields(shown, { ...shown, name: 'X', evaluationCount: 13, updatedAt: 'later' }), ['name', 'evaluationCount']);
+    assert.deepEqual(differingFields(shown, { ...shown, name: 'X', evaluationCount: 13, updatedAt: 'later' }), [
+      'name',
+      'evaluationCount',
+    ]);
   });
 
   it('runs tasks with bounded concurrency and keeps the order of results', async () => {
@@ -122,7 +168,10 @@ describe('changed fields of an update', () => {
       return n * 10;
     });
     assert.equal(peak, 2);
-    assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), [50, 10, 'four', 20, 30, 0]);
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
+      [50, 10, 'four', 20, 30, 0],
+    );
   });
 
   it('the pool hands out work as it learns of it, stops starting tasks after a failure, and throws the first error', async () => {

@@ -32,6 +32,7 @@ describe('core: short labels', () => {
   });
 
   it('shows the fallback (the id) when a name has nothing visible: a row is never blank', () => {
-    for (const name of ['', '   ', '\n\t', '\u202E\u202C', '\u200B\u200B']) assert.equal(shortLabel(name, 'eng_42'), 'eng_42', JSON.stringify(name));
+    for (const name of ['', '   ', '\n\t', '\u202E\u202C', '\u200B\u200B'])
+      assert.equal(shortLabel(name, 'eng_42'), 'eng_42', JSON.stringify(name));
   });
 });

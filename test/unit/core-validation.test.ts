@@ -1,6 +1,20 @@
 import assert from 'node:assert/strict';
-import { isLoopbackHost, parseBaseUrl, validateBillingPeriod, validateName, validatePageRequest } from '../../src/core/validation';
-import { absoluteTime, formatCount, formatGb, formatPercent, relativeTime, relativeTimeLong, truncate } from '../../src/core/format';
+import {
+  isLoopbackHost,
+  parseBaseUrl,
+  validateBillingPeriod,
+  validateName,
+  validatePageRequest,
+} from '../../src/core/validation';
+import {
+  absoluteTime,
+  formatCount,
+  formatGb,
+  formatPercent,
+  relativeTime,
+  relativeTimeLong,
+  truncate,
+} from '../../src/core/format';
 import { configureL10n, fillPlaceholders, l10n } from '../../src/core/l10n';
 
 describe('input validation', () => {
@@ -30,7 +44,16 @@ describe('input validation', () => {
   it('knows loopback hosts', () => {
     for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]']) assert.ok(isLoopbackHost(host), host);
     // `*.localhost` is resolved like any name (a resolver may send it anywhere): not loopback.
-    for (const host of ['example.com', '128.0.0.1', 'localhost.example.com', '10.0.0.1', 'app.localhost', 'evil.localhost', '127.0.0.1.nip.io']) assert.ok(!isLoopbackHost(host), host);
+    for (const host of [
+      'example.com',
+      '128.0.0.1',
+      'localhost.example.com',
+      '10.0.0.1',
+      'app.localhost',
+      'evil.localhost',
+      '127.0.0.1.nip.io',
+    ])
+      assert.ok(!isLoopbackHost(host), host);
   });
 
   it('requires a name after trimming, and sets no length limit the contract does not state', () => {
@@ -55,7 +78,7 @@ describe('input validation', () => {
   });
 });
 
-describe('formatting, in the user\'s locale', () => {
+describe("formatting, in the user's locale", () => {
   const now = Date.parse('2026-11-22T12:00:00Z');
   afterEach(() => configureL10n({}));
 
@@ -85,7 +108,7 @@ describe('formatting, in the user\'s locale', () => {
     assert.equal(truncate('👍👍👍', 2), '👍…');
   });
 
-  it('formats for another locale when asked, or when the seam is given one (VS Code\'s display language)', () => {
+  it("formats for another locale when asked, or when the seam is given one (VS Code's display language)", () => {
     assert.equal(formatCount(1234567, 'de'), '1.234.567');
     assert.equal(formatGb(1234.5, 'de'), '1.234,50\u00a0GB');
     assert.equal(formatPercent(7.25, 'de'), '7,3\u00a0%');
@@ -104,16 +127,29 @@ describe('the translation seam of src/core', () => {
   afterEach(() => configureL10n({}));
 
   it('gives the English message with its placeholders filled until it is configured', () => {
-    assert.equal(l10n.t('{0} has no month {1}; months run from 01 to 12.', '2026-13', '13'), '2026-13 has no month 13; months run from 01 to 12.');
-    assert.equal(fillPlaceholders('{0} of {1}, {2}', 1, 'two'), '1 of two, {2}', 'a placeholder without an argument stays');
+    assert.equal(
+      l10n.t('{0} has no month {1}; months run from 01 to 12.', '2026-13', '13'),
+      '2026-13 has no month 13; months run from 01 to 12.',
+    );
+    assert.equal(
+      fillPlaceholders('{0} of {1}, {2}', 1, 'two'),
+      '1 of two, {2}',
+      'a placeholder without an argument stays',
+    );
   });
 
   it('routes the messages of src/core through the translation the extension gives it', () => {
     const asked: string[] = [];
-    configureL10n({ translate: (message, ...args) => (asked.push(message), `«${fillPlaceholders(message, ...args)}»`) });
+    configureL10n({
+      translate: (message, ...args) => (asked.push(message), `«${fillPlaceholders(message, ...args)}»`),
+    });
     assert.equal(validateName(' '), '«A name is required.»');
     assert.equal(validateBillingPeriod('2026-13'), '«2026-13 has no month 13; months run from 01 to 12.»');
     assert.equal(relativeTime('not a date'), '«unknown»');
-    assert.deepEqual(asked, ['A name is required.', '{0} has no month {1}; months run from 01 to 12.', 'unknown'], 'the message keys, as in the bundle');
+    assert.deepEqual(
+      asked,
+      ['A name is required.', '{0} has no month {1}; months run from 01 to 12.', 'unknown'],
+      'the message keys, as in the bundle',
+    );
   });
 });

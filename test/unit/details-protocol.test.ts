@@ -6,7 +6,14 @@ import type { Engagement } from '../../src/api/types';
 import { DETAILS_ACTIONS, detailsView, parseDetailsMessage } from '../../src/webview/detailsProtocol';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
-const words = { id: 'ID', type: 'Type', status: 'Status', evaluations: 'Evaluations', created: 'Created', updated: 'Updated' };
+const words = {
+  id: 'ID',
+  type: 'Type',
+  status: 'Status',
+  evaluations: 'Evaluations',
+  created: 'Created',
+  updated: 'Updated',
+};
 
 function engagement(extra: Record<string, unknown> = {}): Engagement {
   return {
@@ -25,9 +32,22 @@ function engagement(extra: Record<string, unknown> = {}): Engagement {
 describe('engagement details: protocol and view', () => {
   it('accepts exactly the messages of the protocol', () => {
     assert.deepEqual(parseDetailsMessage({ type: 'ready' }), { type: 'ready' });
-    for (const action of DETAILS_ACTIONS) assert.deepEqual(parseDetailsMessage({ type: 'action', action, extra: 1 }), { type: 'action', action });
-    assert.deepEqual(parseDetailsMessage({ type: 'webviewError', message: 'x'.repeat(900) }), { type: 'webviewError', message: 'x'.repeat(500) });
-    for (const bad of [null, 'ready', [], { type: 'action', action: 'delete' }, { type: 'action', action: 'constructor' }, { type: 'action' }, { type: 'command', command: 'signOutAll' }, { type: 'webviewError', message: 3 }]) {
+    for (const action of DETAILS_ACTIONS)
+      assert.deepEqual(parseDetailsMessage({ type: 'action', action, extra: 1 }), { type: 'action', action });
+    assert.deepEqual(parseDetailsMessage({ type: 'webviewError', message: 'x'.repeat(900) }), {
+      type: 'webviewError',
+      message: 'x'.repeat(500),
+    });
+    for (const bad of [
+      null,
+      'ready',
+      [],
+      { type: 'action', action: 'delete' },
+      { type: 'action', action: 'constructor' },
+      { type: 'action' },
+      { type: 'command', command: 'signOutAll' },
+      { type: 'webviewError', message: 3 },
+    ]) {
       assert.equal(parseDetailsMessage(bad), undefined, JSON.stringify(bad));
     }
   });
@@ -53,7 +73,13 @@ describe('engagement details: protocol and view', () => {
   });
 
   it('shows every field the contract does not name, as the service sent it', () => {
-    const view = detailsView(engagement({ region: 'eu-west-1', owner: { team: 'qa' }, archived: false }), { environment: 'E', words, readAt: NOW, now: NOW, canWrite: true });
+    const view = detailsView(engagement({ region: 'eu-west-1', owner: { team: 'qa' }, archived: false }), {
+      environment: 'E',
+      words,
+      readAt: NOW,
+      now: NOW,
+      canWrite: true,
+    });
     assert.deepEqual(view.extras, [
       { label: 'region', value: 'eu-west-1', code: true },
       { label: 'owner', value: '{"team":"qa"}', code: true },
@@ -62,13 +88,37 @@ describe('engagement details: protocol and view', () => {
   });
 
   it('offers Edit and Change Status only to a key that may write', () => {
-    assert.deepEqual(detailsView(engagement(), { environment: 'E', words, readAt: NOW, canWrite: true }).actions, ['edit', 'changeStatus', 'copyId', 'refresh', 'openUsageDashboard']);
-    assert.deepEqual(detailsView(engagement(), { environment: 'E', words, readAt: NOW, canWrite: false }).actions, ['copyId', 'refresh', 'openUsageDashboard']);
-    assert.deepEqual(detailsView(engagement(), { environment: 'E', words, readAt: NOW, canWrite: true, notice: 'another environment is active' }).actions, ['copyId']);
+    assert.deepEqual(detailsView(engagement(), { environment: 'E', words, readAt: NOW, canWrite: true }).actions, [
+      'edit',
+      'changeStatus',
+      'copyId',
+      'refresh',
+      'openUsageDashboard',
+    ]);
+    assert.deepEqual(detailsView(engagement(), { environment: 'E', words, readAt: NOW, canWrite: false }).actions, [
+      'copyId',
+      'refresh',
+      'openUsageDashboard',
+    ]);
+    assert.deepEqual(
+      detailsView(engagement(), {
+        environment: 'E',
+        words,
+        readAt: NOW,
+        canWrite: true,
+        notice: 'another environment is active',
+      }).actions,
+      ['copyId'],
+    );
   });
 
   it('an unknown status is written out; no description is none', () => {
-    const view = detailsView(engagement({ status: 'paused', description: '   ' }), { environment: 'E', words, readAt: NOW, canWrite: true });
+    const view = detailsView(engagement({ status: 'paused', description: '   ' }), {
+      environment: 'E',
+      words,
+      readAt: NOW,
+      canWrite: true,
+    });
     assert.deepEqual(view.status, { text: 'paused', kind: 'other' });
     assert.equal(view.description, undefined);
   });

@@ -41,7 +41,13 @@ describe('engagements saved between sessions', function () {
   const storeFor = (env: string | (() => string | undefined)) => {
     const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => key, timeoutMs: 5000, retryLimit: 0 });
     const environmentId = typeof env === 'function' ? env : () => env;
-    return new EngagementStore({ environmentId, api: () => api, hasKey: () => Promise.resolve(key !== undefined), pageSize: () => 25, cache: engagementCache(memento, KEY) });
+    return new EngagementStore({
+      environmentId,
+      api: () => api,
+      hasKey: () => Promise.resolve(key !== undefined),
+      pageSize: () => 25,
+      cache: engagementCache(memento, KEY),
+    });
   };
   const listCalls = () => service.requests.filter((r) => r.path === '/v1/engagements');
 
@@ -57,7 +63,11 @@ describe('engagements saved between sessions', function () {
     const next = storeFor('env-1');
     const at = next.snapshot();
     assert.equal(listCalls().length, 0, 'no request was needed to show it');
-    assert.deepEqual(at.items.map((e) => e.id), shown, 'the saved page is there at once');
+    assert.deepEqual(
+      at.items.map((e) => e.id),
+      shown,
+      'the saved page is there at once',
+    );
     assert.equal(at.cached, true);
     assert.equal(at.phase, 'idle', 'a view that becomes visible still loads');
     assert.equal(at.hasMore, true, 'Load more is offered as before');
@@ -90,7 +100,8 @@ describe('engagements saved between sessions', function () {
   it('never keeps anything key-like', async () => {
     await storeFor('env-1').ensureLoaded();
     const text = [...memento.data.values()].join('');
-    for (const secret of Object.values(service.keys) as string[]) assert.ok(!text.includes(secret), 'no key in the memento');
+    for (const secret of Object.values(service.keys) as string[])
+      assert.ok(!text.includes(secret), 'no key in the memento');
     assert.ok(!/bearer|authorization/i.test(text));
   });
 
@@ -128,7 +139,10 @@ describe('engagements saved between sessions', function () {
   });
 
   it('ignores what it cannot read (an older format, a hand-edited entry)', () => {
-    void memento.update(KEY, { version: 1, entries: { 'env-1': { items: [{ id: 1 }], totalCount: 1, pageSize: 25, fetchedAt: 1 } } });
+    void memento.update(KEY, {
+      version: 1,
+      entries: { 'env-1': { items: [{ id: 1 }], totalCount: 1, pageSize: 25, fetchedAt: 1 } },
+    });
     assert.equal(storeFor('env-1').snapshot().items.length, 0);
     void memento.update(KEY, { version: 0, entries: {} });
     assert.equal(storeFor('env-1').snapshot().items.length, 0);

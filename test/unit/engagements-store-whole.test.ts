@@ -20,7 +20,12 @@ describe('engagements store: the whole set', function () {
     service.store.seedEngagements(1000);
     env = 'e-1';
     api = reference.api({ retryLimit: 0 });
-    store = new EngagementStore({ environmentId: () => env, api: () => api, hasKey: () => Promise.resolve(true), pageSize: () => 25 });
+    store = new EngagementStore({
+      environmentId: () => env,
+      api: () => api,
+      hasKey: () => Promise.resolve(true),
+      pageSize: () => 25,
+    });
   });
   const listCalls = () => service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
 
@@ -36,7 +41,10 @@ describe('engagements store: the whole set', function () {
     assert.equal(await store.loadAll(), true);
     const s = store.snapshot();
     assert.equal(s.items.length, 1000);
-    assert.deepEqual(s.items.map((e) => e.id), service.store.engagements.map((e) => e.id));
+    assert.deepEqual(
+      s.items.map((e) => e.id),
+      service.store.engagements.map((e) => e.id),
+    );
     assert.equal(s.complete, true);
     assert.equal(s.hasMore, false, 'no "Load more…" once everything is loaded');
     assert.equal(s.readingAll, undefined, 'the progress is gone');
@@ -78,7 +86,8 @@ describe('engagements store: the whole set', function () {
     service.clearRequests();
     service.setLatency(500);
     const reading = store.loadAll();
-    for (let i = 0; i < 100 && !service.requests.some((r) => r.path === '/v1/engagements'); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && !service.requests.some((r) => r.path === '/v1/engagements'); i++)
+      await new Promise((r) => setTimeout(r, 10));
     assert.ok(store.snapshot().readingAll, 'reading');
     store.cancelLoadAll();
     assert.equal(await reading, false);
@@ -107,7 +116,11 @@ describe('engagements store: the whole set', function () {
     service.setLatency(50);
     const reading = store.loadAll();
     await new Promise((r) => setTimeout(r, 20));
-    store.upsert({ ...target, name: 'Renamed meanwhile', updatedAt: new Date(Date.parse(target.updatedAt) + 60_000).toISOString() });
+    store.upsert({
+      ...target,
+      name: 'Renamed meanwhile',
+      updatedAt: new Date(Date.parse(target.updatedAt) + 60_000).toISOString(),
+    });
     await reading;
     service.setLatency(0);
     assert.equal(store.get(target.id)?.name, 'Renamed meanwhile');

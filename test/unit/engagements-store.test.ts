@@ -23,7 +23,12 @@ describe('engagements store against the reference service', function () {
     env = 'e-1';
     pageSize = 25;
     api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => key, timeoutMs: 5000, retryLimit: 0 });
-    store = new EngagementStore({ environmentId: () => env, api: () => (env ? api : undefined), hasKey: () => Promise.resolve(key !== undefined), pageSize: () => pageSize });
+    store = new EngagementStore({
+      environmentId: () => env,
+      api: () => (env ? api : undefined),
+      hasKey: () => Promise.resolve(key !== undefined),
+      pageSize: () => pageSize,
+    });
     changes = 0;
     store.onDidChange(() => changes++);
   });
@@ -36,7 +41,11 @@ describe('engagements store against the reference service', function () {
     assert.equal(s.items.length, 25);
     assert.equal(s.totalCount, 60);
     assert.equal(s.hasMore, true);
-    assert.deepEqual(s.items.map((e) => e.id), service.store.engagements.slice(0, 25).map((e) => e.id), 'in the service order');
+    assert.deepEqual(
+      s.items.map((e) => e.id),
+      service.store.engagements.slice(0, 25).map((e) => e.id),
+      'in the service order',
+    );
     assert.equal(listCalls().length, 1);
     assert.deepEqual(listCalls()[0].query, { page: '1', pageSize: '25' });
     assert.ok(changes >= 2, 'listeners heard the start and the end');
@@ -54,7 +63,11 @@ describe('engagements store against the reference service', function () {
     assert.equal(s.hasMore, false);
     assert.equal(new Set(s.items.map((e) => e.id)).size, 60, 'each id once');
     await store.loadMore();
-    assert.deepEqual(listCalls().map((r) => r.query.page), ['1', '2', '3'], 'nothing is read past the end');
+    assert.deepEqual(
+      listCalls().map((r) => r.query.page),
+      ['1', '2', '3'],
+      'nothing is read past the end',
+    );
   });
 
   it('an item pushed to the next page by a new engagement is not shown twice', async () => {
@@ -63,7 +76,11 @@ describe('engagements store against the reference service', function () {
     await store.loadMore();
     const ids = store.snapshot().items.map((e) => e.id);
     assert.equal(ids.length, new Set(ids).size);
-    assert.equal(ids.length, 49, 'page 2 repeats the last item of page 1; it shows once (the new one appears after a refresh)');
+    assert.equal(
+      ids.length,
+      49,
+      'page 2 repeats the last item of page 1; it shows once (the new one appears after a refresh)',
+    );
     assert.equal(store.snapshot().totalCount, 61);
   });
 
@@ -73,7 +90,12 @@ describe('engagements store against the reference service', function () {
     service.clearRequests();
     pageSize = 10;
     await store.refresh();
-    assert.deepEqual(listCalls().map((r) => `${r.query.page}/${r.query.pageSize}`).sort(), ['1/10', '2/10', '3/10', '4/10', '5/10']);
+    assert.deepEqual(
+      listCalls()
+        .map((r) => `${r.query.page}/${r.query.pageSize}`)
+        .sort(),
+      ['1/10', '2/10', '3/10', '4/10', '5/10'],
+    );
     assert.equal(store.snapshot().items.length, 50);
   });
 
@@ -119,7 +141,11 @@ describe('engagements store against the reference service', function () {
     service.faults.add({ method: 'GET', path: '/engagements', kind: 'latency', ms: 150, times: 1 });
     const refreshing = store.refresh();
     // The service answers the refresh with the old version; the PATCH lands first locally.
-    const updated = { ...target, name: 'Renamed locally', updatedAt: new Date(Date.parse(target.updatedAt) + 60_000).toISOString() };
+    const updated = {
+      ...target,
+      name: 'Renamed locally',
+      updatedAt: new Date(Date.parse(target.updatedAt) + 60_000).toISOString(),
+    };
     const created = { ...target, id: 'eng_local', name: 'Created locally' };
     store.upsert(updated);
     store.upsert(created, true);

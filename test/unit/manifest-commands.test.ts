@@ -10,7 +10,13 @@ import { Commands } from '../../src/constants';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const raw = fs.readFileSync(path.join(root, 'package.json'), 'utf8');
-const pkg = JSON.parse(raw) as { contributes: { commands: Array<{ command: string }>; menus?: Record<string, Array<{ command?: string }>>; keybindings?: Array<{ command: string }> } };
+const pkg = JSON.parse(raw) as {
+  contributes: {
+    commands: Array<{ command: string }>;
+    menus?: Record<string, Array<{ command?: string }>>;
+    keybindings?: Array<{ command: string }>;
+  };
+};
 const ours = (id: string) => id.startsWith('engagementUsage.') && !id.startsWith('engagementUsage.engagements.');
 
 describe('package.json commands against their handlers', () => {

@@ -19,7 +19,15 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
     commands: Array<{ command: string }>;
     menus: { commandPalette: Menu[]; 'view/title': Menu[] };
     viewsWelcome: Array<{ contents: string; when: string }>;
-    walkthroughs: Array<{ id: string; steps: Array<{ id: string; description: string; media: { markdown?: string; image?: string }; completionEvents: string[] }> }>;
+    walkthroughs: Array<{
+      id: string;
+      steps: Array<{
+        id: string;
+        description: string;
+        media: { markdown?: string; image?: string };
+        completionEvents: string[];
+      }>;
+    }>;
   };
 };
 const nls = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
@@ -40,7 +48,12 @@ describe('Manifest: where the extension runs', () => {
   it('needs nothing of the machine it runs on: no Node file, process or OS access, no workspace files', () => {
     // Files go through vscode.workspace.fs with a URI the user chose (the export's save dialog),
     // which works on either side of a remote window; nothing reads the workspace's folders.
-    const forbidden = [/from ['"](node:)?(fs|fs\/promises|child_process|os|worker_threads)['"]/, /require\(['"](node:)?(fs|child_process|os)['"]\)/, /workspace\.(findFiles|workspaceFolders|rootPath|openTextDocument|getWorkspaceFolder|createFileSystemWatcher)/, /process\.(env|cwd)\b/];
+    const forbidden = [
+      /from ['"](node:)?(fs|fs\/promises|child_process|os|worker_threads)['"]/,
+      /require\(['"](node:)?(fs|child_process|os)['"]\)/,
+      /workspace\.(findFiles|workspaceFolders|rootPath|openTextDocument|getWorkspaceFolder|createFileSystemWatcher)/,
+      /process\.(env|cwd)\b/,
+    ];
     // The one exception: the export's save dialog starts in the first folder, else the home
     // folder of the side the extension runs on. Only a starting point handed to VS Code's
     // dialog, never read; the user picks the file.
@@ -48,10 +61,16 @@ describe('Manifest: where the extension runs', () => {
     const offenders = sources(path.join(root, 'src')).flatMap((file) => {
       const text = fs.readFileSync(file, 'utf8');
       const name = path.relative(root, file).split(path.sep).join('/');
-      return forbidden.filter((pattern) => pattern.test(text) && !allowed.get(name)?.includes(pattern)).map((pattern) => `${name}: ${pattern}`);
+      return forbidden
+        .filter((pattern) => pattern.test(text) && !allowed.get(name)?.includes(pattern))
+        .map((pattern) => `${name}: ${pattern}`);
     });
     const exporter = fs.readFileSync(path.join(root, 'src/usage/exporter.ts'), 'utf8');
-    assert.equal(exporter.match(/workspace\.workspaceFolders|os\.\w+/g)?.length, 2, 'the exporter uses the folder and os only for the dialog’s starting point');
+    assert.equal(
+      exporter.match(/workspace\.workspaceFolders|os\.\w+/g)?.length,
+      2,
+      'the exporter uses the folder and os only for the dialog’s starting point',
+    );
     assert.deepEqual(offenders, []);
   });
 });
@@ -60,19 +79,35 @@ describe('Manifest: first run', () => {
   const walkthrough = pkg.contributes.walkthroughs[0];
 
   it('has a walkthrough with the steps a new user takes, each with media and a completion event', () => {
-    assert.deepEqual(walkthrough.steps.map((s) => s.id), ['addEnvironment', 'browse', 'create', 'dashboard', 'alerts']);
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.id),
+      ['addEnvironment', 'browse', 'create', 'dashboard', 'alerts'],
+    );
     for (const step of walkthrough.steps) {
       const media = step.media.markdown ?? step.media.image ?? '';
-      assert.ok(media.startsWith('media/') && fs.existsSync(path.join(root, media)), `${step.id}: media ${media} is packaged and exists`);
-      assert.ok(step.completionEvents.length > 0 && step.completionEvents.every((e) => /^on(Command|View|SettingChanged|Context):engagementUsage\./.test(e)), `${step.id}: completion events ${step.completionEvents.join(', ')}`);
+      assert.ok(
+        media.startsWith('media/') && fs.existsSync(path.join(root, media)),
+        `${step.id}: media ${media} is packaged and exists`,
+      );
+      assert.ok(
+        step.completionEvents.length > 0 &&
+          step.completionEvents.every((e) => /^on(Command|View|SettingChanged|Context):engagementUsage\./.test(e)),
+        `${step.id}: completion events ${step.completionEvents.join(', ')}`,
+      );
       assert.match(localise(step.description), /\]\(command:/, `${step.id}: its description has a button`);
     }
   });
 
   it('the welcome view links to the walkthrough through the extension’s own command', () => {
-    assert.match(localise('%welcome.noEnvironment%'), /\[Open the walkthrough\]\(command:engagementUsage\.openWalkthrough\)/);
+    assert.match(
+      localise('%welcome.noEnvironment%'),
+      /\[Open the walkthrough\]\(command:engagementUsage\.openWalkthrough\)/,
+    );
     const constants = fs.readFileSync(path.join(root, 'src/constants.ts'), 'utf8');
-    assert.ok(constants.includes('WALKTHROUGH_ID = `${EXTENSION_ID}#' + walkthrough.id + '`'), 'the command opens the walkthrough of package.json');
+    assert.ok(
+      constants.includes('WALKTHROUGH_ID = `${EXTENSION_ID}#' + walkthrough.id + '`'),
+      'the command opens the walkthrough of package.json',
+    );
   });
 
   it('each welcome view has at most one button: a line holding only a link; the rest are links in sentences', () => {
@@ -85,7 +120,11 @@ describe('Manifest: first run', () => {
 });
 
 describe('Manifest: conventions', () => {
-  const ENVIRONMENT_FREE = new Set(['engagementUsage.addEnvironment', 'engagementUsage.showLogs', 'engagementUsage.openWalkthrough']);
+  const ENVIRONMENT_FREE = new Set([
+    'engagementUsage.addEnvironment',
+    'engagementUsage.showLogs',
+    'engagementUsage.openWalkthrough',
+  ]);
 
   it('hides every command that needs an environment from the Command Palette while there is none', () => {
     const palette = new Map(pkg.contributes.menus.commandPalette.map((m) => [m.command, m.when ?? '']));
@@ -95,7 +134,11 @@ describe('Manifest: conventions', () => {
         continue;
       }
       const when = palette.get(command);
-      assert.ok(when !== undefined && /engagementUsage\.hasEnvironment|engagementUsage\.(filtered|readingAll)|^false$/.test(when), `${command}: when "${when}"`);
+      assert.ok(
+        when !== undefined &&
+          /engagementUsage\.hasEnvironment|engagementUsage\.(filtered|readingAll)|^false$/.test(when),
+        `${command}: when "${when}"`,
+      );
     }
   });
 

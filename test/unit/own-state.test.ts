@@ -46,7 +46,7 @@ describe('environments: own state against late echoes', () => {
     await state.update('environments', [{ id: 'a' }, { id: 'two' }]);
     await state.update('environments', [{ id: 'a' }]);
     memento.deliverEcho(); // the echo of the first write, late
-    assert.deepEqual(memento.get('environments'), [{ id: 'a' }, { id: 'two' }], 'VS Code\'s copy went back');
+    assert.deepEqual(memento.get('environments'), [{ id: 'a' }, { id: 'two' }], "VS Code's copy went back");
     assert.deepEqual(state.get('environments', []), [{ id: 'a' }], 'the removed environment stays removed');
   });
 
@@ -57,7 +57,11 @@ describe('environments: own state against late echoes', () => {
     const write = state.update('capabilities', { x: { read: true, write: false } });
     memento.deliverEcho(); // arrives before the zero-delay send: the send carries the old value
     await write;
-    assert.deepEqual(memento.stored.at(-1)?.capabilities, { x: { read: true, write: false } }, 'what is stored last is the latest write');
+    assert.deepEqual(
+      memento.stored.at(-1)?.capabilities,
+      { x: { read: true, write: false } },
+      'what is stored last is the latest write',
+    );
   });
 
   it('reads a key it has not written from global state (values synced from elsewhere)', () => {

@@ -6,7 +6,10 @@ import path from 'node:path';
 // there: this fails when either side changes without the other.
 const root = path.resolve(__dirname, '..', '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-  contributes: { commands: Array<{ command: string; title: string }>; configuration: { properties: Record<string, unknown> } };
+  contributes: {
+    commands: Array<{ command: string; title: string }>;
+    configuration: { properties: Record<string, unknown> };
+  };
 };
 const nls = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
 const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -27,7 +30,10 @@ describe('README against package.json', () => {
   });
 
   it('mentions no command or setting that does not exist', () => {
-    const known = new Set([...pkg.contributes.commands.map((c) => c.command), ...Object.keys(pkg.contributes.configuration.properties)]);
+    const known = new Set([
+      ...pkg.contributes.commands.map((c) => c.command),
+      ...Object.keys(pkg.contributes.configuration.properties),
+    ]);
     const mentioned = [...readme.matchAll(/`(engagementUsage\.[\w.]+)`/g)].map((m) => m[1]);
     const unknown = mentioned.filter((id) => !known.has(id) && !id.startsWith('engagementUsage.apiKey.'));
     assert.deepEqual(unknown, [], 'README names ids that package.json does not contribute');

@@ -14,7 +14,11 @@ describe('redact', () => {
 
   it('keeps the key id (not a secret) and leaves short or dotless keys whole', () => {
     assert.equal(redact('key key_admin was used', key), 'key key_admin was used');
-    assert.equal(redact('a.b-c and b-c', 'a.b-c'), '[redacted] and b-c', 'a secret part shorter than 8 characters is not searched alone');
+    assert.equal(
+      redact('a.b-c and b-c', 'a.b-c'),
+      '[redacted] and b-c',
+      'a secret part shorter than 8 characters is not searched alone',
+    );
     assert.equal(redact('plainsecretkey here', 'plainsecretkey'), '[redacted] here');
   });
 });

@@ -35,7 +35,8 @@ describe('reference service: authentication and scopes', () => {
   };
 
   it('requires exactly the scopes of the contract', () => {
-    const sort = (list: { method: string; path: string; scope: Scope }[]) => [...list].sort((a, b) => `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`));
+    const sort = (list: { method: string; path: string; scope: Scope }[]) =>
+      [...list].sort((a, b) => `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`));
     assert.deepEqual(sort(endpointScopes()), sort(EXPECTED));
   });
 
@@ -69,7 +70,9 @@ describe('reference service: authentication and scopes', () => {
           assert.ok(r.status >= 200 && r.status < 300, `${role} → ${r.status}`);
         } else {
           assert.equal(r.status, 403, `${role} on ${label}`);
-          assert.deepEqual(r.json, { error: { code: 'insufficient_scope', message: r.json.error.message, requiredScope: endpoint.scope } });
+          assert.deepEqual(r.json, {
+            error: { code: 'insufficient_scope', message: r.json.error.message, requiredScope: endpoint.scope },
+          });
           assert.match(r.json.error.message, new RegExp(endpoint.scope));
         }
       }

@@ -20,9 +20,11 @@ const DAY = 86_400_000;
 describe('reference service: engagements', () => {
   let svc: RunningService;
   let clock = new Date('2025-06-15T12:00:00.000Z');
-  const get = <T>(p: string, query?: Record<string, string | number>) => probe<T>(svc.baseUrl, 'GET', p, { key: svc.keys.readOnly, query });
+  const get = <T>(p: string, query?: Record<string, string | number>) =>
+    probe<T>(svc.baseUrl, 'GET', p, { key: svc.keys.readOnly, query });
   const post = <T>(body: unknown) => probe<T>(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body });
-  const patch = <T>(id: string, body: unknown) => probe<T>(svc.baseUrl, 'PATCH', `/engagements/${encodeURIComponent(id)}`, { key: svc.keys.writer, body });
+  const patch = <T>(id: string, body: unknown) =>
+    probe<T>(svc.baseUrl, 'PATCH', `/engagements/${encodeURIComponent(id)}`, { key: svc.keys.writer, body });
 
   before(async () => {
     svc = await startService({ now: () => clock });
@@ -64,8 +66,14 @@ describe('reference service: engagements', () => {
       }
       const statuses = new Set(all.map((e) => e.status));
       for (const s of ['active', 'completed', 'paused', 'archived']) assert.ok(statuses.has(s), `has ${s}`);
-      assert.ok(all.some((e) => !('description' in e)), 'some without description');
-      assert.ok(all.some((e) => e.description === ''), 'some with an empty description');
+      assert.ok(
+        all.some((e) => !('description' in e)),
+        'some without description',
+      );
+      assert.ok(
+        all.some((e) => e.description === ''),
+        'some with an empty description',
+      );
       const created = all.map((e) => e.createdAt);
       assert.deepEqual(created, [...created].sort().reverse(), 'newest first');
     });
@@ -79,13 +87,23 @@ describe('reference service: engagements', () => {
       assert.deepEqual(past.json, { data: [], page: 9, pageSize: 10, totalCount: 60 });
       const pages = await Promise.all([1, 2, 3].map((page) => get<ListPage>('/engagements', { page })));
       const ids = pages.flatMap((p) => p.json.data.map((e) => e.id));
-      assert.deepEqual(ids, svc.store.engagements.map((e) => e.id));
+      assert.deepEqual(
+        ids,
+        svc.store.engagements.map((e) => e.id),
+      );
     });
 
     it('rejects bad page and pageSize with 400 naming the field', async () => {
       const bad: [string, string][] = [
-        ['pageSize', '0'], ['pageSize', '101'], ['pageSize', 'abc'], ['pageSize', '2.5'], ['pageSize', ''],
-        ['page', '0'], ['page', '-1'], ['page', 'x'], ['page', '1e3'],
+        ['pageSize', '0'],
+        ['pageSize', '101'],
+        ['pageSize', 'abc'],
+        ['pageSize', '2.5'],
+        ['pageSize', ''],
+        ['page', '0'],
+        ['page', '-1'],
+        ['page', 'x'],
+        ['page', '1e3'],
       ];
       for (const [name, value] of bad) {
         const r = await get<ErrorBody>('/engagements', { [name]: value });
@@ -100,7 +118,13 @@ describe('reference service: engagements', () => {
     it('pages 10,000 items and keeps hostile strings intact', async () => {
       const hostile = '<img src=x onerror=alert(1)> "quotes" \\ \u202e ünïcødé 🚀 \n newline';
       const many: Engagement[] = Array.from({ length: 10_000 }, (_, i) => ({
-        id: `e${i}`, name: i === 0 ? hostile : `n${i}`, type: 'x', status: 'active', evaluationCount: i, createdAt: clock.toISOString(), updatedAt: clock.toISOString(),
+        id: `e${i}`,
+        name: i === 0 ? hostile : `n${i}`,
+        type: 'x',
+        status: 'active',
+        evaluationCount: i,
+        createdAt: clock.toISOString(),
+        updatedAt: clock.toISOString(),
       }));
       svc.store.setEngagements(many);
       const last = await get<ListPage>('/engagements', { page: 100, pageSize: 100 });
@@ -142,10 +166,19 @@ describe('reference service: engagements', () => {
       const r = await post<Engagement>({ name: 'Q3 Support Quality Review', type: 'quality-review', description: 'd' });
       assert.equal(r.status, 201);
       assert.match(r.json.id, /^eng_[0-9a-z]{8}$/);
-      assert.deepEqual({ ...r.json, id: 'x' }, {
-        id: 'x', name: 'Q3 Support Quality Review', type: 'quality-review', description: 'd', status: 'active', evaluationCount: 0,
-        createdAt: clock.toISOString(), updatedAt: clock.toISOString(),
-      });
+      assert.deepEqual(
+        { ...r.json, id: 'x' },
+        {
+          id: 'x',
+          name: 'Q3 Support Quality Review',
+          type: 'quality-review',
+          description: 'd',
+          status: 'active',
+          evaluationCount: 0,
+          createdAt: clock.toISOString(),
+          updatedAt: clock.toISOString(),
+        },
+      );
       assert.ok(!svc.store.engagements.slice(1).some((e) => e.id === r.json.id), 'id is new');
       const list = await get<ListPage>('/engagements');
       assert.equal(list.json.totalCount, 61);
@@ -242,7 +275,10 @@ describe('reference service: engagements', () => {
 
     it('answers 404 for an unknown id and 400 for a broken body', async () => {
       assert.equal((await patch<ErrorBody>('eng_nope', { name: 'x' })).status, 404);
-      const broken = await probe(svc.baseUrl, 'PATCH', `/engagements/${svc.store.engagements[0].id}`, { key: svc.keys.admin, rawBody: 'name=x' });
+      const broken = await probe(svc.baseUrl, 'PATCH', `/engagements/${svc.store.engagements[0].id}`, {
+        key: svc.keys.admin,
+        rawBody: 'name=x',
+      });
       assert.equal(broken.status, 400);
     });
   });

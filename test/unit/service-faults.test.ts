@@ -61,7 +61,10 @@ describe('reference service: faults and latency', () => {
       assert.equal((r.json as unknown as { error: { code: string } }).error.code, 'injected_fault');
     }
     assert.equal((await list()).status, 200);
-    assert.deepEqual(svc.requests.map((r) => r.status), [503, 503, 200]);
+    assert.deepEqual(
+      svc.requests.map((r) => r.status),
+      [503, 503, 200],
+    );
   });
 
   it("'status' with a custom body, e.g. 429 with a rate-limit error", async () => {
@@ -136,7 +139,9 @@ describe('reference service: faults and latency', () => {
 
   it("'truncated' still handles the request: the POST is done, only the answer is lost", async () => {
     svc.faults.add({ kind: 'truncated', method: 'POST', times: 1 });
-    await assert.rejects(probe(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body: { name: 'Lost answer', type: 't' } }));
+    await assert.rejects(
+      probe(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body: { name: 'Lost answer', type: 't' } }),
+    );
     assert.equal(svc.store.engagements[0]?.name, 'Lost answer');
   });
 
@@ -194,7 +199,12 @@ describe('reference service: faults and latency', () => {
       path: '/engagements',
       transform: (body, query) => ({ ...(body as object), totalCount: 999, page: Number(query.page ?? '1') * 10 }),
     });
-    const r = await probe<{ data: Engagement[]; totalCount: number; page: number }>(svc.baseUrl, 'GET', '/engagements', { key: svc.keys.admin, query: { page: 2 } });
+    const r = await probe<{ data: Engagement[]; totalCount: number; page: number }>(
+      svc.baseUrl,
+      'GET',
+      '/engagements',
+      { key: svc.keys.admin, query: { page: 2 } },
+    );
     assert.equal(r.status, 200);
     assert.equal(r.json.totalCount, 999);
     assert.equal(r.json.page, 20);
@@ -209,7 +219,8 @@ describe('reference service: faults and latency', () => {
     svc.faults.add({ kind: 'status', status: 500, path: '/usage/summary' });
     svc.faults.add({ kind: 'status', status: 504, path: /\/v1\/engagements$/ });
     const id = svc.store.engagements[0].id;
-    const status = async (method: string, p: string, body?: unknown) => (await probe(svc.baseUrl, method, p, { key: svc.keys.admin, body })).status;
+    const status = async (method: string, p: string, body?: unknown) =>
+      (await probe(svc.baseUrl, method, p, { key: svc.keys.admin, body })).status;
     assert.equal(await status('GET', '/usage/summary'), 418, 'first rule wins');
     assert.equal(await status('GET', '/usage/by-key'), 418);
     assert.equal(await status('GET', `/engagements/${id}`), 503);

@@ -26,7 +26,8 @@ const SEEDED = ['2025-06', '2025-05', '2025-04', '2025-03', '2025-02', '2025-01'
 describe('reference service: usage', () => {
   let svc: RunningService;
   let clock = new Date('2025-06-15T12:00:00.000Z');
-  const get = <T>(p: string, query?: Record<string, string | number>, key = svc.keys.usageOnly) => probe<T>(svc.baseUrl, 'GET', p, { key, query });
+  const get = <T>(p: string, query?: Record<string, string | number>, key = svc.keys.usageOnly) =>
+    probe<T>(svc.baseUrl, 'GET', p, { key, query });
 
   before(async () => {
     svc = await startService({ now: () => clock });
@@ -79,7 +80,11 @@ describe('reference service: usage', () => {
     });
 
     it('serves a summary set through the store verbatim', async () => {
-      const odd = { billingPeriod: '2024-12', tier: 'Enterprise <b>', usage: { calls: { used: 5, included: 0, overage: 5 } } };
+      const odd = {
+        billingPeriod: '2024-12',
+        tier: 'Enterprise <b>',
+        usage: { calls: { used: 5, included: 0, overage: 5 } },
+      };
       svc.store.setSummary('2024-12', odd as unknown as UsageSummary);
       assert.deepEqual((await get('/usage/summary', { billingPeriod: '2024-12' })).json, odd);
     });
@@ -89,7 +94,17 @@ describe('reference service: usage', () => {
     const endpoints = ['/usage/summary', '/usage/details', '/usage/by-key'];
     it('rejects malformed periods with 400 and a field error', async () => {
       for (const p of endpoints) {
-        for (const value of ['2025-13', '2025-00', '2025-6', '25-06', '2025/06', 'June', '', '2025-06-01', ' 2025-06']) {
+        for (const value of [
+          '2025-13',
+          '2025-00',
+          '2025-6',
+          '25-06',
+          '2025/06',
+          'June',
+          '',
+          '2025-06-01',
+          ' 2025-06',
+        ]) {
           const r = await get<ErrorBody>(p, { billingPeriod: value });
           assert.equal(r.status, 400, `${p} ${JSON.stringify(value)}`);
           assert.equal(r.json.error.code, 'invalid_parameter');
@@ -141,9 +156,17 @@ describe('reference service: usage', () => {
     it('pages to the end and beyond, and validates page and pageSize', async () => {
       const { totalCount } = (await get<DetailsPage>('/usage/details', { billingPeriod: '2025-03' })).json;
       const lastPage = Math.ceil(totalCount / 100);
-      const last = await get<DetailsPage>('/usage/details', { billingPeriod: '2025-03', page: lastPage, pageSize: 100 });
+      const last = await get<DetailsPage>('/usage/details', {
+        billingPeriod: '2025-03',
+        page: lastPage,
+        pageSize: 100,
+      });
       assert.equal(last.json.data.length, totalCount - (lastPage - 1) * 100);
-      const past = await get<DetailsPage>('/usage/details', { billingPeriod: '2025-03', page: lastPage + 1, pageSize: 100 });
+      const past = await get<DetailsPage>('/usage/details', {
+        billingPeriod: '2025-03',
+        page: lastPage + 1,
+        pageSize: 100,
+      });
       assert.deepEqual(past.json.data, []);
       assert.equal(past.json.totalCount, totalCount);
       const bad: Record<string, string | number>[] = [{ pageSize: 101 }, { pageSize: 0 }, { page: 0 }, { page: 'two' }];
@@ -185,7 +208,8 @@ describe('reference service: usage', () => {
     });
 
     it('counts every authenticated call live for the calling key in the current period', async () => {
-      const rowOf = async (keyId: string) => (await get<ByKey>('/usage/by-key', {}, svc.keys.admin)).json.keys.find((k) => k.keyId === keyId);
+      const rowOf = async (keyId: string) =>
+        (await get<ByKey>('/usage/by-key', {}, svc.keys.admin)).json.keys.find((k) => k.keyId === keyId);
       const before = (await rowOf('key_readonly'))!;
       clock = new Date('2025-06-15T13:00:00.000Z');
       for (let i = 0; i < 3; i++) await get('/engagements', {}, svc.keys.readOnly);
@@ -200,15 +224,25 @@ describe('reference service: usage', () => {
     it('counts its own request and adds a row for a key first used this period', async () => {
       svc.store.addKey({ key: 'key_new.s3cret', keyId: 'key_new', name: 'New key', scopes: ['usage:read'] });
       const first = await get<ByKey>('/usage/by-key', {}, 'key_new.s3cret');
-      assert.deepEqual(first.json.keys.find((k) => k.keyId === 'key_new'), { keyId: 'key_new', name: 'New key', calls: 1, lastUsedAt: clock.toISOString() });
+      assert.deepEqual(
+        first.json.keys.find((k) => k.keyId === 'key_new'),
+        { keyId: 'key_new', name: 'New key', calls: 1, lastUsedAt: clock.toISOString() },
+      );
       const second = await get<ByKey>('/usage/by-key', {}, 'key_new.s3cret');
       assert.equal(second.json.keys.find((k) => k.keyId === 'key_new')?.calls, 2);
       const past = await get<ByKey>('/usage/by-key', { billingPeriod: '2025-05' }, 'key_new.s3cret');
-      assert.equal(past.json.keys.find((k) => k.keyId === 'key_new'), undefined, 'past periods untouched');
+      assert.equal(
+        past.json.keys.find((k) => k.keyId === 'key_new'),
+        undefined,
+        'past periods untouched',
+      );
     });
 
     it('is empty for a period without data and serves rows set through the store', async () => {
-      assert.deepEqual((await get<ByKey>('/usage/by-key', { billingPeriod: '2018-08' })).json, { billingPeriod: '2018-08', keys: [] });
+      assert.deepEqual((await get<ByKey>('/usage/by-key', { billingPeriod: '2018-08' })).json, {
+        billingPeriod: '2018-08',
+        keys: [],
+      });
       const rows = [{ keyId: 'k<1>', name: '"quoted" ✓', calls: 0, lastUsedAt: '2018-08-31T23:59:59.000Z' }];
       svc.store.setByKey('2018-08', rows);
       assert.deepEqual((await get<ByKey>('/usage/by-key', { billingPeriod: '2018-08' })).json.keys, rows);

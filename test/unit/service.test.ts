@@ -36,7 +36,11 @@ describe('reference service: lifecycle and plumbing', () => {
       ids.add(spec.keyId);
     }
     assert.equal(ids.size, 5);
-    const scopes = (role: (typeof roles)[number]) => svc.keySpecs.find((s) => s.key === svc.keys[role])?.scopes.slice().sort();
+    const scopes = (role: (typeof roles)[number]) =>
+      svc.keySpecs
+        .find((s) => s.key === svc.keys[role])
+        ?.scopes.slice()
+        .sort();
     assert.deepEqual(scopes('admin'), ['engagements:read', 'engagements:write', 'usage:read']);
     assert.deepEqual(scopes('writer'), ['engagements:read', 'engagements:write', 'usage:read']);
     assert.deepEqual(scopes('readOnly'), ['engagements:read', 'usage:read']);
@@ -77,8 +81,22 @@ describe('reference service: lifecycle and plumbing', () => {
     assert.equal(svc.requests.length, 4);
     const [list, post, unauth, bad] = svc.requests;
     assert.deepEqual(
-      { method: list?.method, path: list?.path, query: list?.query, status: list?.status, keyId: list?.keyId, body: list?.body },
-      { method: 'GET', path: '/v1/engagements', query: { page: '2', pageSize: '5' }, status: 200, keyId: 'key_readonly', body: undefined },
+      {
+        method: list?.method,
+        path: list?.path,
+        query: list?.query,
+        status: list?.status,
+        keyId: list?.keyId,
+        body: list?.body,
+      },
+      {
+        method: 'GET',
+        path: '/v1/engagements',
+        query: { page: '2', pageSize: '5' },
+        status: 200,
+        keyId: 'key_readonly',
+        body: undefined,
+      },
     );
     assert.equal(list?.authorization, `Bearer ${svc.keys.readOnly}`);
     assert.deepEqual(post?.body, { name: 'N', type: 't' });
@@ -97,13 +115,19 @@ describe('reference service: lifecycle and plumbing', () => {
 
   it('reset() restores the seeded data and removes faults, latency and recorded requests', async () => {
     const before = structuredClone(svc.store.engagements);
-    await probe(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body: { name: 'Extra', type: 'onboarding' } });
+    await probe(svc.baseUrl, 'POST', '/engagements', {
+      key: svc.keys.admin,
+      body: { name: 'Extra', type: 'onboarding' },
+    });
     svc.store.addKey({ key: 'k_extra.s', keyId: 'k_extra', name: 'Extra', scopes: ['usage:read'] });
     svc.faults.add({ kind: 'status', status: 503 });
     svc.setLatency(2000);
     svc.reset();
     assert.equal(svc.requests.length, 0);
-    assert.deepEqual(svc.store.engagements.map((e) => [e.id, e.name, e.status]), before.map((e) => [e.id, e.name, e.status]));
+    assert.deepEqual(
+      svc.store.engagements.map((e) => [e.id, e.name, e.status]),
+      before.map((e) => [e.id, e.name, e.status]),
+    );
     assert.equal(svc.store.findKey('k_extra.s'), undefined);
     const r = await probe(svc.baseUrl, 'GET', '/engagements', { key: svc.keys.admin });
     assert.equal(r.status, 200);
@@ -111,7 +135,12 @@ describe('reference service: lifecycle and plumbing', () => {
   });
 
   it('rejects oversized bodies with 413', async () => {
-    const r = await probe(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, rawBody: 'x'.repeat(11 * 1024 * 1024), contentType: 'application/json', timeoutMs: 10_000 });
+    const r = await probe(svc.baseUrl, 'POST', '/engagements', {
+      key: svc.keys.admin,
+      rawBody: 'x'.repeat(11 * 1024 * 1024),
+      contentType: 'application/json',
+      timeoutMs: 10_000,
+    });
     assert.equal(r.status, 413);
   });
 });
@@ -133,7 +162,10 @@ describe('reference service: determinism', () => {
     const b = await engagementsOf(7);
     const c = await engagementsOf(8);
     assert.deepEqual(a, b);
-    assert.notDeepEqual(a.map((e) => e.id), c.map((e) => e.id));
+    assert.notDeepEqual(
+      a.map((e) => e.id),
+      c.map((e) => e.id),
+    );
   });
 
   it('seeds 60 engagements by default (seed 42) and honours engagementCount', async () => {
@@ -148,7 +180,10 @@ describe('reference service: close()', () => {
     const svc = await startService({ latencyMs: 10_000 });
     const agent = new http.Agent({ keepAlive: true });
     const pending = new Promise<string>((resolve) => {
-      const req = http.get(`${svc.baseUrl}/engagements`, { agent, headers: { Authorization: `Bearer ${svc.keys.admin}` } });
+      const req = http.get(`${svc.baseUrl}/engagements`, {
+        agent,
+        headers: { Authorization: `Bearer ${svc.keys.admin}` },
+      });
       req.on('error', (e) => resolve(e.message));
       req.on('response', () => resolve('answered'));
       req.setTimeout(5000, () => req.destroy(new Error('client timeout')));
@@ -179,7 +214,9 @@ describe('reference service: CLI', () => {
   it('starts, prints the keys and a READY line, serves, and exits cleanly on SIGTERM', async function () {
     this.timeout(15_000);
     const cli = path.join(__dirname, '..', 'service', 'cli.js');
-    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--engagements', '7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--engagements', '7'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let output = '';
       const ready = await new Promise<{ baseUrl: string; keys: Record<string, string> }>((resolve, reject) => {
@@ -209,7 +246,10 @@ describe('reference service: CLI', () => {
       assert.equal(r.json.totalCount, 7);
       const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
-      const code = await Promise.race([exit, new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 5000))]);
+      const code = await Promise.race([
+        exit,
+        new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 5000)),
+      ]);
       assert.equal(code, 0);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -47,15 +47,30 @@ describe('Trust boundaries (unit)', function () {
     };
 
     it('http only to loopback: *.localhost, look-alikes of 127.0.0.1 and localhost are not loopback', () => {
-      for (const url of ['http://app.localhost:8080/v1', 'http://evil.localhost/v1', 'http://127.0.0.1.nip.io/v1', 'http://localhost.example.com/v1', 'http://10.0.0.1/v1']) {
+      for (const url of [
+        'http://app.localhost:8080/v1',
+        'http://evil.localhost/v1',
+        'http://127.0.0.1.nip.io/v1',
+        'http://localhost.example.com/v1',
+        'http://10.0.0.1/v1',
+      ]) {
         assert.match(refused(url), /https/, url);
       }
       assert.deepEqual(parseBaseUrl('http://localhost:3000/v1'), { ok: true, url: 'http://localhost:3000/v1' });
-      assert.deepEqual(parseBaseUrl('http://127.1:3000/v1'), { ok: true, url: 'http://127.0.0.1:3000/v1' }, 'a short form of 127.0.0.1 is 127.0.0.1');
+      assert.deepEqual(
+        parseBaseUrl('http://127.1:3000/v1'),
+        { ok: true, url: 'http://127.0.0.1:3000/v1' },
+        'a short form of 127.0.0.1 is 127.0.0.1',
+      );
     });
 
     it('userinfo is refused, including userinfo that looks like the host', () => {
-      for (const url of ['https://user:pw@api.example.com/v1', 'http://localhost@evil.example.com/v1', 'https://api.example.com@evil.example.com/v1', 'http://127.0.0.1:80@evil.example.com/v1']) {
+      for (const url of [
+        'https://user:pw@api.example.com/v1',
+        'http://localhost@evil.example.com/v1',
+        'https://api.example.com@evil.example.com/v1',
+        'http://127.0.0.1:80@evil.example.com/v1',
+      ]) {
         assert.match(refused(url), /credentials/, url);
       }
       assert.match(refused('http://evil.example.com#@127.0.0.1/v1'), /https|fragment/);
@@ -80,8 +95,16 @@ describe('Trust boundaries (unit)', function () {
       assert.equal(redact(`part ${escapedForms(secret)['percent-encoded']}`, key), 'part [redacted]');
       assert.equal(redact('Bearer%20abc.def', undefined), 'Bearer%20[redacted]');
       const slashed = 'kid/1.abc/def-ghij/klm';
-      assert.equal(redact('echo kid\\/1.abc\\/def-ghij\\/klm end', slashed), 'echo [redacted] end', 'JSON-escaped slashes');
-      assert.equal(redact('echo kid%2F1.abc%2fdef-ghij%2Fklm end', slashed), 'echo [redacted] end', 'percent-encoded slashes');
+      assert.equal(
+        redact('echo kid\\/1.abc\\/def-ghij\\/klm end', slashed),
+        'echo [redacted] end',
+        'JSON-escaped slashes',
+      );
+      assert.equal(
+        redact('echo kid%2F1.abc%2fdef-ghij%2Fklm end', slashed),
+        'echo [redacted] end',
+        'percent-encoded slashes',
+      );
     });
 
     describe('against the reference service', () => {
@@ -95,13 +118,27 @@ describe('Trust boundaries (unit)', function () {
 
       it('a key echoed escaped in a JSON error body appears in no message, field error or log entry', async () => {
         const logs: unknown[] = [];
-        const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, onRequest: (e) => logs.push(e), timeoutMs: 5_000 });
+        const api = new ServiceApi({
+          baseUrl: service.baseUrl,
+          getKey: () => service.keys.admin,
+          onRequest: (e) => logs.push(e),
+          timeoutMs: 5_000,
+        });
         const admin = service.keys.admin;
         for (const [form, text] of Object.entries(escapedForms(admin))) {
-          service.faults.add({ kind: 'status', status: 400, times: 1, rawBody: `{"error":{"message":"Key ${text} is malformed","fields":{"key":"${text}"}}}` });
+          service.faults.add({
+            kind: 'status',
+            status: 400,
+            times: 1,
+            rawBody: `{"error":{"message":"Key ${text} is malformed","fields":{"key":"${text}"}}}`,
+          });
           const error = await rejection(api.engagements.list());
           assert.equal(error.kind, 'invalidRequest', form);
-          const shown = JSON.stringify({ message: error.message, serverMessage: error.serverMessage, fields: error.fieldErrors });
+          const shown = JSON.stringify({
+            message: error.message,
+            serverMessage: error.serverMessage,
+            fields: error.fieldErrors,
+          });
           assert.ok(!shown.includes(admin) && !shown.includes(admin.split('.')[1]), `${form}: ${shown}`);
           assert.match(error.serverMessage ?? '', /Key \[redacted\] is malformed/, form);
         }
@@ -114,16 +151,32 @@ describe('Trust boundaries (unit)', function () {
         const port = (silent.address() as AddressInfo).port;
         const key = service.keys.admin;
         try {
-          const slow = new ServiceApi({ baseUrl: `http://127.0.0.1:${port}/v1`, getKey: () => key, timeoutMs: 300, retryLimit: 0 });
+          const slow = new ServiceApi({
+            baseUrl: `http://127.0.0.1:${port}/v1`,
+            getKey: () => key,
+            timeoutMs: 300,
+            retryLimit: 0,
+          });
           const timeout = await rejection(slow.engagements.list());
           assert.equal(timeout.kind, 'timeout');
-          const closed = new ServiceApi({ baseUrl: 'http://127.0.0.1:9/v1', getKey: () => key, timeoutMs: 2_000, retryLimit: 0 });
+          const closed = new ServiceApi({
+            baseUrl: 'http://127.0.0.1:9/v1',
+            getKey: () => key,
+            timeoutMs: 2_000,
+            retryLimit: 0,
+          });
           const network = await rejection(closed.engagements.list());
           assert.equal(network.kind, 'network');
           for (const error of [timeout, network]) {
             const everything = `${inspect(error, { depth: 8, showHidden: true })} ${error.stack ?? ''} ${inspect(error.cause, { depth: 8, showHidden: true })}`;
-            assert.ok(!everything.includes(key.split('.')[1]), `${error.kind}: the key is not in the error or its cause`);
-            assert.ok(!/authorization/i.test(everything), `${error.kind}: no Authorization header in the error or its cause`);
+            assert.ok(
+              !everything.includes(key.split('.')[1]),
+              `${error.kind}: the key is not in the error or its cause`,
+            );
+            assert.ok(
+              !/authorization/i.test(everything),
+              `${error.kind}: no Authorization header in the error or its cause`,
+            );
             assert.equal((error.cause as { request?: unknown } | undefined)?.request, undefined);
           }
         } finally {
@@ -143,12 +196,21 @@ describe('Trust boundaries (unit)', function () {
         try {
           const port = (other.address() as AddressInfo).port;
           for (const status of [301, 302, 303, 307, 308]) {
-            service.faults.add({ kind: 'redirect', status, location: `http://127.0.0.1:${port}/v1/engagements?key=${service.keys.admin}`, times: 1 });
+            service.faults.add({
+              kind: 'redirect',
+              status,
+              location: `http://127.0.0.1:${port}/v1/engagements?key=${service.keys.admin}`,
+              times: 1,
+            });
             const error = await rejection(api.engagements.list());
             assert.equal(error.kind, 'redirected', String(status));
             assert.equal(error.location, `http://127.0.0.1:${port}`);
           }
-          service.faults.add({ kind: 'redirect', location: `http://${service.keys.admin.replace(/[._]/g, '-')}.example/`, times: 1 });
+          service.faults.add({
+            kind: 'redirect',
+            location: `http://${service.keys.admin.replace(/[._]/g, '-')}.example/`,
+            times: 1,
+          });
           const hostile = await rejection(api.engagements.list());
           assert.ok(!hostile.message.includes(service.keys.admin.split('.')[1].replace(/[._]/g, '-')), hostile.message);
           service.faults.add({ kind: 'redirect', location: 'http://[not a url', times: 1 });
@@ -164,14 +226,18 @@ describe('Trust boundaries (unit)', function () {
 
   describe('service text in messages', () => {
     it('a Markdown or command: link cannot survive; icons, bidi and control characters are neutralised', () => {
-      const hostile = 'Bad [click here](command:workbench.action.terminal.new) and [x]\n(https://evil.example) $(zap) \u202Eevil\u0007';
+      const hostile =
+        'Bad [click here](command:workbench.action.terminal.new) and [x]\n(https://evil.example) $(zap) \u202Eevil\u0007';
       const text = safeText(hostile);
       assert.doesNotMatch(text, /\]\(/, 'no "](" left for VS Code to read as a link');
       assert.ok(text.includes('[click here] (command:workbench.action.terminal.new)'), 'the text is still shown');
       assert.ok(!text.includes('\u202E') && !text.includes('\u0007'), 'no override or bell character');
       assert.ok(text.includes('$(zap)'), 'a notification does not render icons: left as written');
       const label = safeLabel(hostile);
-      assert.ok(label.includes('\\$(zap)') && !/(^|[^\\])\$\(/.test(label), 'quick picks and the status bar show $(zap) as written');
+      assert.ok(
+        label.includes('\\$(zap)') && !/(^|[^\\])\$\(/.test(label),
+        'quick picks and the status bar show $(zap) as written',
+      );
       assert.doesNotMatch(label, /\n/);
       assert.equal(safeLabel(safeLabel('$(x)')), safeLabel('$(x)'), 'escaping twice changes nothing');
     });
@@ -184,9 +250,20 @@ describe('Trust boundaries (unit)', function () {
       const found = findLegacyCollision(label, own, 'http://127.0.0.1:4321/');
       assert.ok(found, 'a colliding URL was found within the bound');
       assert.notEqual(found, own);
-      assert.equal(legacySettingsEnvironmentId(label, found), legacySettingsEnvironmentId(label, own), 'the old id collides');
-      assert.equal(testsLegacyId(label, own), legacySettingsEnvironmentId(label, own), 'the tests compute the old id as the extension does');
-      assert.equal(testsLegacyId('Repo', 'http://127.0.0.1:9/v1'), legacySettingsEnvironmentId('Repo', 'http://127.0.0.1:9/v1'));
+      assert.equal(
+        legacySettingsEnvironmentId(label, found),
+        legacySettingsEnvironmentId(label, own),
+        'the old id collides',
+      );
+      assert.equal(
+        testsLegacyId(label, own),
+        legacySettingsEnvironmentId(label, own),
+        'the tests compute the old id as the extension does',
+      );
+      assert.equal(
+        testsLegacyId('Repo', 'http://127.0.0.1:9/v1'),
+        legacySettingsEnvironmentId('Repo', 'http://127.0.0.1:9/v1'),
+      );
       assert.notEqual(settingsEnvironmentId(label, found), settingsEnvironmentId(label, own), 'the new id does not');
       assert.match(settingsEnvironmentId(label, own), /^s2-[0-9a-f]{40}$/);
       assert.equal(settingsEnvironmentId(label, own), settingsEnvironmentId(label, own), 'stable');

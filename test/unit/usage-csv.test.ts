@@ -77,8 +77,13 @@ describe('usage: CSV and JSON export', () => {
   });
 
   it('exports JSON with the records exactly as they came', () => {
-    const records = [{ id: 'r1', meta: { a: [1, 2] } }, { id: 'r2', odd: null }];
-    const parsed = JSON.parse(toJsonExport(records, { billingPeriod: '2026-11', exportedAt: '2026-11-19T00:00:00.000Z' })) as Record<string, unknown>;
+    const records = [
+      { id: 'r1', meta: { a: [1, 2] } },
+      { id: 'r2', odd: null },
+    ];
+    const parsed = JSON.parse(
+      toJsonExport(records, { billingPeriod: '2026-11', exportedAt: '2026-11-19T00:00:00.000Z' }),
+    ) as Record<string, unknown>;
     assert.deepEqual(parsed, { billingPeriod: '2026-11', exportedAt: '2026-11-19T00:00:00.000Z', count: 2, records });
   });
 });

@@ -28,14 +28,30 @@ describe('usage: filtering the records of a period', () => {
     for (const odd of [99, 600, '4o4', null, 200.5, 'ok']) assert.equal(statusClassOf(odd), undefined, String(odd));
   });
 
-  it('filters by key, status class and a column\'s text (or any column), all together', () => {
+  it("filters by key, status class and a column's text (or any column), all together", () => {
     assert.deepEqual(ids(filterRecords(records, columns, { keyId: 'key_admin' })), ['r1', 'r3', 'r4']);
     assert.deepEqual(ids(filterRecords(records, columns, { status: '4xx' })), ['r2', 'r3']);
     assert.deepEqual(ids(filterRecords(records, columns, { keyId: 'key_admin', status: '4xx' })), ['r3']);
-    assert.deepEqual(ids(filterRecords(records, columns, { column: 'endpoint', text: 'ENGAGEMENTS' })), ['r1', 'r3', 'r4'], 'case-insensitive');
-    assert.deepEqual(ids(filterRecords(records, columns, { text: 'us-east' })), ['r2'], 'any column, nested values too');
-    assert.deepEqual(ids(filterRecords(records, columns, { column: 'meta', text: 'null' })), [], 'a null cell is empty, not "null"');
-    assert.deepEqual(ids(filterRecords(records, ['id'], { status: '2xx' })), [], 'no status column: nothing matches a status filter');
+    assert.deepEqual(
+      ids(filterRecords(records, columns, { column: 'endpoint', text: 'ENGAGEMENTS' })),
+      ['r1', 'r3', 'r4'],
+      'case-insensitive',
+    );
+    assert.deepEqual(
+      ids(filterRecords(records, columns, { text: 'us-east' })),
+      ['r2'],
+      'any column, nested values too',
+    );
+    assert.deepEqual(
+      ids(filterRecords(records, columns, { column: 'meta', text: 'null' })),
+      [],
+      'a null cell is empty, not "null"',
+    );
+    assert.deepEqual(
+      ids(filterRecords(records, ['id'], { status: '2xx' })),
+      [],
+      'no status column: nothing matches a status filter',
+    );
   });
 
   it('knows an empty filter from an active one', () => {
@@ -45,17 +61,30 @@ describe('usage: filtering the records of a period', () => {
   });
 
   it('takes from the webview only well-formed filters', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'setFilter', filter: { keyId: 'key_ci', status: '4xx', text: 'x', extra: 1 } }), { type: 'setFilter', filter: { keyId: 'key_ci', status: '4xx', text: 'x' } });
+    assert.deepEqual(
+      parseWebviewMessage({ type: 'setFilter', filter: { keyId: 'key_ci', status: '4xx', text: 'x', extra: 1 } }),
+      { type: 'setFilter', filter: { keyId: 'key_ci', status: '4xx', text: 'x' } },
+    );
     assert.deepEqual(parseWebviewMessage({ type: 'setFilter', filter: {} }), { type: 'setFilter', filter: {} });
-    for (const filter of [null, 'x', { status: '6xx' }, { text: 5 }, { column: 'c'.repeat(201) }]) assert.equal(parseWebviewMessage({ type: 'setFilter', filter }), undefined, JSON.stringify(filter));
-    assert.deepEqual(parseWebviewMessage({ type: 'filterKey', maskedKeyId: 'key…min' }), { type: 'filterKey', maskedKeyId: 'key…min' });
+    for (const filter of [null, 'x', { status: '6xx' }, { text: 5 }, { column: 'c'.repeat(201) }])
+      assert.equal(parseWebviewMessage({ type: 'setFilter', filter }), undefined, JSON.stringify(filter));
+    assert.deepEqual(parseWebviewMessage({ type: 'filterKey', maskedKeyId: 'key…min' }), {
+      type: 'filterKey',
+      maskedKeyId: 'key…min',
+    });
     assert.equal(parseWebviewMessage({ type: 'filterKey' }), undefined);
     assert.deepEqual(parseWebviewMessage({ type: 'cancelScan', junk: true }), { type: 'cancelScan' });
     assert.equal(parseFilter({ status: 'all' }), undefined);
   });
 
   it('restores a filter with the view after a reload, and drops a broken one', () => {
-    const view = { environmentId: 'e', period: '2026-10', sort: { column: 'name', direction: 'asc' }, page: 1, pageSize: 25 };
+    const view = {
+      environmentId: 'e',
+      period: '2026-10',
+      sort: { column: 'name', direction: 'asc' },
+      page: 1,
+      pageSize: 25,
+    };
     assert.deepEqual(parseViewState({ ...view, filter: { status: '5xx' } }, '2026-11')?.filter, { status: '5xx' });
     assert.equal(parseViewState({ ...view, filter: { status: 7 } }, '2026-11')?.filter, undefined);
   });

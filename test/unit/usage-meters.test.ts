@@ -25,7 +25,12 @@ describe('usage: meter maths', () => {
     assert.equal(calls.level, 'error');
     assert.equal(calls.fill, 1);
     assert.equal(calls.overage, 8_450);
-    assert.deepEqual(meterTexts(calls, 'en-US'), { used: '108,450', included: '100,000', percent: '108%', overage: '+8,450' });
+    assert.deepEqual(meterTexts(calls, 'en-US'), {
+      used: '108,450',
+      included: '100,000',
+      percent: '108%',
+      overage: '+8,450',
+    });
   });
 
   it('works out the overage when the service reports none, and trusts a larger reported one', () => {
@@ -43,7 +48,10 @@ describe('usage: meter maths', () => {
     assert.equal(over.overage, 0.35);
     assert.equal(over.level, 'error');
     assert.equal(meterTexts(over, 'en-US').overage, '+0.35 GB');
-    assert.equal(meterTexts(meterFigures('storage_gb', { used: 8.004, included: 10, overage: 0 }), 'de').used, '8,00\u00a0GB');
+    assert.equal(
+      meterTexts(meterFigures('storage_gb', { used: 8.004, included: 10, overage: 0 }), 'de').used,
+      '8,00\u00a0GB',
+    );
   });
 
   it('never shows 100 % for a meter just below or above it, nor 80 % below the warning', () => {
@@ -51,7 +59,10 @@ describe('usage: meter maths', () => {
     assert.equal(roundPercent(100.2), 101);
     assert.equal(roundPercent(100), 100);
     assert.equal(roundPercent(79.7), 79);
-    assert.equal(meterTexts(meterFigures('calls', { used: 99_960, included: 100_000, overage: 0 }), 'en-US').percent, '99%');
+    assert.equal(
+      meterTexts(meterFigures('calls', { used: 99_960, included: 100_000, overage: 0 }), 'en-US').percent,
+      '99%',
+    );
   });
 
   it('a meter with nothing included: 0 % when unused, an error when used', () => {

@@ -1,10 +1,20 @@
 import assert from 'node:assert/strict';
-import { choosePeriod, comparePeriods, currentPeriod, isFuturePeriod, parsePeriod, periodLabel, periodOf, shiftPeriod } from '../../src/core/period';
+import {
+  choosePeriod,
+  comparePeriods,
+  currentPeriod,
+  isFuturePeriod,
+  parsePeriod,
+  periodLabel,
+  periodOf,
+  shiftPeriod,
+} from '../../src/core/period';
 
 describe('usage: billing period arithmetic', () => {
   it('reads only YYYY-MM with a real month', () => {
     assert.deepEqual(parsePeriod('2026-11'), { year: 2026, month: 11 });
-    for (const bad of ['2026-13', '2026-00', '2026-1', '26-11', '2026/11', ' 2026-11', '2026-11-01', '']) assert.equal(parsePeriod(bad), undefined, bad);
+    for (const bad of ['2026-13', '2026-00', '2026-1', '26-11', '2026/11', ' 2026-11', '2026-11-01', ''])
+      assert.equal(parsePeriod(bad), undefined, bad);
   });
 
   it('the current period is the UTC month, also in the last hour of a month', () => {

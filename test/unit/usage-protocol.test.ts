@@ -6,38 +6,89 @@ describe('usage: webview protocol', () => {
   it('accepts each message of the protocol and keeps only its known fields', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'ready', extra: '<script>' }), { type: 'ready' });
     assert.deepEqual(parseWebviewMessage({ type: 'refresh' }), { type: 'refresh' });
-    assert.deepEqual(parseWebviewMessage({ type: 'setPeriod', period: '2026-10' }), { type: 'setPeriod', period: '2026-10' });
+    assert.deepEqual(parseWebviewMessage({ type: 'setPeriod', period: '2026-10' }), {
+      type: 'setPeriod',
+      period: '2026-10',
+    });
     assert.deepEqual(parseWebviewMessage({ type: 'setPage', page: 3 }), { type: 'setPage', page: 3 });
-    assert.deepEqual(parseWebviewMessage({ type: 'setPageSize', pageSize: 100 }), { type: 'setPageSize', pageSize: 100 });
-    assert.deepEqual(parseWebviewMessage({ type: 'sort', column: 'lastUsedAt', direction: 'asc' }), { type: 'sort', column: 'lastUsedAt', direction: 'asc' });
+    assert.deepEqual(parseWebviewMessage({ type: 'setPageSize', pageSize: 100 }), {
+      type: 'setPageSize',
+      pageSize: 100,
+    });
+    assert.deepEqual(parseWebviewMessage({ type: 'sort', column: 'lastUsedAt', direction: 'asc' }), {
+      type: 'sort',
+      column: 'lastUsedAt',
+      direction: 'asc',
+    });
     assert.deepEqual(parseWebviewMessage({ type: 'export', format: 'json' }), { type: 'export', format: 'json' });
     assert.deepEqual(parseWebviewMessage({ type: 'cancelExport' }), { type: 'cancelExport' });
     assert.deepEqual(parseWebviewMessage({ type: 'dismissNotice' }), { type: 'dismissNotice' });
-    assert.deepEqual(parseWebviewMessage({ type: 'command', command: 'replaceKey' }), { type: 'command', command: 'replaceKey' });
-    assert.deepEqual(parseWebviewMessage({ type: 'webviewError', message: 'x'.repeat(600) }), { type: 'webviewError', message: 'x'.repeat(500) });
+    assert.deepEqual(parseWebviewMessage({ type: 'command', command: 'replaceKey' }), {
+      type: 'command',
+      command: 'replaceKey',
+    });
+    assert.deepEqual(parseWebviewMessage({ type: 'webviewError', message: 'x'.repeat(600) }), {
+      type: 'webviewError',
+      message: 'x'.repeat(500),
+    });
   });
 
   it('refuses anything else', () => {
     const bad: unknown[] = [
-      undefined, null, 'ready', 42, [], {}, { type: 42 }, { type: 'unknown' }, { type: '__proto__' },
-      { type: 'setPeriod', period: '2026-13' }, { type: 'setPeriod', period: '2026-1' }, { type: 'setPeriod' }, { type: 'setPeriod', period: 202611 },
-      { type: 'setPage', page: 0 }, { type: 'setPage', page: 1.5 }, { type: 'setPage', page: '2' }, { type: 'setPage', page: Number.POSITIVE_INFINITY },
-      { type: 'setPageSize', pageSize: 101 }, { type: 'setPageSize', pageSize: 0 },
-      { type: 'sort', column: 'secret', direction: 'asc' }, { type: 'sort', column: 'calls', direction: 'up' },
-      { type: 'export', format: 'xlsx' }, { type: 'export' },
-      { type: 'command', command: 'workbench.action.terminal.new' }, { type: 'command', command: 'signOutAll' },
+      undefined,
+      null,
+      'ready',
+      42,
+      [],
+      {},
+      { type: 42 },
+      { type: 'unknown' },
+      { type: '__proto__' },
+      { type: 'setPeriod', period: '2026-13' },
+      { type: 'setPeriod', period: '2026-1' },
+      { type: 'setPeriod' },
+      { type: 'setPeriod', period: 202611 },
+      { type: 'setPage', page: 0 },
+      { type: 'setPage', page: 1.5 },
+      { type: 'setPage', page: '2' },
+      { type: 'setPage', page: Number.POSITIVE_INFINITY },
+      { type: 'setPageSize', pageSize: 101 },
+      { type: 'setPageSize', pageSize: 0 },
+      { type: 'sort', column: 'secret', direction: 'asc' },
+      { type: 'sort', column: 'calls', direction: 'up' },
+      { type: 'export', format: 'xlsx' },
+      { type: 'export' },
+      { type: 'command', command: 'workbench.action.terminal.new' },
+      { type: 'command', command: 'signOutAll' },
       { type: 'webviewError', message: { toString: 1 } },
     ];
     for (const message of bad) assert.equal(parseWebviewMessage(message), undefined, JSON.stringify(message));
   });
 
   it('restores a saved view state, falling back field by field', () => {
-    assert.deepEqual(parseViewState({ environmentId: 'e-1', period: '2026-09', sort: { column: 'name', direction: 'asc' }, page: 3, pageSize: 50 }, '2026-11'), {
-      environmentId: 'e-1', period: '2026-09', sort: { column: 'name', direction: 'asc' }, page: 3, pageSize: 50,
-    });
-    assert.deepEqual(parseViewState({ environmentId: 'e-1', period: 'soon', sort: 'x', page: -1, pageSize: 1000 }, '2026-11'), {
-      environmentId: 'e-1', period: '2026-11', sort: { column: 'calls', direction: 'desc' }, page: 1, pageSize: 25,
-    });
+    assert.deepEqual(
+      parseViewState(
+        { environmentId: 'e-1', period: '2026-09', sort: { column: 'name', direction: 'asc' }, page: 3, pageSize: 50 },
+        '2026-11',
+      ),
+      {
+        environmentId: 'e-1',
+        period: '2026-09',
+        sort: { column: 'name', direction: 'asc' },
+        page: 3,
+        pageSize: 50,
+      },
+    );
+    assert.deepEqual(
+      parseViewState({ environmentId: 'e-1', period: 'soon', sort: 'x', page: -1, pageSize: 1000 }, '2026-11'),
+      {
+        environmentId: 'e-1',
+        period: '2026-11',
+        sort: { column: 'calls', direction: 'desc' },
+        page: 1,
+        pageSize: 25,
+      },
+    );
     assert.equal(parseViewState(undefined, '2026-11'), undefined);
     assert.equal(parseViewState({ period: '2026-09' }, '2026-11'), undefined);
     assert.equal(parseViewState({ environmentId: '' }, '2026-11'), undefined);
@@ -71,12 +122,19 @@ describe('usage: dashboard HTML shell', () => {
     assert.match(csp, /style-src https:\/\/x\.vscode-cdn\.net(;|$)/);
     assert.match(csp, /connect-src 'none'/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
-    assert.ok(html.includes(`content="${contentSecurityPolicy('https://file+.vscode-resource.vscode-cdn.net', 'abc123').replace(/'/g, "'")}"`));
+    assert.ok(
+      html.includes(
+        `content="${contentSecurityPolicy('https://file+.vscode-resource.vscode-cdn.net', 'abc123').replace(/'/g, "'")}"`,
+      ),
+    );
   });
 
   it('loads one script with the nonce and one style sheet, and escapes the title', () => {
     assert.equal(html.match(/<script/g)?.length, 1);
-    assert.match(html, /<script nonce="abc123" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\.js"><\/script>/);
+    assert.match(
+      html,
+      /<script nonce="abc123" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\.js"><\/script>/,
+    );
     assert.match(html, /<link rel="stylesheet" href="[^"]+\/media\/dashboard\.css">/);
     assert.doesNotMatch(html, /<style|style=/);
     assert.match(html, /<title>Usage: &quot;Prod&quot; &lt;eu&gt;<\/title>/);

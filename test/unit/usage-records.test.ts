@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { compactValue, deriveColumns, fullValue, keyIdOfApiKey, keyRows, maskKeyId, maskKeyIds, sortKeyRows, type KeyRow } from '../../src/core/records';
+import {
+  compactValue,
+  deriveColumns,
+  fullValue,
+  keyIdOfApiKey,
+  keyRows,
+  maskKeyId,
+  maskKeyIds,
+  sortKeyRows,
+  type KeyRow,
+} from '../../src/core/records';
 
 describe('usage: detail record columns and values', () => {
   it('derives columns from the records, in order of first appearance, id first', () => {
@@ -68,38 +78,93 @@ describe('usage: per-key rows', () => {
   it('tells the key id of a `<keyId>.<secret>` key, and nothing for other forms', () => {
     assert.equal(keyIdOfApiKey('key_admin.demo-admin-7f3a9c'), 'key_admin');
     assert.equal(keyIdOfApiKey('a.b.c'), 'a');
-    for (const key of [undefined, '', 'plainsecret', '.secret', 'key_admin.', 'key admin.secret']) assert.equal(keyIdOfApiKey(key), undefined, String(key));
+    for (const key of [undefined, '', 'plainsecret', '.secret', 'key_admin.', 'key admin.secret'])
+      assert.equal(keyIdOfApiKey(key), undefined, String(key));
   });
 
-  it('computes each key\'s share of all calls and marks the current key', () => {
+  it("computes each key's share of all calls and marks the current key", () => {
     const rows = keyRows(keys, 'key_ci');
-    assert.deepEqual(rows.map((r) => r.share), [0.6, 0.3, 0.1]);
-    assert.deepEqual(rows.map((r) => r.current), [false, true, false]);
-    assert.deepEqual(rows.map((r) => r.maskedKeyId), ['key…min', 'ke…ci', 'key_…ling']);
-    assert.ok(rows.every((r) => !('keyId' in r)), 'the full key id does not leave the host');
-    assert.deepEqual(keyRows(keys).map((r) => r.current), [false, false, false]);
-    assert.deepEqual(keyRows([{ keyId: 'k', name: 'n', calls: 0, lastUsedAt: '' }]).map((r) => r.share), [0]);
+    assert.deepEqual(
+      rows.map((r) => r.share),
+      [0.6, 0.3, 0.1],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.current),
+      [false, true, false],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.maskedKeyId),
+      ['key…min', 'ke…ci', 'key_…ling'],
+    );
+    assert.ok(
+      rows.every((r) => !('keyId' in r)),
+      'the full key id does not leave the host',
+    );
+    assert.deepEqual(
+      keyRows(keys).map((r) => r.current),
+      [false, false, false],
+    );
+    assert.deepEqual(
+      keyRows([{ keyId: 'k', name: 'n', calls: 0, lastUsedAt: '' }]).map((r) => r.share),
+      [0],
+    );
   });
 
   const names = (rows: KeyRow[]) => rows.map((r) => r.name);
 
   it('sorts by each column, both ways', () => {
     const rows = keyRows(keys);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'calls', direction: 'desc' })), ['Admin (demo)', 'CI pipeline', 'billing reporter']);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'calls', direction: 'asc' })), ['billing reporter', 'CI pipeline', 'Admin (demo)']);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'share', direction: 'asc' })), ['billing reporter', 'CI pipeline', 'Admin (demo)']);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'calls', direction: 'desc' })), [
+      'Admin (demo)',
+      'CI pipeline',
+      'billing reporter',
+    ]);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'calls', direction: 'asc' })), [
+      'billing reporter',
+      'CI pipeline',
+      'Admin (demo)',
+    ]);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'share', direction: 'asc' })), [
+      'billing reporter',
+      'CI pipeline',
+      'Admin (demo)',
+    ]);
     // Case-insensitive, as people read names.
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'name', direction: 'asc' })), ['Admin (demo)', 'billing reporter', 'CI pipeline']);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'name', direction: 'desc' })), ['CI pipeline', 'billing reporter', 'Admin (demo)']);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'name', direction: 'asc' })), [
+      'Admin (demo)',
+      'billing reporter',
+      'CI pipeline',
+    ]);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'name', direction: 'desc' })), [
+      'CI pipeline',
+      'billing reporter',
+      'Admin (demo)',
+    ]);
     // Key ids sort as they are shown (masked): ke…ci, key_…ling, key…min.
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'asc' })), ['CI pipeline', 'billing reporter', 'Admin (demo)']);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'desc' })), ['Admin (demo)', 'billing reporter', 'CI pipeline']);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'asc' })), [
+      'CI pipeline',
+      'billing reporter',
+      'Admin (demo)',
+    ]);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'desc' })), [
+      'Admin (demo)',
+      'billing reporter',
+      'CI pipeline',
+    ]);
   });
 
   it('sorts by last use with unknown dates last in both directions', () => {
     const rows = keyRows(keys);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'lastUsedAt', direction: 'desc' })), ['CI pipeline', 'Admin (demo)', 'billing reporter']);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'lastUsedAt', direction: 'asc' })), ['Admin (demo)', 'CI pipeline', 'billing reporter']);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'lastUsedAt', direction: 'desc' })), [
+      'CI pipeline',
+      'Admin (demo)',
+      'billing reporter',
+    ]);
+    assert.deepEqual(names(sortKeyRows(rows, { column: 'lastUsedAt', direction: 'asc' })), [
+      'Admin (demo)',
+      'CI pipeline',
+      'billing reporter',
+    ]);
   });
 
   it('breaks ties by name and leaves the input untouched', () => {

@@ -47,7 +47,11 @@ describe('usage: trend of the last periods', () => {
     assert.equal(point.status, 'data');
     assert.equal(point.status === 'data' && point.meters.calls.used, 1234.568);
     assert.equal(point.status === 'data' && point.meters.storage_gb.used, 0.3);
-    assert.equal(trendPoint('2025-03', 'Growth', usage(-5, Number.NaN)).status, 'noData', 'negative and unreadable figures count as nothing');
+    assert.equal(
+      trendPoint('2025-03', 'Growth', usage(-5, Number.NaN)).status,
+      'noData',
+      'negative and unreadable figures count as nothing',
+    );
   });
 
   it('gives the change against the period before, none next to "no data"', () => {
@@ -59,7 +63,11 @@ describe('usage: trend of the last periods', () => {
     ];
     assert.deepEqual(meterChange(points, '2026-10', 'calls'), { from: '2026-09', delta: 10_000, percent: 20 });
     assert.deepEqual(meterChange(points, '2026-11', 'calls'), { from: '2026-10', delta: -15_000, percent: -25 });
-    assert.deepEqual(meterChange(points, '2026-11', 'webhooks'), { from: '2026-10', delta: 5, percent: undefined }, 'from nothing: no percentage');
+    assert.deepEqual(
+      meterChange(points, '2026-11', 'webhooks'),
+      { from: '2026-10', delta: 5, percent: undefined },
+      'from nothing: no percentage',
+    );
     assert.equal(meterChange(points, '2026-09', 'calls'), undefined, 'the period before has no data');
     assert.equal(meterChange(points, '2026-08', 'calls'), undefined);
     assert.equal(chartMax(points, 'calls'), 100_000, 'the included amount is on the chart');
@@ -77,10 +85,14 @@ describe('usage: projection of the current period', () => {
     assert.equal(progress.elapsedDays, 15);
     assert.equal(progress.daysLeft, 15);
     assert.equal(periodProgress('2026-10', now), undefined);
-    assert.equal(projectPeriod('2026-10', [{ name: 'calls', used: 1, included: 2 }], now), undefined, 'no estimate for a closed period');
+    assert.equal(
+      projectPeriod('2026-10', [{ name: 'calls', used: 1, included: 2 }], now),
+      undefined,
+      'no estimate for a closed period',
+    );
   });
 
-  it('projects linearly from the period\'s start, and says by how much and on which day it passes the included amount', () => {
+  it("projects linearly from the period's start, and says by how much and on which day it passes the included amount", () => {
     const progress = periodProgress('2026-11', now);
     assert.ok(progress);
     const over = projectMeter('calls', 60_000, 100_000, progress);
@@ -102,10 +114,24 @@ describe('usage: projection of the current period', () => {
     assert.ok(progress);
     // 10 calls a day for the first 8 days, 20 a day for the 7 days after.
     const stamps: string[] = [];
-    for (let day = 0; day < 15; day++) for (let i = 0; i < (day < 8 ? 10 : 20); i++) stamps.push(new Date(Date.UTC(2026, 10, 1 + day, 1, i)).toISOString());
+    for (let day = 0; day < 15; day++)
+      for (let i = 0; i < (day < 8 ? 10 : 20); i++)
+        stamps.push(new Date(Date.UTC(2026, 10, 1 + day, 1, i)).toISOString());
     assert.equal(dailyPace(stamps, stamps.length, progress, now), 20);
-    assert.equal(dailyPace(stamps, stamps.length * 10, progress, now), undefined, 'records that are a sample of the calls are not used');
-    const projection = projectPeriod('2026-11', [{ name: 'calls', used: stamps.length, included: 400 }, { name: 'webhooks', used: 10, included: 100 }], now, stamps);
+    assert.equal(
+      dailyPace(stamps, stamps.length * 10, progress, now),
+      undefined,
+      'records that are a sample of the calls are not used',
+    );
+    const projection = projectPeriod(
+      '2026-11',
+      [
+        { name: 'calls', used: stamps.length, included: 400 },
+        { name: 'webhooks', used: 10, included: 100 },
+      ],
+      now,
+      stamps,
+    );
     assert.ok(projection);
     assert.equal(projection.method, 'daily');
     assert.equal(projection.meters[0].projected, stamps.length + 20 * 15);
@@ -114,7 +140,10 @@ describe('usage: projection of the current period', () => {
 });
 
 describe('usage: alerts due', () => {
-  const figures = (calls: number, webhooks = 0) => [meterFigures('calls', { used: calls, included: 100_000, overage: 0 }), meterFigures('webhooks', { used: webhooks, included: 20_000, overage: 0 })];
+  const figures = (calls: number, webhooks = 0) => [
+    meterFigures('calls', { used: calls, included: 100_000, overage: 0 }),
+    meterFigures('webhooks', { used: webhooks, included: 20_000, overage: 0 }),
+  ];
   const now = Date.UTC(2026, 10, 16);
 
   it('reads the thresholds setting, falling back to 80 and 100', () => {
@@ -126,20 +155,46 @@ describe('usage: alerts due', () => {
   it('is one alert per meter for the highest threshold passed, and never again once shown', () => {
     const shown = new Set<string>();
     const due = dueAlerts('env', '2026-11', figures(82_000), [80, 100], undefined, (id) => shown.has(id));
-    assert.deepEqual(due.map((a) => [a.meter, a.trigger, a.covers]), [['calls', 80, [80]]]);
+    assert.deepEqual(
+      due.map((a) => [a.meter, a.trigger, a.covers]),
+      [['calls', 80, [80]]],
+    );
     for (const a of due) for (const c of a.covers) shown.add(alertId('env', '2026-11', a.meter, c));
-    assert.deepEqual(dueAlerts('env', '2026-11', figures(85_000), [80, 100], undefined, (id) => shown.has(id)), []);
+    assert.deepEqual(
+      dueAlerts('env', '2026-11', figures(85_000), [80, 100], undefined, (id) => shown.has(id)),
+      [],
+    );
     const jump = dueAlerts('env', '2026-11', figures(130_000), [80, 100], undefined, (id) => shown.has(id));
-    assert.deepEqual(jump.map((a) => [a.meter, a.trigger]), [['calls', 100]]);
-    assert.deepEqual(dueAlerts('other', '2026-11', figures(130_000), [80, 100], undefined, () => false).map((a) => a.covers), [[80, 100]], 'a jump past both is one alert covering both');
+    assert.deepEqual(
+      jump.map((a) => [a.meter, a.trigger]),
+      [['calls', 100]],
+    );
+    assert.deepEqual(
+      dueAlerts('other', '2026-11', figures(130_000), [80, 100], undefined, () => false).map((a) => a.covers),
+      [[80, 100]],
+      'a jump past both is one alert covering both',
+    );
   });
 
   it('warns of a projection past the included amount, with the threshold alert or alone', () => {
     const projection = projectPeriod('2026-11', figures(60_000, 2_000), now);
     const alone = dueAlerts('env', '2026-11', figures(60_000, 2_000), [80, 100], projection, () => false);
-    assert.deepEqual(alone.map((a) => [a.meter, a.trigger, a.overBy, a.exceedsOn]), [['calls', 'projected', 20_000, '2026-11-26']]);
-    const both = dueAlerts('env', '2026-11', figures(85_000), [80, 100], projectPeriod('2026-11', figures(85_000), now), () => false);
-    assert.deepEqual(both.map((a) => [a.trigger, a.covers]), [[80, [80, 'projected']]]);
+    assert.deepEqual(
+      alone.map((a) => [a.meter, a.trigger, a.overBy, a.exceedsOn]),
+      [['calls', 'projected', 20_000, '2026-11-26']],
+    );
+    const both = dueAlerts(
+      'env',
+      '2026-11',
+      figures(85_000),
+      [80, 100],
+      projectPeriod('2026-11', figures(85_000), now),
+      () => false,
+    );
+    assert.deepEqual(
+      both.map((a) => [a.trigger, a.covers]),
+      [[80, [80, 'projected']]],
+    );
   });
 });
 
@@ -147,7 +202,11 @@ describe('usage: stored history and shared reads', () => {
   it('keeps closed periods per environment and base URL, never failed reads', async () => {
     const memento = new Memento();
     const history = new UsageHistory(memento, 'history');
-    await history.write('env', 'http://a/v1', [trendPoint('2026-09', 'Growth', usage(5)), { period: '2026-08', status: 'noData' }, { period: '2026-07', status: 'error', message: 'x' }]);
+    await history.write('env', 'http://a/v1', [
+      trendPoint('2026-09', 'Growth', usage(5)),
+      { period: '2026-08', status: 'noData' },
+      { period: '2026-07', status: 'error', message: 'x' },
+    ]);
     assert.deepEqual([...history.read('env', 'http://a/v1').keys()].sort(), ['2026-08', '2026-09']);
     assert.equal(history.read('env', 'http://b/v1').size, 0, 'another service address: nothing');
     assert.equal(history.read('other', 'http://a/v1').size, 0);
@@ -167,9 +226,21 @@ describe('usage: stored history and shared reads', () => {
     const shared = b.claim('env', '2026-11', 15 * minute, 5 * minute);
     assert.equal(shared.read, false);
     assert.deepEqual(!shared.read && shared.summary, summary);
-    assert.equal(a.claim('env', '2026-11', 15 * minute, 15 * minute).read, true, 'the reader reads again next interval');
-    assert.equal(b.claim('env', '2026-11', 15 * minute, 31 * minute).read, true, 'when the reader stopped, another window reads');
-    assert.equal(b.claim('env', '2026-12', 15 * minute, 32 * minute).read, true, 'a summary of another period is not used');
+    assert.equal(
+      a.claim('env', '2026-11', 15 * minute, 15 * minute).read,
+      true,
+      'the reader reads again next interval',
+    );
+    assert.equal(
+      b.claim('env', '2026-11', 15 * minute, 31 * minute).read,
+      true,
+      'when the reader stopped, another window reads',
+    );
+    assert.equal(
+      b.claim('env', '2026-12', 15 * minute, 32 * minute).read,
+      true,
+      'a summary of another period is not used',
+    );
   });
 });
 
@@ -190,14 +261,25 @@ describe('usage: reading the trend', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       inFlight--;
       if (period === '2025-12') throw new ApiError('notFound', 'no');
-      if (period === '2026-01') throw new ApiError('badResponse', 'empty', { fieldErrors: { body: 'expected a JSON body, got an empty body' } });
+      if (period === '2026-01')
+        throw new ApiError('badResponse', 'empty', {
+          fieldErrors: { body: 'expected a JSON body, got an empty body' },
+        });
       if (period === '2026-02') throw new ApiError('server', 'boom');
       return summary(period, 1000 + asked.length);
     };
-    const read = await readTrend(summaryOf, { store, environmentId: 'env', baseUrl: 'u' }, current, (e) => (e as Error).message);
+    const read = await readTrend(
+      summaryOf,
+      { store, environmentId: 'env', baseUrl: 'u' },
+      current,
+      (e) => (e as Error).message,
+    );
     assert.equal(read.requests, 12);
     assert.equal(most, 12, 'all twelve in flight at once');
-    assert.deepEqual(read.data.points.slice(0, 3).map((p) => p.status), ['noData', 'noData', 'error']);
+    assert.deepEqual(
+      read.data.points.slice(0, 3).map((p) => p.status),
+      ['noData', 'noData', 'error'],
+    );
     assert.equal(read.data.points[2].status === 'error' && read.data.points[2].message, 'boom');
     const stored = store.read('env', 'u');
     assert.equal(stored.has('2026-02'), false, 'a failed read is not stored');
@@ -206,12 +288,27 @@ describe('usage: reading the trend', () => {
 
     asked.length = 0;
     const again = await readTrend(summaryOf, { store, environmentId: 'env', baseUrl: 'u' }, current, String);
-    assert.deepEqual(asked.sort(), ['2026-02', current], 'only what is not stored: the failed period and the current one');
+    assert.deepEqual(
+      asked.sort(),
+      ['2026-02', current],
+      'only what is not stored: the failed period and the current one',
+    );
     assert.equal(again.requests, 2);
   });
 
   it('fails as a whole only when no period could be read, and never hides a rejected key', async () => {
-    await assert.rejects(readTrend(() => Promise.reject(new ApiError('network', 'down')), undefined, current, String), /down/);
-    await assert.rejects(readTrend((p) => (p === current ? Promise.reject(new ApiError('forbidden', 'scope')) : Promise.resolve(summary(p, 1))), undefined, current, String), /scope/);
+    await assert.rejects(
+      readTrend(() => Promise.reject(new ApiError('network', 'down')), undefined, current, String),
+      /down/,
+    );
+    await assert.rejects(
+      readTrend(
+        (p) => (p === current ? Promise.reject(new ApiError('forbidden', 'scope')) : Promise.resolve(summary(p, 1))),
+        undefined,
+        current,
+        String,
+      ),
+      /scope/,
+    );
   });
 });

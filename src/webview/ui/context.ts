@@ -1,7 +1,11 @@
 import { configureL10n, fillPlaceholders } from '../../core/l10n';
 import { fill, type UiStringKey, type UiStrings, type WebviewMessage } from '../protocol';
 
-declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
+declare function acquireVsCodeApi(): {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+};
 
 const vscodeApi = acquireVsCodeApi();
 
@@ -21,7 +25,10 @@ export function setStrings(next: UiStrings, nextLocale: string, messages?: Recor
   strings = next;
   locale = nextLocale;
   // What src/core formats and says in the webview: the host's locale and translations.
-  configureL10n({ locale: nextLocale, translate: messages ? (message, ...args) => fillPlaceholders(messages[message] ?? message, ...args) : undefined });
+  configureL10n({
+    locale: nextLocale,
+    translate: messages ? (message, ...args) => fillPlaceholders(messages[message] ?? message, ...args) : undefined,
+  });
 }
 
 export function getLocale(): string | undefined {

@@ -20,10 +20,18 @@ function toolbar(state: DashboardState, data: DetailsData | undefined): HTMLElem
   const to = Math.min(total, page * pageSize);
   const exporting = state.export?.phase === 'running';
   const exportTitle = data?.filtered ? t('exportFiltered', formatCount(data.filtered.matched, locale)) : undefined;
-  const sizes = DETAILS_PAGE_SIZES.includes(chosen) ? DETAILS_PAGE_SIZES : [...DETAILS_PAGE_SIZES, chosen].sort((a, b) => a - b);
+  const sizes = DETAILS_PAGE_SIZES.includes(chosen)
+    ? DETAILS_PAGE_SIZES
+    : [...DETAILS_PAGE_SIZES, chosen].sort((a, b) => a - b);
   const select = h(
     'select',
-    { focusKey: 'page-size', attrs: { id: 'page-size' }, on: { change: (event) => send({ type: 'setPageSize', pageSize: Number((event.target as HTMLSelectElement).value) }) } },
+    {
+      focusKey: 'page-size',
+      attrs: { id: 'page-size' },
+      on: {
+        change: (event) => send({ type: 'setPageSize', pageSize: Number((event.target as HTMLSelectElement).value) }),
+      },
+    },
     ...sizes.map((size) => h('option', { attrs: { value: size, selected: size === chosen } }, String(size))),
   );
   return h(
@@ -32,17 +40,73 @@ function toolbar(state: DashboardState, data: DetailsData | undefined): HTMLElem
     h(
       'div',
       { class: 'pager', attrs: { role: 'group', 'aria-label': t('detailsHeading') } },
-      h('button', { class: 'icon-button', focusKey: 'prev-page', attrs: { type: 'button', 'aria-label': t('previousPage'), title: t('previousPage'), disabled: page <= 1 || !data }, on: { click: () => send({ type: 'setPage', page: page - 1 }) } }, '‹'),
+      h(
+        'button',
+        {
+          class: 'icon-button',
+          focusKey: 'prev-page',
+          attrs: {
+            type: 'button',
+            'aria-label': t('previousPage'),
+            title: t('previousPage'),
+            disabled: page <= 1 || !data,
+          },
+          on: { click: () => send({ type: 'setPage', page: page - 1 }) },
+        },
+        '‹',
+      ),
       h('span', { attrs: { id: 'page-of' } }, t('pageOf', formatCount(page, locale), formatCount(pages, locale))),
-      h('button', { class: 'icon-button', focusKey: 'next-page', attrs: { type: 'button', 'aria-label': t('nextPage'), title: t('nextPage'), disabled: page >= pages || !data }, on: { click: () => send({ type: 'setPage', page: page + 1 }) } }, '›'),
-      h('span', { class: 'range', attrs: { id: 'records-range' } }, data ? t('recordsRange', formatCount(from, locale), formatCount(to, locale), formatCount(total, locale)) : ''),
-    data?.filtered ? h('span', { class: 'range filtered-count', attrs: { id: 'filtered-count' } }, t('filteredCount', formatCount(data.filtered.matched, locale), formatCount(data.filtered.total, locale))) : null,
+      h(
+        'button',
+        {
+          class: 'icon-button',
+          focusKey: 'next-page',
+          attrs: {
+            type: 'button',
+            'aria-label': t('nextPage'),
+            title: t('nextPage'),
+            disabled: page >= pages || !data,
+          },
+          on: { click: () => send({ type: 'setPage', page: page + 1 }) },
+        },
+        '›',
+      ),
+      h(
+        'span',
+        { class: 'range', attrs: { id: 'records-range' } },
+        data ? t('recordsRange', formatCount(from, locale), formatCount(to, locale), formatCount(total, locale)) : '',
+      ),
+      data?.filtered
+        ? h(
+            'span',
+            { class: 'range filtered-count', attrs: { id: 'filtered-count' } },
+            t('filteredCount', formatCount(data.filtered.matched, locale), formatCount(data.filtered.total, locale)),
+          )
+        : null,
     ),
     h('label', { class: 'page-size', attrs: { for: 'page-size' } }, t('pageSize')),
     select,
     h('span', { class: 'spacer' }),
-    h('button', { class: 'secondary', focusKey: 'export-csv', attrs: { type: 'button', id: 'export-csv', disabled: exporting || total === 0, title: exportTitle }, on: { click: () => send({ type: 'export', format: 'csv' }) } }, t('exportCsv')),
-    h('button', { class: 'secondary', focusKey: 'export-json', attrs: { type: 'button', id: 'export-json', disabled: exporting || total === 0, title: exportTitle }, on: { click: () => send({ type: 'export', format: 'json' }) } }, t('exportJson')),
+    h(
+      'button',
+      {
+        class: 'secondary',
+        focusKey: 'export-csv',
+        attrs: { type: 'button', id: 'export-csv', disabled: exporting || total === 0, title: exportTitle },
+        on: { click: () => send({ type: 'export', format: 'csv' }) },
+      },
+      t('exportCsv'),
+    ),
+    h(
+      'button',
+      {
+        class: 'secondary',
+        focusKey: 'export-json',
+        attrs: { type: 'button', id: 'export-json', disabled: exporting || total === 0, title: exportTitle },
+        on: { click: () => send({ type: 'export', format: 'json' }) },
+      },
+      t('exportJson'),
+    ),
   );
 }
 
@@ -78,10 +142,27 @@ function filterBar(state: DashboardState, data: DetailsData | undefined): HTMLEl
     h('option', { attrs: { value: '', selected: filter.column === undefined } }, t('filterAnyColumn')),
     ...columns.map((c) => h('option', { attrs: { value: c, selected: filter.column === c } }, c)),
   );
-  const text = h('input', { focusKey: 'filter-text', attrs: { id: 'filter-text', type: 'search', value: filter.text ?? '', placeholder: t('filterText'), 'aria-label': t('filterText'), maxlength: 200 } });
+  const text = h('input', {
+    focusKey: 'filter-text',
+    attrs: {
+      id: 'filter-text',
+      type: 'search',
+      value: filter.text ?? '',
+      placeholder: t('filterText'),
+      'aria-label': t('filterText'),
+      maxlength: 200,
+    },
+  });
   const status = h(
     'select',
-    { focusKey: 'filter-status', attrs: { id: 'filter-status', 'aria-label': t('filterStatus'), disabled: !hasStatus && filter.status === undefined } },
+    {
+      focusKey: 'filter-status',
+      attrs: {
+        id: 'filter-status',
+        'aria-label': t('filterStatus'),
+        disabled: !hasStatus && filter.status === undefined,
+      },
+    },
     h('option', { attrs: { value: '', selected: filter.status === undefined } }, t('filterAnyStatus')),
     ...STATUS_CLASSES.map((c) => h('option', { attrs: { value: c, selected: filter.status === c } }, c)),
   );
@@ -95,15 +176,53 @@ function filterBar(state: DashboardState, data: DetailsData | undefined): HTMLEl
   const active = filter.keyId !== undefined || (filter.text ?? '') !== '' || filter.status !== undefined;
   return h(
     'form',
-    { class: 'filter-bar', attrs: { role: 'search', 'aria-label': t('filterHeading'), id: 'records-filter' }, on: { submit: (event) => { event.preventDefault(); apply(); } } },
+    {
+      class: 'filter-bar',
+      attrs: { role: 'search', 'aria-label': t('filterHeading'), id: 'records-filter' },
+      on: {
+        submit: (event) => {
+          event.preventDefault();
+          apply();
+        },
+      },
+    },
     filter.keyId !== undefined
-      ? h('span', { class: 'chip', attrs: { id: 'filter-key' } }, t('filterKey', state.filterKeyName ?? filter.keyId), h('button', { class: 'link', focusKey: 'clear-key', attrs: { type: 'button', 'aria-label': t('clearFilter') }, on: { click: () => send({ type: 'setFilter', filter: { ...filter, keyId: undefined } }) } }, '×'))
+      ? h(
+          'span',
+          { class: 'chip', attrs: { id: 'filter-key' } },
+          t('filterKey', state.filterKeyName ?? filter.keyId),
+          h(
+            'button',
+            {
+              class: 'link',
+              focusKey: 'clear-key',
+              attrs: { type: 'button', 'aria-label': t('clearFilter') },
+              on: { click: () => send({ type: 'setFilter', filter: { ...filter, keyId: undefined } }) },
+            },
+            '×',
+          ),
+        )
       : null,
     column,
     text,
     status,
-    h('button', { class: 'secondary', focusKey: 'apply-filter', attrs: { type: 'submit', id: 'apply-filter' } }, t('applyFilter')),
-    active ? h('button', { class: 'link', focusKey: 'clear-filter', attrs: { type: 'button', id: 'clear-filter' }, on: { click: () => send({ type: 'setFilter', filter: {} }) } }, t('clearFilter')) : null,
+    h(
+      'button',
+      { class: 'secondary', focusKey: 'apply-filter', attrs: { type: 'submit', id: 'apply-filter' } },
+      t('applyFilter'),
+    ),
+    active
+      ? h(
+          'button',
+          {
+            class: 'link',
+            focusKey: 'clear-filter',
+            attrs: { type: 'button', id: 'clear-filter' },
+            on: { click: () => send({ type: 'setFilter', filter: {} }) },
+          },
+          t('clearFilter'),
+        )
+      : null,
   );
 }
 
@@ -113,9 +232,20 @@ function scanBar(state: DashboardState): HTMLElement | null {
   return h(
     'div',
     { class: 'export-bar', attrs: { role: 'status', id: 'scan-progress' } },
-    h('progress', { attrs: { max: Math.max(1, scan.total), value: scan.loaded, 'aria-label': t('scanning', scan.loaded, scan.total) } }),
+    h('progress', {
+      attrs: { max: Math.max(1, scan.total), value: scan.loaded, 'aria-label': t('scanning', scan.loaded, scan.total) },
+    }),
     h('span', {}, t('scanning', formatCount(scan.loaded, getLocale()), formatCount(scan.total, getLocale()))),
-    h('button', { class: 'secondary', focusKey: 'cancel-scan', attrs: { type: 'button', id: 'cancel-scan' }, on: { click: () => send({ type: 'cancelScan' }) } }, t('cancel')),
+    h(
+      'button',
+      {
+        class: 'secondary',
+        focusKey: 'cancel-scan',
+        attrs: { type: 'button', id: 'cancel-scan' },
+        on: { click: () => send({ type: 'cancelScan' }) },
+      },
+      t('cancel'),
+    ),
   );
 }
 
@@ -128,12 +258,22 @@ function table(state: DashboardState): HTMLElement {
   const loading = section.status === 'loading';
   const attrs = { id: 'details-table', 'aria-busy': loading ? 'true' : undefined };
   if (!data) {
-    const rows = Array.from({ length: lastRows ?? Math.min(state.view.pageSize, 25) + 1 }, () => h('tr', { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } }, ...[1, 2, 3, 4].map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' })))));
+    const rows = Array.from({ length: lastRows ?? Math.min(state.view.pageSize, 25) + 1 }, () =>
+      h(
+        'tr',
+        { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } },
+        ...[1, 2, 3, 4].map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' }))),
+      ),
+    );
     return h('table', { class: 'details', attrs }, h('tbody', {}, ...rows));
   }
   lastRows = Math.max(1, data.records.length + 1);
   if (data.records.length === 0) {
-    return h('table', { class: 'details', attrs }, h('tbody', {}, h('tr', {}, h('td', { class: 'empty' }, data.filtered ? t('filterNoMatch') : t('detailsEmpty')))));
+    return h(
+      'table',
+      { class: 'details', attrs },
+      h('tbody', {}, h('tr', {}, h('td', { class: 'empty' }, data.filtered ? t('filterNoMatch') : t('detailsEmpty')))),
+    );
   }
   return h(
     'table',
@@ -150,10 +290,22 @@ function table(state: DashboardState): HTMLElement {
           ...data.columns.map((column) => {
             const value = record[column];
             const local = localTime(value);
-            if (local !== undefined) return h('td', { class: 'time', attrs: { title: String(value) } }, h('time', { attrs: { datetime: String(value) } }, local));
+            if (local !== undefined)
+              return h(
+                'td',
+                { class: 'time', attrs: { title: String(value) } },
+                h('time', { attrs: { datetime: String(value) } }, local),
+              );
             const text = compactValue(value);
             const full = fullValue(value);
-            return h('td', { class: typeof value === 'number' ? 'numeric' : undefined, attrs: { title: full !== text ? full : undefined } }, text);
+            return h(
+              'td',
+              {
+                class: typeof value === 'number' ? 'numeric' : undefined,
+                attrs: { title: full !== text ? full : undefined },
+              },
+              text,
+            );
           }),
         ),
       ),

@@ -13,7 +13,11 @@ export interface Props {
   focusKey?: string;
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (props.class) element.className = props.class;
   for (const [name, value] of Object.entries(props.attrs ?? {})) {
@@ -51,7 +55,11 @@ export function srOnly(text: string): HTMLSpanElement {
 }
 
 /** An SVG element (attributes as given; text only as text nodes). */
-export function svg(tag: string, attrs: Record<string, string | number | undefined> = {}, ...children: Child[]): SVGElement {
+export function svg(
+  tag: string,
+  attrs: Record<string, string | number | undefined> = {},
+  ...children: Child[]
+): SVGElement {
   const element = document.createElementNS('http://www.w3.org/2000/svg', tag);
   for (const [name, value] of Object.entries(attrs)) if (value !== undefined) element.setAttribute(name, String(value));
   append(element, ...children);

@@ -1,7 +1,15 @@
 // The engagement details webview. It renders what the host posts (every service string as
 // text) and sends back which action was clicked; it never talks to the network and never
 // sees the API key.
-import { type DetailsAction, type DetailsHostMessage, type DetailsStringKey, type DetailsStrings, type DetailsView, type DetailsWebviewMessage, fill } from '../detailsProtocol';
+import {
+  type DetailsAction,
+  type DetailsHostMessage,
+  type DetailsStringKey,
+  type DetailsStrings,
+  type DetailsView,
+  type DetailsWebviewMessage,
+  fill,
+} from '../detailsProtocol';
 import { h, replaceContent } from './dom';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
@@ -20,7 +28,12 @@ function actionButton(action: DetailsAction, busy: boolean): HTMLButtonElement {
   const secondary = action !== 'edit';
   return h(
     'button',
-    { class: secondary ? 'secondary' : undefined, attrs: { type: 'button', 'data-action': action, disabled: busy && action === 'refresh' }, focusKey: `action-${action}`, on: { click: () => send({ type: 'action', action }) } },
+    {
+      class: secondary ? 'secondary' : undefined,
+      attrs: { type: 'button', 'data-action': action, disabled: busy && action === 'refresh' },
+      focusKey: `action-${action}`,
+      on: { click: () => send({ type: 'action', action }) },
+    },
     t(`action.${action}`),
   );
 }
@@ -29,19 +42,58 @@ function render(next: DetailsView): void {
   view = next;
   app.setAttribute('aria-busy', String(next.busy));
   const rows = next.fields.map((field) =>
-    h('tr', {}, h('th', { attrs: { scope: 'row' } }, field.label), h('td', {}, field.code ? h('code', {}, field.value) : field.value, field.note ? h('span', { class: 'note' }, ` (${field.note})`) : null)),
+    h(
+      'tr',
+      {},
+      h('th', { attrs: { scope: 'row' } }, field.label),
+      h(
+        'td',
+        {},
+        field.code ? h('code', {}, field.value) : field.value,
+        field.note ? h('span', { class: 'note' }, ` (${field.note})`) : null,
+      ),
+    ),
   );
   replaceContent(
     app,
-    h('header', {}, h('h1', { class: 'name' }, next.name), h('div', { class: 'meta' }, h('span', { class: `status status-${next.status.kind}` }, next.status.text), h('span', { class: 'environment' }, next.environment))),
-    h('div', { class: 'actions', attrs: { role: 'toolbar', 'aria-label': t('actions') } }, ...next.actions.map((a) => actionButton(a, next.busy)), next.busy ? h('span', { class: 'busy', attrs: { role: 'status' } }, t('busy')) : null),
+    h(
+      'header',
+      {},
+      h('h1', { class: 'name' }, next.name),
+      h(
+        'div',
+        { class: 'meta' },
+        h('span', { class: `status status-${next.status.kind}` }, next.status.text),
+        h('span', { class: 'environment' }, next.environment),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'actions', attrs: { role: 'toolbar', 'aria-label': t('actions') } },
+      ...next.actions.map((a) => actionButton(a, next.busy)),
+      next.busy ? h('span', { class: 'busy', attrs: { role: 'status' } }, t('busy')) : null,
+    ),
     next.notice ? h('div', { class: 'banner notice', attrs: { role: 'status' } }, next.notice) : null,
     next.error ? h('div', { class: 'banner error', attrs: { role: 'alert' } }, next.error) : null,
     h('table', { class: 'fields', attrs: { 'aria-label': t('fields') } }, h('tbody', {}, ...rows)),
     h('h2', {}, t('description')),
-    next.description ? h('p', { class: 'description' }, next.description) : h('p', { class: 'empty' }, t('noDescription')),
+    next.description
+      ? h('p', { class: 'description' }, next.description)
+      : h('p', { class: 'empty' }, t('noDescription')),
     next.extras.length ? h('h2', {}, t('otherFields')) : null,
-    next.extras.length ? h('table', { class: 'fields extras' }, h('tbody', {}, ...next.extras.map((f) => h('tr', {}, h('th', { attrs: { scope: 'row' } }, f.label), h('td', {}, h('code', {}, f.value)))))) : null,
+    next.extras.length
+      ? h(
+          'table',
+          { class: 'fields extras' },
+          h(
+            'tbody',
+            {},
+            ...next.extras.map((f) =>
+              h('tr', {}, h('th', { attrs: { scope: 'row' } }, f.label), h('td', {}, h('code', {}, f.value))),
+            ),
+          ),
+        )
+      : null,
     h('footer', {}, t('readAt', next.readAt), next.actions.includes('edit') ? null : ` ${t('readOnly')}`),
   );
 }
@@ -57,6 +109,8 @@ window.addEventListener('message', (event: MessageEvent<DetailsHostMessage>) => 
   }
 });
 window.addEventListener('error', (event) => send({ type: 'webviewError', message: String(event.message) }));
-window.addEventListener('unhandledrejection', (event) => send({ type: 'webviewError', message: String((event.reason as Error | undefined)?.message ?? event.reason) }));
+window.addEventListener('unhandledrejection', (event) =>
+  send({ type: 'webviewError', message: String((event.reason as Error | undefined)?.message ?? event.reason) }),
+);
 
 send({ type: 'ready' });

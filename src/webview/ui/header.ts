@@ -18,7 +18,13 @@ export function renderHeader(state: DashboardState): HTMLElement {
   const monthInput = h('input', {
     class: 'month',
     focusKey: 'month',
-    attrs: { type: 'month', value: view.period, max: currentPeriod, 'aria-label': t('chooseMonth'), title: t('chooseMonth') },
+    attrs: {
+      type: 'month',
+      value: view.period,
+      max: currentPeriod,
+      'aria-label': t('chooseMonth'),
+      title: t('chooseMonth'),
+    },
     on: {
       change: (event) => {
         const value = (event.target as HTMLInputElement).value;
@@ -39,16 +45,47 @@ export function renderHeader(state: DashboardState): HTMLElement {
     h(
       'div',
       { class: 'period', attrs: { role: 'group', 'aria-label': t('billingPeriod') } },
-      h('button', { class: 'icon-button', focusKey: 'prev-period', attrs: { type: 'button', 'aria-label': t('previousPeriod'), title: t('previousPeriod') }, on: { click: () => send({ type: 'setPeriod', period: shiftPeriod(view.period, -1) }) } }, '‹'),
-      h('span', { class: 'period-label sr-only', attrs: { id: 'period-label', 'aria-live': 'polite' } }, periodLabel(view.period, getLocale())),
+      h(
+        'button',
+        {
+          class: 'icon-button',
+          focusKey: 'prev-period',
+          attrs: { type: 'button', 'aria-label': t('previousPeriod'), title: t('previousPeriod') },
+          on: { click: () => send({ type: 'setPeriod', period: shiftPeriod(view.period, -1) }) },
+        },
+        '‹',
+      ),
+      h(
+        'span',
+        { class: 'period-label sr-only', attrs: { id: 'period-label', 'aria-live': 'polite' } },
+        periodLabel(view.period, getLocale()),
+      ),
       monthInput,
-      h('button', { class: 'icon-button', focusKey: 'next-period', attrs: { type: 'button', 'aria-label': t('nextPeriod'), title: t('nextPeriod'), disabled: atLatest }, on: { click: () => send({ type: 'setPeriod', period: shiftPeriod(view.period, 1) }) } }, '›'),
+      h(
+        'button',
+        {
+          class: 'icon-button',
+          focusKey: 'next-period',
+          attrs: { type: 'button', 'aria-label': t('nextPeriod'), title: t('nextPeriod'), disabled: atLatest },
+          on: { click: () => send({ type: 'setPeriod', period: shiftPeriod(view.period, 1) }) },
+        },
+        '›',
+      ),
     ),
     h(
       'div',
       { class: 'freshness' },
       h('span', { class: 'updated', attrs: { id: 'updated', 'aria-live': 'polite' } }, updatedText(state)),
-      h('button', { class: 'secondary', focusKey: 'refresh', attrs: { type: 'button', id: 'refresh' }, on: { click: () => send({ type: 'refresh' }) } }, `↻ ${t('refresh')}`),
+      h(
+        'button',
+        {
+          class: 'secondary',
+          focusKey: 'refresh',
+          attrs: { type: 'button', id: 'refresh' },
+          on: { click: () => send({ type: 'refresh' }) },
+        },
+        `↻ ${t('refresh')}`,
+      ),
     ),
   );
 }

@@ -24,12 +24,24 @@ function headerCell(spec: (typeof COLUMNS)[number], sort: KeySort): HTMLTableCel
   const next: KeySort['direction'] = active ? (sort.direction === 'asc' ? 'desc' : 'asc') : spec.firstDirection;
   return h(
     'th',
-    { class: spec.numeric ? 'numeric' : undefined, attrs: { scope: 'col', 'aria-sort': active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none' } },
+    {
+      class: spec.numeric ? 'numeric' : undefined,
+      attrs: { scope: 'col', 'aria-sort': active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none' },
+    },
     h(
       'button',
-      { class: 'sort', focusKey: `sort-${spec.column}`, attrs: { type: 'button', title: t('sortBy', label), 'data-column': spec.column }, on: { click: () => send({ type: 'sort', column: spec.column, direction: next }) } },
+      {
+        class: 'sort',
+        focusKey: `sort-${spec.column}`,
+        attrs: { type: 'button', title: t('sortBy', label), 'data-column': spec.column },
+        on: { click: () => send({ type: 'sort', column: spec.column, direction: next }) },
+      },
       label,
-      h('span', { class: 'sort-indicator', attrs: { 'aria-hidden': 'true' } }, active ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''),
+      h(
+        'span',
+        { class: 'sort-indicator', attrs: { 'aria-hidden': 'true' } },
+        active ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : '',
+      ),
     ),
   );
 }
@@ -43,7 +55,16 @@ function row(key: KeyRow): HTMLTableRowElement {
     h(
       'td',
       { class: 'name' },
-      h('button', { class: 'link key-filter', focusKey: `key-${key.maskedKeyId}`, attrs: { type: 'button', title: t('filterByKey', key.name), 'data-key': key.maskedKeyId }, on: { click: () => send({ type: 'filterKey', maskedKeyId: key.maskedKeyId }) } }, key.name),
+      h(
+        'button',
+        {
+          class: 'link key-filter',
+          focusKey: `key-${key.maskedKeyId}`,
+          attrs: { type: 'button', title: t('filterByKey', key.name), 'data-key': key.maskedKeyId },
+          on: { click: () => send({ type: 'filterKey', maskedKeyId: key.maskedKeyId }) },
+        },
+        key.name,
+      ),
       key.current ? h('span', { class: 'badge badge-current' }, t('currentKey')) : null,
     ),
     h('td', {}, h('code', {}, key.maskedKeyId)),
@@ -57,7 +78,14 @@ export function renderKeys(section: Section<KeysData>, sort: KeySort): HTMLEleme
   const data = section.data;
   const body = h('tbody');
   if (!data) {
-    for (let i = 0; i < skeletonRows; i++) body.append(h('tr', { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } }, ...COLUMNS.map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' })))));
+    for (let i = 0; i < skeletonRows; i++)
+      body.append(
+        h(
+          'tr',
+          { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } },
+          ...COLUMNS.map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' }))),
+        ),
+      );
   } else if (data.rows.length === 0) {
     body.append(h('tr', {}, h('td', { class: 'empty', attrs: { colspan: COLUMNS.length } }, t('keysEmpty'))));
   } else {
@@ -66,11 +94,18 @@ export function renderKeys(section: Section<KeysData>, sort: KeySort): HTMLEleme
   }
   const table = h(
     'table',
-    { class: `keys${section.status === 'loading' && data ? ' stale' : ''}`, attrs: { id: 'keys-table', 'aria-busy': section.status === 'loading' ? 'true' : undefined } },
+    {
+      class: `keys${section.status === 'loading' && data ? ' stale' : ''}`,
+      attrs: { id: 'keys-table', 'aria-busy': section.status === 'loading' ? 'true' : undefined },
+    },
     h('caption', {}, srOnly(t('keysHeading'))),
     h('thead', {}, h('tr', {}, ...COLUMNS.map((spec) => headerCell(spec, sort)))),
     body,
   );
   const heading = h('h2', {}, t('keysHeading'));
-  return [heading, section.status === 'error' ? errorBox(section.error) : null, h('div', { class: 'table-wrap' }, table)].filter((x): x is HTMLElement => x !== null);
+  return [
+    heading,
+    section.status === 'error' ? errorBox(section.error) : null,
+    h('div', { class: 'table-wrap' }, table),
+  ].filter((x): x is HTMLElement => x !== null);
 }

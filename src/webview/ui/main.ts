@@ -27,7 +27,8 @@ const signatures = new Map<Region, string>();
 function emptyPeriod(s: DashboardState): string | undefined {
   const { summary, keys, details } = s;
   if (summary.status !== 'ready' || keys.status !== 'ready' || details.status !== 'ready') return undefined;
-  const nothing = summary.data.meters.every((m) => m.used === 0) && keys.data.rows.length === 0 && details.data.totalCount === 0;
+  const nothing =
+    summary.data.meters.every((m) => m.used === 0) && keys.data.rows.length === 0 && details.data.totalCount === 0;
   return nothing ? periodLabel(s.view.period, getLocale()) : undefined;
 }
 
@@ -44,7 +45,19 @@ function render(next: DashboardState): void {
   const blocked = next.blocked;
   const busy = isBusy(next);
   app.setAttribute('aria-busy', String(busy));
-  update('header', [next.environment, next.view.period, next.currentPeriod, next.summary.data?.tier, next.updatedAt, busy, blocked !== undefined], () => [renderHeader(next)]);
+  update(
+    'header',
+    [
+      next.environment,
+      next.view.period,
+      next.currentPeriod,
+      next.summary.data?.tier,
+      next.updatedAt,
+      busy,
+      blocked !== undefined,
+    ],
+    () => [renderHeader(next)],
+  );
   // A refused month (in the future) goes back to the period shown.
   const month = regions.header.querySelector<HTMLInputElement>('input.month');
   if (month && month.value !== next.view.period) month.value = next.view.period;
@@ -53,9 +66,15 @@ function render(next: DashboardState): void {
   update('blocked', blocked ?? null, () => (blocked ? [renderBlocked(blocked)] : []));
   for (const name of ['meters', 'keys', 'details'] as const) regions[name].hidden = blocked !== undefined;
   if (blocked) return;
-  update('meters', [next.summary, next.trend, next.projection, next.view.period], () => renderMeters(next.summary, next.trend, next.projection, next.view.period));
+  update('meters', [next.summary, next.trend, next.projection, next.view.period], () =>
+    renderMeters(next.summary, next.trend, next.projection, next.view.period),
+  );
   update('keys', [next.keys, next.view.sort], () => renderKeys(next.keys, next.view.sort));
-  update('details', [next.details, next.view.page, next.view.pageSize, next.view.filter, next.filterKeyName, next.scan, next.export], () => renderDetails(next));
+  update(
+    'details',
+    [next.details, next.view.page, next.view.pageSize, next.view.filter, next.filterKeyName, next.scan, next.export],
+    () => renderDetails(next),
+  );
   tickUpdated(next);
 }
 
@@ -73,7 +92,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
 });
 
 window.addEventListener('error', (event) => send({ type: 'webviewError', message: String(event.message) }));
-window.addEventListener('unhandledrejection', (event) => send({ type: 'webviewError', message: String((event.reason as Error | undefined)?.message ?? event.reason) }));
+window.addEventListener('unhandledrejection', (event) =>
+  send({ type: 'webviewError', message: String((event.reason as Error | undefined)?.message ?? event.reason) }),
+);
 
 // "Updated N minutes ago" moves on while the panel is open; the timer is bounded to one.
 setInterval(() => {

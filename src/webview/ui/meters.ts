@@ -11,7 +11,9 @@ import { renderTrend } from './trend';
 
 function dayOf(iso: string, locale?: string): string {
   try {
-    return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+    return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+      new Date(`${iso}T00:00:00Z`),
+    );
   } catch {
     return iso;
   }
@@ -23,21 +25,32 @@ function projectionLine(projection: Projection, figures: MeterFigures, method: s
   const amount = (value: number) => formatAmount(value, figures.unit, locale);
   return h(
     'div',
-    { class: `projection${projection.overBy !== undefined ? ' projection-over' : ''}`, attrs: { 'data-part': 'projection', title: method } },
+    {
+      class: `projection${projection.overBy !== undefined ? ' projection-over' : ''}`,
+      attrs: { 'data-part': 'projection', title: method },
+    },
     h('span', { class: 'badge badge-estimate' }, t('estimate')),
     ' ',
     t('projection', amount(projection.projected)),
     ' · ',
-    projection.overBy !== undefined && projection.exceedsOn ? t('projectionOver', amount(projection.overBy), dayOf(projection.exceedsOn, locale)) : t('projectionWithin'),
+    projection.overBy !== undefined && projection.exceedsOn
+      ? t('projectionOver', amount(projection.overBy), dayOf(projection.exceedsOn, locale))
+      : t('projectionWithin'),
   );
 }
 
 const METERS = ['calls', 'webhooks', 'storage_gb'] as const;
 
-function meterCard(figures: MeterFigures, extra: { trend?: Section<TrendData>; projection?: ProjectionView; period: string }): HTMLElement {
+function meterCard(
+  figures: MeterFigures,
+  extra: { trend?: Section<TrendData>; projection?: ProjectionView; period: string },
+): HTMLElement {
   const texts = meterTexts(figures, getLocale());
   const name = t(`meter.${figures.name}`);
-  const projected = extra.projection?.period === extra.period ? extra.projection.meters.find((p) => p.meter === figures.name) : undefined;
+  const projected =
+    extra.projection?.period === extra.period
+      ? extra.projection.meters.find((p) => p.meter === figures.name)
+      : undefined;
   const fill = h('div', { class: 'fill' });
   fill.style.width = `${(figures.fill * 100).toFixed(2)}%`;
   const bar = h(
@@ -50,7 +63,14 @@ function meterCard(figures: MeterFigures, extra: { trend?: Section<TrendData>; p
         'aria-valuemin': 0,
         'aria-valuemax': Math.max(figures.included, figures.used),
         'aria-valuenow': figures.used,
-        'aria-valuetext': t('meterAria', name, texts.used, texts.included, figures.percent === undefined ? t('meterNoAllowance') : texts.percent) + (texts.overage ? `, ${t('meterOverage', texts.overage)}` : ''),
+        'aria-valuetext':
+          t(
+            'meterAria',
+            name,
+            texts.used,
+            texts.included,
+            figures.percent === undefined ? t('meterNoAllowance') : texts.percent,
+          ) + (texts.overage ? `, ${t('meterOverage', texts.overage)}` : ''),
       },
     },
     fill,
@@ -58,11 +78,32 @@ function meterCard(figures: MeterFigures, extra: { trend?: Section<TrendData>; p
   return h(
     'div',
     { class: `meter-card level-${figures.level}`, attrs: { 'data-meter': figures.name } },
-    h('div', { class: 'meter-top' }, h('h3', {}, name), h('span', { class: 'percent', attrs: { 'data-part': 'percent' } }, texts.percent)),
+    h(
+      'div',
+      { class: 'meter-top' },
+      h('h3', {}, name),
+      h('span', { class: 'percent', attrs: { 'data-part': 'percent' } }, texts.percent),
+    ),
     bar,
-    h('div', { class: 'figures', attrs: { 'data-part': 'figures' } }, t('meterOf', texts.used, figures.included > 0 ? texts.included : t('meterNoAllowance'))),
-    h('div', { class: 'overage', attrs: { 'data-part': 'overage', 'aria-hidden': texts.overage ? undefined : 'true' } }, texts.overage ? t('meterOverage', texts.overage) : '\u00a0'),
-    projected ? projectionLine(projected, figures, extra.projection?.method === 'daily' && figures.name === 'calls' ? t('projectionDaily') : t('projectionLinear')) : null,
+    h(
+      'div',
+      { class: 'figures', attrs: { 'data-part': 'figures' } },
+      t('meterOf', texts.used, figures.included > 0 ? texts.included : t('meterNoAllowance')),
+    ),
+    h(
+      'div',
+      { class: 'overage', attrs: { 'data-part': 'overage', 'aria-hidden': texts.overage ? undefined : 'true' } },
+      texts.overage ? t('meterOverage', texts.overage) : '\u00a0',
+    ),
+    projected
+      ? projectionLine(
+          projected,
+          figures,
+          extra.projection?.method === 'daily' && figures.name === 'calls'
+            ? t('projectionDaily')
+            : t('projectionLinear'),
+        )
+      : null,
     renderTrend(extra.trend, figures, name, extra.period),
   );
 }
@@ -72,25 +113,54 @@ function skeletonCard(name: (typeof METERS)[number]): HTMLElement {
     'div',
     { class: 'meter-card skeleton-card', attrs: { 'data-meter': name, 'aria-hidden': 'true' } },
     // The same boxes and line heights as a loaded card, so nothing moves when the data comes.
-    h('div', { class: 'meter-top' }, h('h3', {}, t(`meter.${name}`)), h('span', { class: 'percent' }, h('span', { class: 'skeleton skeleton-text short' }), '\u00a0')),
+    h(
+      'div',
+      { class: 'meter-top' },
+      h('h3', {}, t(`meter.${name}`)),
+      h('span', { class: 'percent' }, h('span', { class: 'skeleton skeleton-text short' }), '\u00a0'),
+    ),
     h('div', { class: 'bar' }, h('div', { class: 'skeleton skeleton-bar' })),
     h('div', { class: 'figures' }, h('span', { class: 'skeleton skeleton-text' }), '\u00a0'),
     h('div', { class: 'overage' }, '\u00a0'),
-    h('div', { class: 'trend' }, h('span', { class: 'skeleton skeleton-chart' }), h('div', { class: 'trend-foot' }, '\u00a0')),
+    h(
+      'div',
+      { class: 'trend' },
+      h('span', { class: 'skeleton skeleton-chart' }),
+      h('div', { class: 'trend-foot' }, '\u00a0'),
+    ),
   );
 }
 
-export function renderMeters(section: Section<SummaryData>, trend: Section<TrendData> | undefined, projection: ProjectionView | undefined, period: string): HTMLElement[] {
+export function renderMeters(
+  section: Section<SummaryData>,
+  trend: Section<TrendData> | undefined,
+  projection: ProjectionView | undefined,
+  period: string,
+): HTMLElement[] {
   const heading = h('h2', {}, t('metersHeading'));
   const data = section.data;
   const locale = getLocale();
   const days =
     projection?.period === period
-      ? h('p', { class: 'period-days', attrs: { id: 'period-days' } }, t('periodDays', formatCount(Math.ceil(projection.elapsedDays), locale), formatCount(projection.totalDays, locale), formatCount(Math.floor(projection.daysLeft), locale)))
+      ? h(
+          'p',
+          { class: 'period-days', attrs: { id: 'period-days' } },
+          t(
+            'periodDays',
+            formatCount(Math.ceil(projection.elapsedDays), locale),
+            formatCount(projection.totalDays, locale),
+            formatCount(Math.floor(projection.daysLeft), locale),
+          ),
+        )
       : null;
-  const cards = h('div', { class: `meters${section.status === 'loading' && data ? ' stale' : ''}`, attrs: { 'aria-busy': section.status === 'loading' ? 'true' : undefined } });
+  const cards = h('div', {
+    class: `meters${section.status === 'loading' && data ? ' stale' : ''}`,
+    attrs: { 'aria-busy': section.status === 'loading' ? 'true' : undefined },
+  });
   if (data) for (const figures of data.meters) cards.append(meterCard(figures, { trend, projection, period }));
   else for (const name of METERS) cards.append(skeletonCard(name));
   const trendError = trend?.status === 'error' ? errorBox(trend.error) : null;
-  return [heading, days, section.status === 'error' ? errorBox(section.error) : trendError, cards].filter((x): x is HTMLElement => x !== null);
+  return [heading, days, section.status === 'error' ? errorBox(section.error) : trendError, cards].filter(
+    (x): x is HTMLElement => x !== null,
+  );
 }

@@ -13,7 +13,16 @@ export function renderBlocked(blocked: Blocked): HTMLElement {
       'div',
       { class: 'actions' },
       ...blocked.actions.map((command, index) =>
-        h('button', { class: index === 0 ? 'primary' : 'secondary', focusKey: `command-${command}`, attrs: { type: 'button' }, on: { click: () => send({ type: 'command', command }) } }, t(`command.${command}`)),
+        h(
+          'button',
+          {
+            class: index === 0 ? 'primary' : 'secondary',
+            focusKey: `command-${command}`,
+            attrs: { type: 'button' },
+            on: { click: () => send({ type: 'command', command }) },
+          },
+          t(`command.${command}`),
+        ),
       ),
     ),
   );
@@ -24,8 +33,23 @@ export function errorBox(error: ErrorView): HTMLElement {
     'div',
     { class: 'error-box', attrs: { role: 'alert', 'data-kind': error.kind } },
     h('span', { class: 'error-message' }, error.message),
-    error.retryable ? h('button', { class: 'secondary', focusKey: 'retry', attrs: { type: 'button' }, on: { click: () => send({ type: 'refresh' }) } }, t('retry')) : null,
-    h('button', { class: 'link', attrs: { type: 'button' }, on: { click: () => send({ type: 'command', command: 'showLogs' }) } }, t('command.showLogs')),
+    error.retryable
+      ? h(
+          'button',
+          {
+            class: 'secondary',
+            focusKey: 'retry',
+            attrs: { type: 'button' },
+            on: { click: () => send({ type: 'refresh' }) },
+          },
+          t('retry'),
+        )
+      : null,
+    h(
+      'button',
+      { class: 'link', attrs: { type: 'button' }, on: { click: () => send({ type: 'command', command: 'showLogs' }) } },
+      t('command.showLogs'),
+    ),
   );
 }
 
@@ -35,13 +59,28 @@ export function renderNotice(notice: Notice | undefined, empty: string | undefin
     out.push(
       h(
         'div',
-        { class: `notice notice-${notice.level}`, attrs: { role: notice.level === 'info' ? 'status' : 'alert', id: 'notice' } },
+        {
+          class: `notice notice-${notice.level}`,
+          attrs: { role: notice.level === 'info' ? 'status' : 'alert', id: 'notice' },
+        },
         h('span', {}, notice.text),
-        h('button', { class: 'link', focusKey: 'dismiss', attrs: { type: 'button' }, on: { click: () => send({ type: 'dismissNotice' }) } }, t('dismiss')),
+        h(
+          'button',
+          {
+            class: 'link',
+            focusKey: 'dismiss',
+            attrs: { type: 'button' },
+            on: { click: () => send({ type: 'dismissNotice' }) },
+          },
+          t('dismiss'),
+        ),
       ),
     );
   }
-  if (empty) out.push(h('div', { class: 'notice notice-info', attrs: { role: 'status', id: 'empty-period' } }, h('span', {}, empty)));
+  if (empty)
+    out.push(
+      h('div', { class: 'notice notice-info', attrs: { role: 'status', id: 'empty-period' } }, h('span', {}, empty)),
+    );
   return out;
 }
 
@@ -52,15 +91,38 @@ export function renderExport(view: ExportView | undefined): HTMLElement | null {
       return h(
         'div',
         { class: 'export-bar', attrs: { role: 'status' } },
-        h('progress', { attrs: { max: Math.max(1, view.total), value: view.loaded, 'aria-label': t('exporting', view.loaded, view.total) } }),
+        h('progress', {
+          attrs: {
+            max: Math.max(1, view.total),
+            value: view.loaded,
+            'aria-label': t('exporting', view.loaded, view.total),
+          },
+        }),
         h('span', {}, t('exporting', view.loaded, view.total)),
-        h('button', { class: 'secondary', focusKey: 'cancel-export', attrs: { type: 'button' }, on: { click: () => send({ type: 'cancelExport' }) } }, t('cancel')),
+        h(
+          'button',
+          {
+            class: 'secondary',
+            focusKey: 'cancel-export',
+            attrs: { type: 'button' },
+            on: { click: () => send({ type: 'cancelExport' }) },
+          },
+          t('cancel'),
+        ),
       );
     case 'done':
-      return h('div', { class: 'export-bar', attrs: { role: 'status' } }, h('span', {}, t('exportDone', view.loaded, view.detail ?? '')));
+      return h(
+        'div',
+        { class: 'export-bar', attrs: { role: 'status' } },
+        h('span', {}, t('exportDone', view.loaded, view.detail ?? '')),
+      );
     case 'cancelled':
       return h('div', { class: 'export-bar', attrs: { role: 'status' } }, h('span', {}, t('exportCancelled')));
     case 'failed':
-      return h('div', { class: 'export-bar export-failed', attrs: { role: 'alert' } }, h('span', {}, t('exportFailed', view.detail ?? '')));
+      return h(
+        'div',
+        { class: 'export-bar export-failed', attrs: { role: 'alert' } },
+        h('span', {}, t('exportFailed', view.detail ?? '')),
+      );
   }
 }

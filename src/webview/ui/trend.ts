@@ -17,7 +17,9 @@ const TOP = 4;
 function shortPeriod(period: string, locale?: string): string {
   const [year, month] = period.split('-').map(Number);
   try {
-    return new Intl.DateTimeFormat(locale, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, 1)));
+    return new Intl.DateTimeFormat(locale, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(year, month - 1, 1)),
+    );
   } catch {
     return period;
   }
@@ -39,14 +41,24 @@ function levelOf(point: TrendPoint, meter: UsageMeterName): string {
   return 'normal';
 }
 
-function chart(points: readonly TrendPoint[], meter: UsageMeterName, unit: MeterFigures['unit'], period: string, readout: HTMLElement, name: string): SVGElement {
+function chart(
+  points: readonly TrendPoint[],
+  meter: UsageMeterName,
+  unit: MeterFigures['unit'],
+  period: string,
+  readout: HTMLElement,
+  name: string,
+): SVGElement {
   const locale = getLocale();
   const max = chartMax(points, meter);
   const slot = W / points.length;
   const y = (value: number) => BASE - (value / max) * (BASE - TOP);
   const bars: SVGElement[] = [];
   const texts = points.map((p) => describe(p, meter, unit, locale));
-  let active = Math.max(0, points.findIndex((p) => p.period === period));
+  let active = Math.max(
+    0,
+    points.findIndex((p) => p.period === period),
+  );
   const show = (index: number) => {
     active = index;
     bars.forEach((bar, i) => bar.classList.toggle('focused', i === index));
@@ -58,18 +70,43 @@ function chart(points: readonly TrendPoint[], meter: UsageMeterName, unit: Meter
     const level = levelOf(point, meter);
     const used = point.status === 'data' ? point.meters[meter].used : 0;
     const top = point.status === 'data' ? Math.min(BASE - 1, y(used)) : BASE - 4;
-    const bar = svg('rect', { class: `bar-${level}${point.period === period ? ' selected' : ''}`, x: x.toFixed(1), y: top.toFixed(1), width: width.toFixed(1), height: (BASE - top).toFixed(1), rx: 1, 'data-period': point.period, 'data-status': point.status }, svg('title', {}, texts[i]));
+    const bar = svg(
+      'rect',
+      {
+        class: `bar-${level}${point.period === period ? ' selected' : ''}`,
+        x: x.toFixed(1),
+        y: top.toFixed(1),
+        width: width.toFixed(1),
+        height: (BASE - top).toFixed(1),
+        rx: 1,
+        'data-period': point.period,
+        'data-status': point.status,
+      },
+      svg('title', {}, texts[i]),
+    );
     bar.addEventListener('mouseenter', () => show(i));
     bars.push(bar);
   });
   // The included amount of each period with data, joined.
   const line = points
-    .map((p, i) => (p.status === 'data' && p.meters[meter].included > 0 ? `${(i * slot + 1).toFixed(1)},${y(p.meters[meter].included).toFixed(1)} ${((i + 1) * slot - 1).toFixed(1)},${y(p.meters[meter].included).toFixed(1)}` : ''))
+    .map((p, i) =>
+      p.status === 'data' && p.meters[meter].included > 0
+        ? `${(i * slot + 1).toFixed(1)},${y(p.meters[meter].included).toFixed(1)} ${((i + 1) * slot - 1).toFixed(1)},${y(p.meters[meter].included).toFixed(1)}`
+        : '',
+    )
     .filter(Boolean)
     .join(' ');
   const element = svg(
     'svg',
-    { class: 'trend-chart', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', role: 'img', tabindex: 0, 'aria-label': t('trendAria', name, points.length), 'data-meter': meter },
+    {
+      class: 'trend-chart',
+      viewBox: `0 0 ${W} ${H}`,
+      preserveAspectRatio: 'none',
+      role: 'img',
+      tabindex: 0,
+      'aria-label': t('trendAria', name, points.length),
+      'data-meter': meter,
+    },
     svg('line', { class: 'baseline', x1: 0, x2: W, y1: BASE + 0.5, y2: BASE + 0.5 }),
     ...bars,
     line ? svg('polyline', { class: 'included', points: line }) : null,
@@ -84,7 +121,16 @@ function chart(points: readonly TrendPoint[], meter: UsageMeterName, unit: Meter
   });
   element.addEventListener('keydown', (event) => {
     const { key } = event;
-    const next = key === 'ArrowLeft' ? active - 1 : key === 'ArrowRight' ? active + 1 : key === 'Home' ? 0 : key === 'End' ? points.length - 1 : undefined;
+    const next =
+      key === 'ArrowLeft'
+        ? active - 1
+        : key === 'ArrowRight'
+          ? active + 1
+          : key === 'Home'
+            ? 0
+            : key === 'End'
+              ? points.length - 1
+              : undefined;
     if (next === undefined) return;
     event.preventDefault();
     show(Math.min(points.length - 1, Math.max(0, next)));
@@ -92,13 +138,28 @@ function chart(points: readonly TrendPoint[], meter: UsageMeterName, unit: Meter
   return element;
 }
 
-function table(points: readonly TrendPoint[], meter: UsageMeterName, unit: MeterFigures['unit'], name: string): HTMLElement {
+function table(
+  points: readonly TrendPoint[],
+  meter: UsageMeterName,
+  unit: MeterFigures['unit'],
+  name: string,
+): HTMLElement {
   const locale = getLocale();
   return h(
     'table',
     { class: 'sr-only trend-table' },
     h('caption', {}, t('trendAria', name, points.length)),
-    h('thead', {}, h('tr', {}, h('th', { attrs: { scope: 'col' } }, t('col.period')), h('th', { attrs: { scope: 'col' } }, t('col.used')), h('th', { attrs: { scope: 'col' } }, t('col.included')))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { attrs: { scope: 'col' } }, t('col.period')),
+        h('th', { attrs: { scope: 'col' } }, t('col.used')),
+        h('th', { attrs: { scope: 'col' } }, t('col.included')),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -107,7 +168,15 @@ function table(points: readonly TrendPoint[], meter: UsageMeterName, unit: Meter
           'tr',
           {},
           h('th', { attrs: { scope: 'row' } }, shortPeriod(p.period, locale)),
-          h('td', {}, p.status === 'data' ? formatAmount(p.meters[meter].used, unit, locale) : p.status === 'noData' ? t('noData') : t('trendFailed', p.message)),
+          h(
+            'td',
+            {},
+            p.status === 'data'
+              ? formatAmount(p.meters[meter].used, unit, locale)
+              : p.status === 'noData'
+                ? t('noData')
+                : t('trendFailed', p.message),
+          ),
           h('td', {}, p.status === 'data' ? formatAmount(p.meters[meter].included, unit, locale) : ''),
         ),
       ),
@@ -115,21 +184,39 @@ function table(points: readonly TrendPoint[], meter: UsageMeterName, unit: Meter
   );
 }
 
-function changeText(points: readonly TrendPoint[], meter: UsageMeterName, unit: MeterFigures['unit'], period: string): string {
+function changeText(
+  points: readonly TrendPoint[],
+  meter: UsageMeterName,
+  unit: MeterFigures['unit'],
+  period: string,
+): string {
   const change = meterChange(points, period, meter);
   if (!change) return '';
   const locale = getLocale();
   const from = shortPeriod(change.from, locale);
-  if (change.percent === undefined) return t('trendChangeNew', formatAmount(Math.abs(change.delta), unit, locale), from);
+  if (change.percent === undefined)
+    return t('trendChangeNew', formatAmount(Math.abs(change.delta), unit, locale), from);
   const sign = change.delta > 0 ? '+' : change.delta < 0 ? '−' : '±';
   return t('trendChange', `${sign}${formatPercent(Math.abs(Math.round(change.percent * 10) / 10), locale)}`, from);
 }
 
 /** The trend of one meter for its card; a placeholder of the same size while it loads. */
-export function renderTrend(section: Section<TrendData> | undefined, figures: MeterFigures, name: string, period: string): HTMLElement {
+export function renderTrend(
+  section: Section<TrendData> | undefined,
+  figures: MeterFigures,
+  name: string,
+  period: string,
+): HTMLElement {
   const data = section?.data;
   if (!data) {
-    return h('div', { class: 'trend', attrs: { 'aria-hidden': section?.status === 'error' ? undefined : 'true' } }, section?.status === 'error' ? h('span', { class: 'trend-error' }, section.error.message) : h('span', { class: 'skeleton skeleton-chart' }), h('div', { class: 'trend-foot' }, '\u00a0'));
+    return h(
+      'div',
+      { class: 'trend', attrs: { 'aria-hidden': section?.status === 'error' ? undefined : 'true' } },
+      section?.status === 'error'
+        ? h('span', { class: 'trend-error' }, section.error.message)
+        : h('span', { class: 'skeleton skeleton-chart' }),
+      h('div', { class: 'trend-foot' }, '\u00a0'),
+    );
   }
   const readout = h('span', { class: 'trend-readout', attrs: { 'aria-live': 'polite' } });
   return h(
@@ -137,6 +224,15 @@ export function renderTrend(section: Section<TrendData> | undefined, figures: Me
     { class: `trend${section?.status === 'loading' ? ' stale' : ''}`, attrs: { 'data-meter': figures.name } },
     chart(data.points, figures.name, figures.unit, period, readout, name),
     table(data.points, figures.name, figures.unit, name),
-    h('div', { class: 'trend-foot' }, h('span', { class: 'trend-change', attrs: { 'data-part': 'change' } }, changeText(data.points, figures.name, figures.unit, period)), readout),
+    h(
+      'div',
+      { class: 'trend-foot' },
+      h(
+        'span',
+        { class: 'trend-change', attrs: { 'data-part': 'change' } },
+        changeText(data.points, figures.name, figures.unit, period),
+      ),
+      readout,
+    ),
   );
 }

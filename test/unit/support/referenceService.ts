@@ -26,10 +26,16 @@ export function useReferenceService(start: ServiceOptions = {}): ReferenceServic
   });
   const fixture: ReferenceServiceFixture = {
     get service(): RunningService {
-      if (!running) throw new Error('The reference service starts in the suite\'s before hook.');
+      if (!running) throw new Error("The reference service starts in the suite's before hook.");
       return running;
     },
-    api: (options = {}) => new ServiceApi({ baseUrl: fixture.service.baseUrl, getKey: () => fixture.service.keys.admin, timeoutMs: 5000, ...options }),
+    api: (options = {}) =>
+      new ServiceApi({
+        baseUrl: fixture.service.baseUrl,
+        getKey: () => fixture.service.keys.admin,
+        timeoutMs: 5000,
+        ...options,
+      }),
   };
   return fixture;
 }
