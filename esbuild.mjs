@@ -43,10 +43,10 @@ const builds = [
     metafile: true,
   },
 ];
-if (fs.existsSync('src/webview/ui/main.ts')) {
+if (fs.existsSync('src/usage/webview/main.ts')) {
   builds.push({
     ...common,
-    entryPoints: { webview: 'src/webview/ui/main.ts', details: 'src/webview/ui/engagementDetails.ts' },
+    entryPoints: { webview: 'src/usage/webview/main.ts', details: 'src/engagements/webview/main.ts' },
     outdir: 'dist',
     platform: 'browser',
     format: 'iife',

@@ -111,7 +111,8 @@ export class ApiClient {
       // A redirect is reported, never followed: the key must not travel to another address.
       redirect: 'manual',
       credentials: 'omit',
-      cache: 'no-store',
+      // Never from a cache (Node's RequestInit types lack `cache`; fetch implementations that cache honour it).
+      ...({ cache: 'no-store' } as object),
       fetch: options.fetch,
       retry: {
         limit: options.retryLimit ?? 2,

@@ -5,6 +5,7 @@ import { readPage, unwrapSingle } from './readings';
 import type { CallOptions, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
 import { parseUsageByKey, parseUsageRecord, parseUsageSummary } from './validate';
 import { validateBillingPeriod, validatePageRequest } from '../core/validation';
+import { DEFAULT_DETAILS_PAGE_SIZE, MAX_DETAILS_PAGE_SIZE } from '../core/records';
 
 export const USAGE_ENDPOINTS = {
   summary: { method: 'GET', path: '/usage/summary', scope: 'usage:read' },
@@ -12,8 +13,7 @@ export const USAGE_ENDPOINTS = {
   byKey: { method: 'GET', path: '/usage/by-key', scope: 'usage:read' },
 } as const satisfies Record<string, Endpoint>;
 
-export const MAX_DETAILS_PAGE_SIZE = 100;
-export const DEFAULT_DETAILS_PAGE_SIZE = 25;
+export { DEFAULT_DETAILS_PAGE_SIZE, MAX_DETAILS_PAGE_SIZE };
 
 function checkPeriod(billingPeriod: string | undefined): void {
   if (billingPeriod === undefined) return;

@@ -1,5 +1,8 @@
 // Usage detail records: the contract leaves their fields open, so the table's columns come
 // from the records themselves, and values of any shape are shown compactly. Pure.
+import type { SortDirection } from './query';
+
+export type { SortDirection };
 
 export type OpenRecord = Record<string, unknown>;
 
@@ -85,9 +88,12 @@ export interface KeyRow {
   current: boolean;
 }
 
+/** Rows per page of the usage records: the contract's default and maximum. */
+export const DEFAULT_DETAILS_PAGE_SIZE = 25;
+export const MAX_DETAILS_PAGE_SIZE = 100;
+
 export type KeyColumn = 'name' | 'keyId' | 'calls' | 'share' | 'lastUsedAt';
 export const KEY_COLUMNS: readonly KeyColumn[] = ['name', 'keyId', 'calls', 'share', 'lastUsedAt'];
-export type SortDirection = 'asc' | 'desc';
 
 export interface KeySort {
   column: KeyColumn;

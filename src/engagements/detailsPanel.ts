@@ -18,7 +18,7 @@ import {
   type DetailsView,
   detailsView,
   parseDetailsMessage,
-} from '../webview/detailsProtocol';
+} from './detailsProtocol';
 import type { EngagementDeps } from './common';
 
 const KEPT_MESSAGES = 20;

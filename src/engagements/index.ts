@@ -12,7 +12,7 @@ import { engagementCache } from './cache';
 import { type EngagementDeps, pickEngagement, singleTarget, targetsFromArgs } from './common';
 import { copyId, openDetails } from './details';
 import type { DetailsPanel } from './detailsPanel';
-import type { DetailsView } from '../webview/detailsProtocol';
+import type { DetailsView } from './detailsProtocol';
 import type { GoToTimeline } from './goTo';
 import type { EditField } from './edit';
 import { QueryState } from './queryState';

@@ -25,7 +25,7 @@ import type {
   SummaryData,
   TrendData,
   ViewState,
-} from '../webview/protocol';
+} from './protocol';
 import type { UsageHistory } from './history';
 import { filtered, RecordsScan } from './recordsScan';
 import { readTrend } from './trend';

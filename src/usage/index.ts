@@ -13,7 +13,7 @@ import {
   type HostMessage,
   parseViewState,
   type ViewState,
-} from '../webview/protocol';
+} from './protocol';
 import type { UsageAlerts } from './alerts';
 import { UsageHistory } from './history';
 import { ReadCoordinator } from './readCoordinator';

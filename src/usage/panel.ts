@@ -6,7 +6,7 @@ import type { UsageSummary } from '../api/types';
 import { Commands } from '../constants';
 import { currentLocale } from '../core/l10n';
 import type { Services } from '../services';
-import { type HostMessage, parseWebviewMessage, type ViewState } from '../webview/protocol';
+import { type HostMessage, parseWebviewMessage, type ViewState } from './protocol';
 import { Dashboard, type DashboardHooks } from './dashboard';
 import { Exporter } from './exporter';
 import { createNonce, dashboardHtml } from './html';

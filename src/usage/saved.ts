@@ -1,6 +1,6 @@
 // Checks what a workspace memento holds before a dashboard shows it as the last data read:
 // an entry from an older version or edited by hand is ignored, never posted to the webview.
-import type { DetailsData, KeysData, SummaryData } from '../webview/protocol';
+import type { DetailsData, KeysData, SummaryData } from './protocol';
 import type { SavedDashboard } from './dashboard';
 
 type Obj = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { UiStrings } from '../webview/protocol';
+import type { UiStrings } from './protocol';
 
 /** The webview's texts, translated on the host (the webview has no `vscode.l10n`). */
 export function uiStrings(): UiStrings {

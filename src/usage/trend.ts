@@ -4,7 +4,7 @@
 import { type ApiError, isApiError } from '../api/errors';
 import type { UsageSummary } from '../api/types';
 import { isClosedPeriod, trendPeriods, trendPoint, type TrendPoint } from '../core/trend';
-import type { TrendData } from '../webview/protocol';
+import type { TrendData } from './protocol';
 import type { UsageHistory } from './history';
 
 export interface TrendRead {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardState } from '../../src/webview/protocol';
+import type { DashboardState } from '../../src/usage/protocol';
 import { READINGS, READING_NAMES, type Reading } from '../service/server';
 import { engagementsSuite } from './engagementsSuite';
 import { pickByLabel, waitFor } from './helpers';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
-import type { DashboardState } from '../../src/webview/protocol';
+import type { DashboardState } from '../../src/usage/protocol';
 import { type TestContext, setup, teardown, useEnvironment, waitFor } from './helpers';
 import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, requestsTo } from './reliabilityFaults';
 import { setSetting, watchUnhandled } from './reliabilityKit';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
-import type { DashboardState } from '../../src/webview/protocol';
+import type { DashboardState } from '../../src/usage/protocol';
 import {
   HOSTILE_TEXT,
   HOSTILE_VALUES,

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
-import type { DashboardState } from '../../src/webview/protocol';
+import type { DashboardState } from '../../src/usage/protocol';
 import type { Engagement } from '../service/types';
 import { type TestContext, setup, teardown, useEnvironment, waitFor } from './helpers';
 import { figures, setSetting, watchUnhandled } from './reliabilityKit';

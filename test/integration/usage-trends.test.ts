@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
-import type { DashboardState, HostMessage } from '../../src/webview/protocol';
+import type { DashboardState, HostMessage } from '../../src/usage/protocol';
 import { type TestContext, clearEnvironments, setup, teardown, useEnvironment, waitFor } from './helpers';
 
 function utcPeriod(offset = 0): string {

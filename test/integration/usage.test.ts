@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardState, HostMessage } from '../../src/webview/protocol';
+import type { DashboardState, HostMessage } from '../../src/usage/protocol';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
 import { type TestContext, clearEnvironments, setup, teardown, useEnvironment, waitFor } from './helpers';
 

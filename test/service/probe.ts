@@ -12,7 +12,7 @@ export interface ProbeOptions {
   headers?: Record<string, string>;
   query?: Record<string, string | number>;
   timeoutMs?: number;
-  redirect?: RequestRedirect;
+  redirect?: 'follow' | 'manual' | 'error';
 }
 
 export interface ProbeResult<T> {

@@ -3,7 +3,7 @@
 // the actions a key may use).
 import assert from 'node:assert/strict';
 import type { Engagement } from '../../src/api/types';
-import { DETAILS_ACTIONS, detailsView, parseDetailsMessage } from '../../src/webview/detailsProtocol';
+import { DETAILS_ACTIONS, detailsView, parseDetailsMessage } from '../../src/engagements/detailsProtocol';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const words = {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { filterRecords, isFilterActive, keyColumn, statusClassOf, statusColumn } from '../../src/core/recordFilter';
 import { deriveColumns } from '../../src/core/records';
-import { parseFilter, parseViewState, parseWebviewMessage } from '../../src/webview/protocol';
+import { parseFilter, parseViewState, parseWebviewMessage } from '../../src/usage/protocol';
 
 const records = [
   { id: 'r1', keyId: 'key_admin', endpoint: '/v1/engagements', statusCode: 200, meta: { region: 'eu-west-1' } },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { contentSecurityPolicy, createNonce, dashboardHtml } from '../../src/usage/html';
-import { fill, parseViewState, parseWebviewMessage, UI_STRING_KEYS } from '../../src/webview/protocol';
+import { fill, parseViewState, parseWebviewMessage, UI_STRING_KEYS } from '../../src/usage/protocol';
 
 describe('usage: webview protocol', () => {
   it('accepts each message of the protocol and keeps only its known fields', () => {

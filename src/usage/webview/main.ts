@@ -4,7 +4,7 @@ import { periodLabel } from '../../core/period';
 import type { DashboardState, HostMessage } from '../protocol';
 import { getLocale, saveState, send, setStrings, t } from './context';
 import { renderDetails } from './details';
-import { h, replaceContent } from './dom';
+import { h, replaceContent } from '../../webview/dom';
 import { isBusy, renderHeader, tickUpdated } from './header';
 import { renderKeys } from './keys';
 import { renderMeters } from './meters';

@@ -5,7 +5,9 @@ import { isPeriod } from '../core/period';
 import type { PeriodProjection } from '../core/projection';
 import { type RecordFilter, STATUS_CLASSES, type StatusClass } from '../core/recordFilter';
 import {
+  DEFAULT_DETAILS_PAGE_SIZE,
   DEFAULT_KEY_SORT,
+  MAX_DETAILS_PAGE_SIZE,
   KEY_COLUMNS,
   type KeyColumn,
   type KeyRow,
@@ -16,8 +18,7 @@ import {
 import type { TrendPoint } from '../core/trend';
 
 export const DETAILS_PAGE_SIZES: readonly number[] = [10, 25, 50, 100];
-export const DEFAULT_DETAILS_PAGE_SIZE = 25;
-export const MAX_DETAILS_PAGE_SIZE = 100;
+export { DEFAULT_DETAILS_PAGE_SIZE, MAX_DETAILS_PAGE_SIZE };
 
 /** What the webview keeps across reloads (`setState`) and the serializer restores. No key, no data. */
 export interface ViewState {

@@ -7,7 +7,7 @@ import { formatAmount, type MeterFigures, type UsageMeterName } from '../../core
 import { chartMax, meterChange, type TrendPoint } from '../../core/trend';
 import type { Section, TrendData } from '../protocol';
 import { getLocale, t } from './context';
-import { h, svg } from './dom';
+import { h, svg } from '../../webview/dom';
 
 const W = 240;
 const H = 56;

@@ -4,7 +4,7 @@ import { absoluteTime, relativeTimeLong } from '../../core/format';
 import { comparePeriods, periodLabel, shiftPeriod } from '../../core/period';
 import type { DashboardState } from '../protocol';
 import { getLocale, send, t } from './context';
-import { h } from './dom';
+import { h } from '../../webview/dom';
 
 export function isBusy(state: DashboardState): boolean {
   return !state.blocked && [state.summary, state.keys, state.details].some((section) => section.status === 'loading');

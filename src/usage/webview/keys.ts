@@ -4,7 +4,7 @@ import { absoluteTime, formatCount, formatPercent, relativeTimeLong } from '../.
 import type { KeyColumn, KeyRow, KeySort } from '../../core/records';
 import type { KeysData, Section } from '../protocol';
 import { getLocale, send, t } from './context';
-import { h, srOnly } from './dom';
+import { h, srOnly } from '../../webview/dom';
 import { errorBox } from './states';
 
 const COLUMNS: readonly { column: KeyColumn; numeric: boolean; firstDirection: KeySort['direction'] }[] = [

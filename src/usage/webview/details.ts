@@ -5,7 +5,7 @@ import { STATUS_CLASSES, statusColumn, type RecordFilter, type StatusClass } fro
 import { compactValue, fullValue } from '../../core/records';
 import { DETAILS_PAGE_SIZES, type DashboardState, type DetailsData } from '../protocol';
 import { getLocale, send, t } from './context';
-import { h } from './dom';
+import { h } from '../../webview/dom';
 import { errorBox, renderExport } from './states';
 
 function toolbar(state: DashboardState, data: DetailsData | undefined): HTMLElement {

@@ -2,7 +2,7 @@
 // section's error with Retry, the notice banner, the export bar.
 import type { Blocked, ErrorView, ExportView, Notice } from '../protocol';
 import { send, t } from './context';
-import { h } from './dom';
+import { h } from '../../webview/dom';
 
 export function renderBlocked(blocked: Blocked): HTMLElement {
   return h(

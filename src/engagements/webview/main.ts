@@ -10,7 +10,7 @@ import {
   type DetailsWebviewMessage,
   fill,
 } from '../detailsProtocol';
-import { h, replaceContent } from './dom';
+import { h, replaceContent } from '../../webview/dom';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscodeApi = acquireVsCodeApi();

@@ -5,7 +5,7 @@ import { formatAmount, meterTexts, type MeterFigures } from '../../core/meters';
 import type { Projection } from '../../core/projection';
 import type { ProjectionView, Section, SummaryData, TrendData } from '../protocol';
 import { getLocale, t } from './context';
-import { h } from './dom';
+import { h } from '../../webview/dom';
 import { errorBox } from './states';
 import { renderTrend } from './trend';
 

@@ -4,7 +4,7 @@
 import type { Engagement } from '../api/types';
 import { absoluteTime, formatCount, relativeTime } from '../core/format';
 import { statusLook } from '../core/status';
-export { fill } from './protocol';
+export { fill } from '../usage/protocol';
 
 export const DETAILS_ACTIONS = ['edit', 'changeStatus', 'copyId', 'refresh', 'openUsageDashboard'] as const;
 export type DetailsAction = (typeof DETAILS_ACTIONS)[number];

@@ -1,6 +1,6 @@
 // A tiny element builder. Text is always added as text nodes (without bidirectional
 // controls); nothing is ever parsed as HTML.
-import { displayText } from '../../core/text';
+import { displayText } from '../core/text';
 
 export type Child = Node | string | null | undefined | false;
 
