@@ -76,10 +76,10 @@ export class PerEnvironmentCache<T extends Saved> {
 
 /** No saved data outlives its environment or its key. */
 export function keepInStep(
-  services: Pick<Services, 'store' | 'vault'>,
+  services: Pick<Services, 'environments' | 'vault'>,
   cache: Pick<PerEnvironmentCache<Saved>, 'forget' | 'keepOnly'>,
 ): Array<{ dispose(): void }> {
-  const { store, vault } = services;
+  const { environments: store, vault } = services;
   return [
     store.onDidChange(() => cache.keepOnly(store.list().map((env) => env.id))),
     vault.onDidChange((id) => {

@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   const realUi = new VscodeUi();
   const ui: { current: Ui } = { current: realUi };
   context.subscriptions.push(log, vault, store, connection);
-  const services: Services = { context, log, ui, store, vault, connection, shown: new FirstShown() };
+  const services: Services = { context, log, ui, environments: store, vault, connection, shown: new FirstShown() };
 
   const environments = registerEnvironments(services);
   const engagements = registerEngagements(services);

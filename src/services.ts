@@ -14,7 +14,8 @@ export interface Services {
   log: Log;
   /** The UI to ask questions with; `ui.current` is replaced only by the test seam. */
   ui: { current: Ui };
-  store: EnvironmentStore;
+  /** The environments (the user's and those of settings), the active one, what each key may do. */
+  environments: EnvironmentStore;
   vault: KeyVault;
   connection: Connection;
   /** Opens once a view or panel of the extension is on screen (background reads wait for it). */

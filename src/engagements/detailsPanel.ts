@@ -83,7 +83,7 @@ export class DetailsPanel implements vscode.Disposable {
     this.subscriptions.push(
       { dispose: () => follow.dispose() },
       services.connection.onDidChange(() => this.post()),
-      services.store.onDidChangeCapabilities(() => this.post()),
+      services.environments.onDidChangeCapabilities(() => this.post()),
     );
   }
 

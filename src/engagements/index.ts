@@ -141,7 +141,7 @@ export function registerEngagements(services: Services) {
     view,
     { dispose: () => details?.dispose() },
     // A write refused for lack of engagements:write (remembered per environment until its key is replaced).
-    services.store.onDidChangeCapabilities(() => view.update()),
+    services.environments.onDidChangeCapabilities(() => view.update()),
     // A sort, grouping or filter remembered from an earlier session applies to every
     // engagement too: when an environment's first page has come in from the service (not
     // the saved copy), the rest are read, within the whole-set limit. Only then: a read the

@@ -11,7 +11,7 @@ import type { QueryState } from './queryState';
 import type { StoreSnapshot, EngagementStore } from './store';
 import { EngagementTreeProvider, type Node } from './tree';
 
-export type ViewState =
+export type EngagementsViewState =
   | 'noEnvironment'
   | 'keyMissing'
   | 'unauthorized'
@@ -23,7 +23,7 @@ export type ViewState =
   | 'ready';
 
 /** The welcome state of the view, from what the store holds and the active filter. */
-export function viewState(snapshot: StoreSnapshot, query: QueryState): ViewState {
+export function viewState(snapshot: StoreSnapshot, query: QueryState): EngagementsViewState {
   if (snapshot.phase === 'noEnvironment') return 'noEnvironment';
   if (snapshot.phase === 'keyMissing') return 'keyMissing';
   if (snapshot.items.length === 0) {
@@ -158,7 +158,7 @@ export class EngagementsView implements vscode.Disposable {
     return parts.length ? parts.join(' · ') : undefined;
   }
 
-  private message(snapshot: StoreSnapshot, state: ViewState): string | undefined {
+  private message(snapshot: StoreSnapshot, state: EngagementsViewState): string | undefined {
     const env = this.environmentLabel();
     if (snapshot.readingAll) {
       const { loaded, total } = snapshot.readingAll;

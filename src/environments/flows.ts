@@ -89,7 +89,7 @@ export async function storeKey(
 
 /** Label → base URL → API key, with step numbers and Back; the key is checked before saving. */
 export async function addEnvironmentFlow(services: Services): Promise<Environment | undefined> {
-  const { ui, store } = services;
+  const { ui, environments: store } = services;
   const title = vscode.l10n.t('Add Environment');
   const state = {
     label: '',
@@ -196,14 +196,14 @@ async function save(
   capabilities: Capabilities,
 ): Promise<Environment | undefined> {
   if (!(await storeKey(services, { id, baseUrl: state.baseUrl }, state.key))) return undefined;
-  const env = await services.store.add({
+  const env = await services.environments.add({
     id,
     label: state.label,
     baseUrl: state.baseUrl,
     production: /\b(prod|production|live)\b/i.test(state.label),
   });
-  await services.store.learn(id, capabilities);
-  await services.store.setActive(id);
+  await services.environments.learn(id, capabilities);
+  await services.environments.setActive(id);
   services.log.info(`Environment "${env.label}" added (${env.baseUrl}).`);
   return env;
 }
@@ -240,8 +240,8 @@ export async function enterKeyFlow(services: Services, env: Environment): Promis
       continue;
     }
     if (!(await storeKey(services, env, key.trim()))) return false;
-    await services.store.forgetCapabilities(env.id);
-    await services.store.learn(env.id, verified.capabilities);
+    await services.environments.forgetCapabilities(env.id);
+    await services.environments.learn(env.id, verified.capabilities);
     services.log.info(`API key of "${env.label}" replaced.`);
     return true;
   }

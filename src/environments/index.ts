@@ -29,7 +29,7 @@ export interface EnvironmentsExports {
 }
 
 export function registerEnvironments(services: Services) {
-  const { store, vault, ui, context } = services;
+  const { environments: store, vault, ui, context } = services;
   const statusBar = new EnvironmentStatusBar(store, vault);
   context.subscriptions.push(statusBar);
 

@@ -77,8 +77,9 @@ export class UsageAlerts {
 
   private async checkNow(environmentId: string, summary: UsageSummary, now: number): Promise<void> {
     const period = summary.billingPeriod;
-    if (!this.enabled() || period !== currentPeriod(now) || this.services.store.active()?.id !== environmentId) return;
-    const env = this.services.store.get(environmentId);
+    if (!this.enabled() || period !== currentPeriod(now) || this.services.environments.active()?.id !== environmentId)
+      return;
+    const env = this.services.environments.get(environmentId);
     if (!env) return;
     const thresholds = alertThresholds(
       vscode.workspace.getConfiguration(Settings.section).get<unknown>(Settings.usageAlertThresholds),

@@ -83,7 +83,7 @@ export class Dashboard {
     view: ViewState,
     private readonly hooks: DashboardHooks,
   ) {
-    const env = services.store.get(view.environmentId);
+    const env = services.environments.get(view.environmentId);
     // The data last shown for this period appears at once, marked as updating until the
     // requests started by `load()` answer.
     const saved = hooks.saved?.(view.environmentId);
@@ -113,7 +113,7 @@ export class Dashboard {
   }
 
   environment(): Environment | undefined {
-    return this.services.store.get(this.environmentId);
+    return this.services.environments.get(this.environmentId);
   }
 
   /** The client of this dashboard's environment (the shared one when it is the active environment). */

@@ -71,7 +71,7 @@ export interface UsageExports {
 }
 
 export function registerUsage(services: Services) {
-  const { context, store, ui } = services;
+  const { context, environments: store, ui } = services;
   const panels = new Map<string, DashboardPanel>();
   const warn = (what: string) => (error: unknown) => services.log.warn(`Could not save ${what}: ${String(error)}`);
   // Read back as written (VS Code's late echoes of global state would bring back older values).
@@ -270,7 +270,7 @@ export function registerUsage(services: Services) {
 
 /** A restored panel whose saved state is unreadable shows the active environment. */
 function fallbackView(services: Services): ViewState | undefined {
-  const env = services.store.active();
+  const env = services.environments.active();
   return env
     ? {
         environmentId: env.id,

@@ -68,7 +68,7 @@ export class DashboardPanel implements vscode.Disposable {
       services.vault.onDidChange((id) => {
         if (id === this.environmentId) void this.dashboard.load();
       }),
-      services.store.onDidChange(() => this.environmentChanged()),
+      services.environments.onDidChange(() => this.environmentChanged()),
     );
     services.shown.mark();
     // Fetching starts now, in parallel with the webview's start; data is posted after `ready`.

@@ -58,7 +58,7 @@ export class UsageStatusBar implements vscode.Disposable {
   ) {
     this.item.name = vscode.l10n.t('Engagements API Calls');
     this.item.command = Commands.openUsageDashboard;
-    const { connection, store } = services;
+    const { connection, environments: store } = services;
     this.subscriptions.push(
       connection.onDidChange(() => void this.refresh()),
       store.onDidChangeCapabilities((id) => {
@@ -122,7 +122,7 @@ export class UsageStatusBar implements vscode.Disposable {
   }
 
   private async refreshNow(now?: number, windowId?: string): Promise<void> {
-    const { store, vault, connection } = this.services;
+    const { environments: store, vault, connection } = this.services;
     const env = store.active();
     const item = this.enabled();
     if (
@@ -165,7 +165,7 @@ export class UsageStatusBar implements vscode.Disposable {
 
   /** Shows a summary read elsewhere (the dashboard) when it is the active environment's current period. */
   offer(environmentId: string, summary: UsageSummary): void {
-    if (this.services.store.active()?.id !== environmentId || summary.billingPeriod !== currentPeriod()) return;
+    if (this.services.environments.active()?.id !== environmentId || summary.billingPeriod !== currentPeriod()) return;
     // A read is a read: the other windows need not make theirs this interval.
     this.coordinator.publish(environmentId, summary, Date.now());
     if (this.enabled()) this.show(environmentId, summary);
