@@ -13,6 +13,7 @@ import {
   teardown,
   useEnvironment,
   waitFor,
+  runCommand,
 } from './helpers';
 
 function utcPeriod(): string {
@@ -79,7 +80,7 @@ describe('At home in VS Code', function () {
 
     await clearEnvironments(ctx.exports, ctx.ui);
     ctx.ui.answer('Production', ctx.service.baseUrl, ctx.service.keys.admin);
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     assert.equal(envs().active()?.production, true, 'a label saying production marks it');
     await waitFor(() => envs().statusBarText().includes('Production'), 'the production environment in the status bar');
     await usage().refreshStatusBar();
@@ -110,7 +111,7 @@ describe('At home in VS Code', function () {
 
   it('the dashboard tab has an icon for light themes and one for dark themes', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
-    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    await runCommand('openUsageDashboard');
     const probe = await waitFor(() => ctx.exports.usage?.dashboard(), 'the dashboard panel');
     const icon = probe.iconPath() as { light: vscode.Uri; dark: vscode.Uri } | undefined;
     assert.ok(icon && 'light' in icon && 'dark' in icon, 'light and dark variants');
@@ -128,14 +129,14 @@ describe('At home in VS Code', function () {
     await eng().tree();
     assert.equal(eng().contextValues()['engagementUsage.grouped'], false);
     ctx.ui.answer(pickByLabel('Group by Status'));
-    await vscode.commands.executeCommand('engagementUsage.groupEngagements');
+    await runCommand('groupEngagements');
     await waitFor(() => eng().contextValues()['engagementUsage.grouped'] === true, 'the grouped context key');
     const groups = await eng().tree();
     assert.ok(groups.length > 1 && groups.every((g) => g.children?.length));
     // The command is VS Code's own Collapse All of this tree: it runs without an error.
-    await vscode.commands.executeCommand('engagementUsage.collapseAll');
+    await runCommand('collapseAll');
     ctx.ui.answer(pickByLabel('No Grouping'));
-    await vscode.commands.executeCommand('engagementUsage.groupEngagements');
+    await runCommand('groupEngagements');
     await waitFor(() => eng().contextValues()['engagementUsage.grouped'] === false, 'the grouped context key off');
   });
 });

@@ -4,14 +4,23 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EngagementsExports } from '../../src/engagements/index';
-import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import {
+  type TestContext,
+  pickByLabel,
+  setup,
+  teardown,
+  useEnvironment,
+  waitFor,
+  type CommandName,
+  commandId,
+} from './helpers';
 
-export const C = (name: string): string => `engagementUsage.${name}`;
+export const C = commandId;
 
 export interface EngagementsSuite {
   readonly ctx: TestContext;
   eng: () => EngagementsExports;
-  run: (command: string, ...args: unknown[]) => Thenable<unknown>;
+  run: (command: CommandName, ...args: unknown[]) => Thenable<unknown>;
   /** The engagement items of the tree as plain data (loads first if needed). */
   items: () => ReturnType<EngagementsExports['tree']>;
   /** The service's engagements (live objects). */

@@ -11,6 +11,7 @@ import {
   teardown,
   useEnvironment,
   waitFor,
+  runCommand,
 } from './helpers';
 
 describe('Environments and API keys', function () {
@@ -36,7 +37,7 @@ describe('Environments and API keys', function () {
 
   it('adds an environment through label → URL → key, checks the key, and makes it active', async () => {
     ctx.ui.answer('Staging', ctx.service.baseUrl, ctx.service.keys.admin);
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     const steps = ctx.ui.prompts.map((p) => `${p.step}/${p.totalSteps}${p.password ? ' password' : ''}`);
     assert.deepEqual(steps, ['1/3', '2/3', '3/3 password']);
     const env = envs().active();
@@ -52,7 +53,7 @@ describe('Environments and API keys', function () {
 
   it('a rejected key is said so in the key input, with label and URL kept', async () => {
     ctx.ui.answer('Sandbox', ctx.service.baseUrl, 'key_admin.not-the-secret', ctx.service.keys.admin);
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     const titles = ctx.ui.prompts.map((p) => p.step);
     assert.deepEqual(titles, [1, 2, 3, 3], 'only the key is asked again');
     const again = ctx.ui.prompts[3];
@@ -79,7 +80,7 @@ describe('Environments and API keys', function () {
       ctx.service.baseUrl,
       ctx.service.keys.readOnly,
     );
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     const urlStep = ctx.ui.prompts.find((p) => p.step === 2 && p.rejected.length > 0);
     assert.ok(urlStep, 'the URL step rejected answers');
     assert.match(urlStep.rejected[0], /https/);
@@ -101,7 +102,7 @@ describe('Environments and API keys', function () {
     ctx.ui
       .answer('Offline', `http://127.0.0.1:${port}/v1`, 'key_x.y')
       .onMessages((m) => m.actions.find((a) => a === 'Save Anyway'));
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     const warning = ctx.ui.messages.find((m) => m.modal);
     assert.match(warning?.text ?? '', /Could not reach the service/);
     assert.deepEqual(warning?.actions, ['Retry', 'Save Anyway']);
@@ -111,15 +112,15 @@ describe('Environments and API keys', function () {
 
   it('switching environments changes the key the client sends', async () => {
     ctx.ui.answer('One', ctx.service.baseUrl, ctx.service.keys.admin);
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     ctx.ui.answer('Two', ctx.service.baseUrl, ctx.service.keys.writer);
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     assert.equal(envs().active()?.label, 'Two');
     // The views and the status bar make requests of their own; the test's carry a marker.
     const mine = () => ctx.service.requests.filter((r) => r.query.pageSize === '7').map((r) => r.keyId);
     await envs().api()!.engagements.list({ pageSize: 7 });
     ctx.ui.answer(pickByLabel('One'));
-    await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
+    await runCommand('switchEnvironment');
     assert.equal(envs().active()?.label, 'One');
     await envs().api()!.engagements.list({ pageSize: 7 });
     assert.deepEqual(mine(), ['key_writer', 'key_admin']);
@@ -128,7 +129,7 @@ describe('Environments and API keys', function () {
   it('replacing a key takes effect at once; removing deletes the secret', async () => {
     const id = await useEnvironment(ctx, ctx.service.keys.readOnly);
     ctx.ui.answer(ctx.service.keys.admin);
-    await vscode.commands.executeCommand('engagementUsage.replaceKey', id);
+    await runCommand('replaceKey', id);
     ctx.service.clearRequests();
     await envs().api()!.engagements.list({ pageSize: 7 });
     assert.deepEqual(
@@ -143,10 +144,10 @@ describe('Environments and API keys', function () {
     );
 
     ctx.ui.answer('Mine', ctx.service.baseUrl, ctx.service.keys.admin);
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     const mine = envs().active()!;
     ctx.ui.onMessages((m) => (m.modal ? 'Remove' : undefined));
-    await vscode.commands.executeCommand('engagementUsage.removeEnvironment', mine.id);
+    await runCommand('removeEnvironment', mine.id);
     assert.equal(await envs().keyLocation(mine.id), 'none');
     assert.ok(
       !envs()
@@ -158,7 +159,7 @@ describe('Environments and API keys', function () {
   it('sign out of all deletes every key but keeps the environments', async () => {
     const id = await useEnvironment(ctx, ctx.service.keys.admin);
     ctx.ui.onMessages('Sign Out');
-    await vscode.commands.executeCommand('engagementUsage.signOutAll');
+    await runCommand('signOutAll');
     assert.equal(await envs().keyLocation(id), 'none');
     assert.ok(
       envs()
@@ -179,7 +180,7 @@ describe('Environments and API keys', function () {
     assert.equal(envs().contextKeys()['engagementUsage.canRead'], true);
 
     ctx.ui.answer(ctx.service.keys.noUsage);
-    await vscode.commands.executeCommand('engagementUsage.replaceKey', id);
+    await runCommand('replaceKey', id);
     await waitFor(() => envs().contextKeys()['engagementUsage.canReadUsage'] === false, 'canReadUsage to turn false');
     assert.equal(envs().contextKeys()['engagementUsage.canWrite'], true, 'write is learned afresh for a new key');
     await envs().api()!.engagements.create({ name: 'Allowed now', type: 'onboarding' });
@@ -189,7 +190,7 @@ describe('Environments and API keys', function () {
   it('keeps nothing key-like in settings or mementos', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin);
     ctx.ui.answer('Second', ctx.service.baseUrl, ctx.service.keys.writer);
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     const settings = JSON.stringify(vscode.workspace.getConfiguration('engagementUsage'));
     const inspected = JSON.stringify(vscode.workspace.getConfiguration().inspect('engagementUsage'));
     const mementos = JSON.stringify(envs().mementos());

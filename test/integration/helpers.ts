@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Commands } from '../../src/constants';
 import type { ExtensionExports } from '../../src/exports';
 import type { BACK as ExtensionBack, InputStep, MessageLevel, MessageOptions, PickStep, Ui } from '../../src/ui/ui';
 import { startService, type RunningService } from '../service/server';
@@ -17,6 +18,19 @@ const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 
   publisher: string;
   name: string;
 };
+/** A command of the extension by its name in `Commands` (so tsc knows every one the tests run). */
+export type CommandName = keyof typeof Commands;
+
+/** The full id of one of the extension's commands. */
+export function commandId(name: CommandName): string {
+  return `engagementUsage.${name}`;
+}
+
+/** Runs one of the extension's commands, as the Command Palette or a menu would. */
+export function runCommand<T = unknown>(name: CommandName, ...args: unknown[]): Thenable<T> {
+  return vscode.commands.executeCommand<T>(commandId(name), ...args);
+}
+
 /** The extension's id, from package.json. */
 export const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 /** The extension's "Back" answer: a symbol of the global registry, so this is the very one it checks for. */
@@ -238,7 +252,7 @@ export async function clearEnvironments(exports: ExtensionExports, ui: ScriptedU
     for (const env of exports.environments?.list() ?? []) {
       const confirm = (m: RecordedMessage) => m.modal && m.actions.includes('Remove') && m.text.includes(env.label);
       ui.answerWhen(confirm, 'Remove');
-      await vscode.commands.executeCommand('engagementUsage.removeEnvironment', env.id);
+      await runCommand('removeEnvironment', env.id);
       ui.dropStanding(confirm);
     }
   }
@@ -265,7 +279,7 @@ export async function useEnvironment(ctx: TestContext, key: string, label = 'Tes
     `environment ${label} from settings`,
   );
   ctx.ui.answer(key);
-  await vscode.commands.executeCommand('engagementUsage.replaceKey', env.id);
+  await runCommand('replaceKey', env.id);
   assert.equal(await ctx.exports.environments?.keyLocation(env.id), 'secretStorage');
   return env.id;
 }

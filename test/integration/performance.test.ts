@@ -20,6 +20,7 @@ import {
   pickByLabel,
   teardown,
   waitFor,
+  runCommand,
 } from './helpers';
 import { activationStats, type BenchFigures, measureUntil, median } from './performanceKit';
 
@@ -66,7 +67,7 @@ describe('Performance', function () {
         `environment ${label}`,
       );
       ctx.ui.answer(ctx.service.keys.admin);
-      await vscode.commands.executeCommand('engagementUsage.replaceKey', env.id);
+      await runCommand('replaceKey', env.id);
       ids[label] = env.id;
     }
     return ids;
@@ -74,7 +75,7 @@ describe('Performance', function () {
 
   async function activate(label: string): Promise<void> {
     ctx.ui.answer(pickByLabel(label));
-    await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
+    await runCommand('switchEnvironment');
     await waitFor(() => exports().environments?.active()?.label === label, `${label} to be active`);
   }
 
@@ -115,7 +116,7 @@ describe('Performance', function () {
         .getConfiguration('engagementUsage')
         .update('environments', [{ label: 'Shared', baseUrl: service.baseUrl }], vscode.ConfigurationTarget.Global);
       const started = performance.now();
-      await vscode.commands.executeCommand('engagementUsage.showLogs');
+      await runCommand('showLogs');
       figures.activation = { firstCommandMs: performance.now() - started, requests: 0 };
       await new Promise((resolve) => setTimeout(resolve, 1000));
       figures.activation.requests = service.requests.length;
@@ -225,7 +226,7 @@ describe('Performance', function () {
     await quiet();
     const open = async () => {
       const started = performance.now();
-      await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+      await runCommand('openUsageDashboard');
       const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
       const timeline = await measureUntil(
         () => probe.timeline(),
@@ -255,7 +256,7 @@ describe('Performance', function () {
 
     ctx.service.setLatency(SLOW_MS);
     const started = performance.now();
-    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    await runCommand('openUsageDashboard');
     const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
     const shown = probe.state();
     assert.equal(shown.summary.status, 'loading', 'the summary is being read again');
@@ -294,7 +295,7 @@ describe('Performance', function () {
     const summaries = () => ctx.service.requests.filter((r) => r.path === '/v1/usage/summary');
     ctx.service.setLatency(LATENCY_MS);
     const started = performance.now();
-    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    await runCommand('openUsageDashboard');
     const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
     const timeline = await measureUntil(
       () => probe.timeline(),
@@ -319,7 +320,7 @@ describe('Performance', function () {
     probe.close();
     await quiet();
 
-    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    await runCommand('openUsageDashboard');
     const again = await waitFor(() => usage().dashboard(), 'the dashboard panel again');
     await measureUntil(
       () => again.timeline(),
@@ -363,14 +364,13 @@ describe('Performance', function () {
     ctx.service.store.seedEngagements(10_000);
     await vscode.commands.executeCommand('engagementUsage.engagements.focus');
     await waitFor(() => eng().visible(), 'the view to be visible');
-    await vscode.commands.executeCommand('engagementUsage.refreshEngagements');
+    await runCommand('refreshEngagements');
     await eng().settled();
     const gc = exposeGc();
     gc();
     const before = process.memoryUsage().heapUsed;
     const started = performance.now();
-    for (let i = 0; i < 120 && eng().loaded().length < 10_000; i++)
-      await vscode.commands.executeCommand('engagementUsage.loadMoreEngagements');
+    for (let i = 0; i < 120 && eng().loaded().length < 10_000; i++) await runCommand('loadMoreEngagements');
     const loadMs = performance.now() - started;
     const tree = await eng().tree();
     gc();
@@ -417,7 +417,7 @@ describe('Performance', function () {
       await quiet();
       ctx.service.setLatency(FIND_LATENCY_MS);
       const asked = performance.now();
-      const going = vscode.commands.executeCommand('engagementUsage.goToEngagement');
+      const going = runCommand('goToEngagement');
       const timeline = await measureUntil(
         () => eng().goTo(),
         (t) => t.startedAt >= asked && t.allItemsAt !== undefined,
@@ -457,7 +457,7 @@ describe('Performance', function () {
     for (let i = 0; i < REPEATS; i++) {
       // The default order first: a sort kept when the environment loads would read every page then.
       ctx.ui.answer(pickByLabel('Last Updated'));
-      await vscode.commands.executeCommand('engagementUsage.sortEngagements');
+      await runCommand('sortEngagements');
       await activate(i % 2 ? 'Perf sort A' : 'Perf sort B');
       await waitFor(() => eng().visible(), 'the view to be visible');
       await eng().settled();
@@ -466,7 +466,7 @@ describe('Performance', function () {
       ctx.service.setLatency(FIND_LATENCY_MS);
       ctx.ui.answer(pickByLabel(i % 2 ? 'Evaluations' : 'Name'));
       const started = performance.now();
-      await vscode.commands.executeCommand('engagementUsage.sortEngagements');
+      await runCommand('sortEngagements');
       const served = await measureUntil(
         () => eng().served(),
         (s) => s.at > started && s.count === 10_000,
@@ -481,7 +481,7 @@ describe('Performance', function () {
     }
     figures.sortAll = { latencyMs: FIND_LATENCY_MS, ms: median(times), items: 10_000 };
     ctx.ui.answer(pickByLabel('Last Updated'));
-    await vscode.commands.executeCommand('engagementUsage.sortEngagements');
+    await runCommand('sortEngagements');
     ctx.service.reset();
   });
 });

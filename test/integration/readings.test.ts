@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { DashboardState } from '../../src/usage/protocol';
 import { READINGS, READING_NAMES, type Reading } from '../service/server';
 import { engagementsSuite } from './engagementsSuite';
-import { pickByLabel, waitFor } from './helpers';
+import { pickByLabel, waitFor, runCommand } from './helpers';
 
 const TOTAL = 137;
 const PATHS = ['Load more', 'create', 'rename', 'status change', 'details', 'export'] as const;
@@ -144,7 +144,7 @@ describe('Every reading of the contract × every path (matrix)', function () {
       });
 
       combination('export', async () => {
-        await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+        await runCommand('openUsageDashboard');
         const probe = await waitFor(() => s.ctx.exports.usage?.dashboard(), 'the dashboard');
         await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
         await probe.idle();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RecordedMessage } from './helpers';
-import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
 import {
   FAULTS,
   type FaultCase,
@@ -32,7 +32,7 @@ describe('Reliability: faults against the engagements endpoints', function () {
   let envId: string;
   watchUnhandled();
   const eng = () => ctx.exports.engagements!;
-  const run = (command: string, ...args: unknown[]) =>
+  const run = (command: CommandName, ...args: unknown[]) =>
     vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const count = (method: string, path: RegExp) => requestsTo(ctx.service.requests, method, path).length;
   const loadedIds = () =>

@@ -8,7 +8,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
 import type { DashboardState } from '../../src/usage/protocol';
-import { type TestContext, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { type TestContext, setup, teardown, useEnvironment, waitFor, runCommand } from './helpers';
 import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, requestsTo } from './reliabilityFaults';
 import { setSetting, watchUnhandled } from './reliabilityKit';
 
@@ -52,7 +52,7 @@ describe('Reliability: faults against the usage endpoints', function () {
     // The status bar reads the summary on its own; it is tried separately below.
     await setSetting('usage.statusBar', false);
     await useEnvironment(ctx, ctx.service.keys.admin, 'Usage faults');
-    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    await runCommand('openUsageDashboard');
     probe = await waitFor(() => usage().dashboard(), 'the dashboard');
     await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
     await probe.idle();

@@ -15,7 +15,7 @@ import {
   hostileKeys,
   hostileSummary,
 } from '../service/hostile';
-import { type TestContext, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { type TestContext, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
 import { figures, setSetting, watchUnhandled } from './reliabilityKit';
 
 /** Markdown without its code spans (their content is shown literally: no link or tag works there). */
@@ -39,7 +39,7 @@ describe('Reliability: hostile and odd data from the service', function () {
   watchUnhandled();
   const eng = () => ctx.exports.engagements!;
   const usage = (): UsageExports => ctx.exports.usage!;
-  const run = (command: string, ...args: unknown[]) =>
+  const run = (command: CommandName, ...args: unknown[]) =>
     vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const inputs = (n: number) => {
     figures().inputsTried += n;

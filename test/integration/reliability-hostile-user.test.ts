@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { Answer, TestContext } from './helpers';
-import { pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { pickByLabel, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
 import { figures, setSetting, watchUnhandled } from './reliabilityKit';
 
 interface Elsewhere {
@@ -49,7 +49,7 @@ describe('Reliability: hostile and odd input from the user', function () {
   let elsewhere: Elsewhere;
   watchUnhandled();
   const eng = () => ctx.exports.engagements!;
-  const run = (command: string, ...args: unknown[]) =>
+  const run = (command: CommandName, ...args: unknown[]) =>
     vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const inputs = (n: number) => {
     figures().inputsTried += n;

@@ -11,7 +11,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { UsageExports } from '../../src/usage/index';
-import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
 import { figures, setSetting, watchUnhandled } from './reliabilityKit';
 
 const COUNT = 10_000;
@@ -45,7 +45,7 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
   watchUnhandled();
   const eng = () => ctx.exports.engagements!;
   const usage = (): UsageExports => ctx.exports.usage!;
-  const run = (command: string, ...args: unknown[]) =>
+  const run = (command: CommandName, ...args: unknown[]) =>
     vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const measured = (name: string, value: string) => {
     figures().measured[name] = value;
@@ -70,7 +70,7 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
     measured('heap used before loading (after a full GC)', mb(heapBefore));
     await useEnvironment(ctx, ctx.service.keys.admin, 'Load');
     // The view is shown: VS Code asks for and renders the items as a person would see them.
-    await run('engagements.focus');
+    await vscode.commands.executeCommand('engagementUsage.engagements.focus');
     await waitFor(() => eng().visible(), 'the Engagements view');
   });
   after(async () => {

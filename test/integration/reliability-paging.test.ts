@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
 import type { DashboardState } from '../../src/usage/protocol';
 import type { Engagement } from '../service/types';
-import { type TestContext, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { type TestContext, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
 import { figures, setSetting, watchUnhandled } from './reliabilityKit';
 
 describe('Reliability: paging anomalies', function () {
@@ -19,7 +19,7 @@ describe('Reliability: paging anomalies', function () {
   watchUnhandled();
   const eng = () => ctx.exports.engagements!;
   const usage = (): UsageExports => ctx.exports.usage!;
-  const run = (command: string, ...args: unknown[]) =>
+  const run = (command: CommandName, ...args: unknown[]) =>
     vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const loadMoreLabel = async () => (await eng().tree()).find((i) => i.kind === 'loadMore')?.label;
   const ids = () =>

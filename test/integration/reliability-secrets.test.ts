@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { type Answer, type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import {
+  type Answer,
+  type TestContext,
+  pickByLabel,
+  setup,
+  teardown,
+  useEnvironment,
+  waitFor,
+  type CommandName,
+} from './helpers';
 import {
   figures,
   findSecrets,
@@ -23,7 +32,7 @@ describe('Reliability: the API key stays in SecretStorage', function () {
   let ctx: TestContext;
   const seen = watchUnhandled();
   const eng = () => ctx.exports.engagements!;
-  const run = (command: string, ...args: unknown[]) =>
+  const run = (command: CommandName, ...args: unknown[]) =>
     vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
 
   before(async () => {

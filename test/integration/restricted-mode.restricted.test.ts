@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { type TestContext, EXTENSION_ID, setup, teardown, waitFor } from './helpers';
+import { type TestContext, EXTENSION_ID, setup, teardown, waitFor, runCommand } from './helpers';
 
 describe('Restricted Mode (workspace not trusted)', function () {
   this.timeout(60_000);
@@ -56,7 +56,7 @@ describe('Restricted Mode (workspace not trusted)', function () {
 
   it("the user's own environment works, and the folder's default cannot select another", async () => {
     ctx.ui.answer('Mine', ctx.service.baseUrl, ctx.service.keys.admin);
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     assert.deepEqual(
       envs()
         .list()
@@ -75,6 +75,6 @@ describe('Restricted Mode (workspace not trusted)', function () {
       );
       return undefined;
     });
-    await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
+    await runCommand('switchEnvironment');
   });
 });

@@ -14,7 +14,17 @@ import { findLegacyCollision, legacySettingsEnvironmentId } from '../fnvCollisio
 
 /** The origin a key for this base URL is bound to. */
 const originOf = (baseUrl: string) => new URL(baseUrl).origin;
-import { type TestContext, EXTENSION_ID, pickByLabel, setup, teardown, useEnvironment, waitFor } from './helpers';
+import {
+  type TestContext,
+  EXTENSION_ID,
+  pickByLabel,
+  setup,
+  teardown,
+  useEnvironment,
+  waitFor,
+  runCommand,
+  type CommandName,
+} from './helpers';
 import { findSecrets, keyFreeZones, searchForKeys, secretsOf } from './reliabilityKit';
 
 describe('Trust boundaries', function () {
@@ -92,7 +102,7 @@ describe('Trust boundaries', function () {
 
     // The user's own works with the key of the earlier build, now bound to its origin.
     ctx.ui.answer(pickByLabel('Production (your settings)'));
-    await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
+    await runCommand('switchEnvironment');
     assert.equal(envs().active()?.id, mine.id);
     ctx.service.clearRequests();
     await envs().api()!.engagements.list({ pageSize: 3 });
@@ -109,7 +119,7 @@ describe('Trust boundaries', function () {
     // Switching to the workspace's: the key step says the workspace defines it and where the key goes.
     foreign.clearRequests();
     ctx.ui.answer(pickByLabel('Production (workspace)'), undefined);
-    await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
+    await runCommand('switchEnvironment');
     const pick = ctx.ui.prompts.at(-2)!;
     assert.ok(
       pick.items?.includes('Production (workspace)') && pick.items.includes('Production (your settings)'),
@@ -130,7 +140,7 @@ describe('Trust boundaries', function () {
 
     // Nothing reaches the colliding URL with a key, whatever asks.
     await assert.rejects(envs().api()!.engagements.list(), /No API key/);
-    await vscode.commands.executeCommand('engagementUsage.refreshEngagements');
+    await runCommand('refreshEngagements');
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(keysReceived(), [], 'the colliding URL received no key');
   });
@@ -146,7 +156,7 @@ describe('Trust boundaries', function () {
       'the workspace environment',
     );
     ctx.ui.answer(undefined);
-    await vscode.commands.executeCommand('engagementUsage.replaceKey', env.id);
+    await runCommand('replaceKey', env.id);
     const step = ctx.ui.prompts.at(-1)!;
     assert.match(step.title, /Shared, defined by this workspace/);
     assert.ok(
@@ -180,7 +190,7 @@ describe('Trust boundaries', function () {
       'the vault to see the entry',
     );
     ctx.ui.answer(pickByLabel('Elsewhere'), undefined);
-    await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
+    await runCommand('switchEnvironment');
     assert.equal(envs().active()?.id, env.id);
     foreign.clearRequests();
     await assert.rejects(envs().api()!.engagements.list(), /No API key/);
@@ -190,7 +200,7 @@ describe('Trust boundaries', function () {
 
   it("a key an earlier build stored for the user's own environment keeps working, bound to its origin", async () => {
     ctx.ui.answer('Own', ctx.service.baseUrl, ctx.service.keys.writer);
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
+    await runCommand('addEnvironment');
     const env = envs().active()!;
     assert.equal(await envs().keyOrigin(env.id), originOf(ctx.service.baseUrl), 'a new key is stored with its origin');
     await envs().storeRawSecret(env.id, ctx.service.keys.writer);
@@ -222,7 +232,7 @@ describe('Trust boundaries', function () {
     );
     await envs().storeRawSecret(legacySettingsEnvironmentId('Repo', foreign.baseUrl), ctx.service.keys.admin);
     ctx.ui.answer(pickByLabel('Repo (workspace)'), undefined);
-    await vscode.commands.executeCommand('engagementUsage.switchEnvironment');
+    await runCommand('switchEnvironment');
     assert.equal(envs().active()?.id, env.id);
     assert.match(ctx.ui.prompts.at(-1)!.title, /defined by this workspace/, 'the key step is shown');
     foreign.clearRequests();
@@ -247,8 +257,8 @@ describe('Trust boundaries: what the dashboard webview can make the host do', fu
 
   it("no message opens a URI, runs a command of its choosing or writes a file without the user's own dialog", async () => {
     ctx.ui.answer('Board', ctx.service.baseUrl, ctx.service.keys.admin);
-    await vscode.commands.executeCommand('engagementUsage.addEnvironment');
-    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    await runCommand('addEnvironment');
+    await runCommand('openUsageDashboard');
     const probe = await waitFor(() => ctx.exports.usage?.dashboard(), 'the dashboard');
     await waitFor(() => probe.ready, 'the webview', 20_000);
     await probe.idle();
@@ -295,7 +305,7 @@ describe('Trust boundaries: a key the service echoes escaped appears nowhere', f
   let ctx: TestContext;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-escaped-'));
   const eng = () => ctx.exports.engagements!;
-  const run = (command: string) => vscode.commands.executeCommand(`engagementUsage.${command}`);
+  const run = (command: CommandName) => vscode.commands.executeCommand(`engagementUsage.${command}`);
 
   before(async () => {
     ctx = await setup();

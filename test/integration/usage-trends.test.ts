@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
 import type { DashboardState, HostMessage } from '../../src/usage/protocol';
-import { type TestContext, clearEnvironments, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { type TestContext, clearEnvironments, setup, teardown, useEnvironment, waitFor, runCommand } from './helpers';
 
 function utcPeriod(offset = 0): string {
   const now = new Date();
@@ -48,7 +48,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
   });
 
   async function openDashboard(): Promise<DashboardProbe> {
-    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    await runCommand('openUsageDashboard');
     const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
     await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
     await probe.idle();
@@ -76,7 +76,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
     ctx.service.clearRequests();
     // Every answer waits 1.5 s: the twelve summaries are seen in flight at the same time.
     ctx.service.setLatency(1500);
-    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    await runCommand('openUsageDashboard');
     await waitFor(
       () => summaries().filter((r) => r.status === 0).length >= 12 || undefined,
       'twelve summaries in flight at once',
@@ -276,7 +276,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
     assert.equal(moved.export, undefined, 'the export line went with its period');
 
     ctx.ui.answer(ctx.service.keys.noUsage);
-    await vscode.commands.executeCommand('engagementUsage.replaceKey', id);
+    await runCommand('replaceKey', id);
     const blocked = await settled(probe, 'the missing scope', (s) => s.blocked?.reason === 'forbidden');
     assert.equal(blocked.summary.data, undefined, 'no tier or figures of the earlier key');
     assert.equal(blocked.keys.data, undefined);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardState, HostMessage } from '../../src/usage/protocol';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
-import { type TestContext, clearEnvironments, setup, teardown, useEnvironment, waitFor } from './helpers';
+import { type TestContext, clearEnvironments, setup, teardown, useEnvironment, waitFor, runCommand } from './helpers';
 
 function utcPeriod(offset = 0): string {
   const now = new Date();
@@ -48,7 +48,7 @@ describe('Usage dashboard', function () {
 
   /** Opens the dashboard from its command and waits until the real webview is up and every section has loaded. */
   async function openDashboard(): Promise<DashboardProbe> {
-    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    await runCommand('openUsageDashboard');
     const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
     await waitFor(() => probe.ready, 'the webview script to start and say ready', 20_000);
     await probe.idle();
@@ -141,7 +141,7 @@ describe('Usage dashboard', function () {
     assert.ok(usageRequests.every((r) => r.authorization === `Bearer ${ctx.service.keys.admin}`));
 
     // Opening again reveals the same panel.
-    await vscode.commands.executeCommand('engagementUsage.openUsageDashboard');
+    await runCommand('openUsageDashboard');
     assert.equal(usage().dashboards().length, 1);
   });
 
