@@ -14,7 +14,8 @@ export interface ShellOptions {
 export function createNonce(): string {
   const bytes = new Uint8Array(18);
   globalThis.crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64').replace(/[+/=]/g, '');
+  // Hex: always 36 characters (base64 with its + and / removed was sometimes under 20).
+  return Buffer.from(bytes).toString('hex');
 }
 
 function attr(value: string): string {
