@@ -62,7 +62,7 @@ if (tests) {
       const rel = path.join(dir, String(file));
       const isEntry =
         /\.test\.ts$/.test(rel) ||
-        /(^|\/)(index|cli|run)\.ts$/.test(rel) ||
+        /(^|\/)(index|cli|run|worker)\.ts$/.test(rel) ||
         (dir === 'test/bench' && rel.endsWith('.ts'));
       if (isEntry) entries[rel.replace(/\.ts$/, '')] = rel;
     }

@@ -103,10 +103,16 @@ export class EngagementsView implements vscode.Disposable {
     this.setContext(ContextKeys.filtered, this.query.filtered);
     this.setContext(ContextKeys.readingAll, snapshot.readingAll !== undefined);
     this.setContext(ContextKeys.grouped, this.query.current.group !== 'none');
-    this.treeView.description = this.description(snapshot);
-    this.treeView.message = this.message(snapshot, state);
     this.showProgress(snapshot.refreshing || snapshot.loadingMore || snapshot.readingAll !== undefined);
+    // The tree first: VS Code sends a tree's data changes and its message through one 200 ms
+    // debounce, so a message set just before would hold the new rows back. The message is
+    // set only when its text changes, and never for progress (that goes in the description,
+    // which VS Code shows at once).
     this.repaint(snapshot);
+    const description = this.description(snapshot);
+    if (description !== this.treeView.description) this.treeView.description = description;
+    const message = this.message(snapshot, state);
+    if (message !== this.treeView.message) this.treeView.message = message;
   }
 
   /**
@@ -141,7 +147,10 @@ export class EngagementsView implements vscode.Disposable {
     const mark = this.environmentMark();
     if (mark) parts.push(mark);
     if (this.readOnly()) parts.push(vscode.l10n.t('read-only key'));
-    if (this.query.filtered && snapshot.items.length > 0) {
+    if (snapshot.readingAll) {
+      const { loaded, total } = snapshot.readingAll;
+      parts.push(vscode.l10n.t('reading every engagement: {0} of {1}…', formatCount(loaded), formatCount(total)));
+    } else if (this.query.filtered && snapshot.items.length > 0) {
       const matching = formatCount(applyQuery(snapshot.items, this.query.current).items.length);
       parts.push(
         snapshot.complete || !snapshot.hasMore
@@ -160,10 +169,6 @@ export class EngagementsView implements vscode.Disposable {
 
   private message(snapshot: StoreSnapshot, state: EngagementsViewState): string | undefined {
     const env = this.environmentLabel();
-    if (snapshot.readingAll) {
-      const { loaded, total } = snapshot.readingAll;
-      return vscode.l10n.t('Reading every engagement… {0} of {1}', formatCount(loaded), formatCount(total));
-    }
     if (state === 'unreachable') return describeError(snapshot.error, env);
     if (snapshot.cached && snapshot.error === undefined && snapshot.items.length > 0) {
       // Saved by an earlier session: shown at once, marked until the refresh lands.

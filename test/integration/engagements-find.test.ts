@@ -170,7 +170,8 @@ describe('Engagements: find and act on any engagement', function () {
         () => (eng().contextValues()['engagementUsage.readingAll'] === true ? true : undefined),
         'the view to say it is reading every page',
       );
-      assert.match(eng().message() ?? '', /^Reading every engagement… [\d,]+ of 1,000$/);
+      assert.match(eng().description() ?? '', /^reading every engagement: [\d,]+ of 1,000…$/);
+      assert.equal(eng().message(), undefined, 'progress is in the title area, not over the rows');
       await run('cancelReadingEngagements');
       await sorting;
       await eng().settled();

@@ -12,6 +12,7 @@ import vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { ExtensionExports } from '../../src/exports';
 import { startService } from '../service/server';
+import { startServiceThread, type ThreadedService } from '../service/thread';
 import {
   type TestContext,
   EXTENSION_ID,
@@ -50,11 +51,25 @@ describe('Performance', function () {
   const listRequests = () => ctx.service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
   const config = () => vscode.workspace.getConfiguration('engagementUsage');
 
+  /**
+   * The reference service on a thread of its own, with 10,000 engagements: Go to Engagement
+   * and sorting are measured as a user sees them, the service's work off the extension's thread.
+   */
+  let remote: ThreadedService | undefined;
+  const remoteService = async () => (remote ??= await startServiceThread({ engagementCount: 10_000 }));
+  const remoteListRequests = async () =>
+    (await remoteService())
+      .requests()
+      .then((all) => all.filter((r) => r.method === 'GET' && r.path === '/v1/engagements'));
+
   /** Environments from the setting (as a team shares them), each with its key entered as a user does. */
-  async function environments(...names: string[]): Promise<Record<string, string>> {
+  async function environments(
+    names: string[],
+    service: { baseUrl: string; keys: { admin: string } } = ctx.service,
+  ): Promise<Record<string, string>> {
     await config().update(
       'environments',
-      names.map((label) => ({ label, baseUrl: ctx.service.baseUrl })),
+      names.map((label) => ({ label, baseUrl: service.baseUrl })),
       vscode.ConfigurationTarget.Global,
     );
     const ids: Record<string, string> = {};
@@ -66,7 +81,7 @@ describe('Performance', function () {
             .find((e) => e.label === label),
         `environment ${label}`,
       );
-      ctx.ui.answer(ctx.service.keys.admin);
+      ctx.ui.answer(service.keys.admin);
       await runCommand('replaceKey', env.id);
       ids[label] = env.id;
     }
@@ -99,6 +114,7 @@ describe('Performance', function () {
       await config().update('engagements.pageSize', undefined, vscode.ConfigurationTarget.Global);
       await teardown(ctx);
     }
+    await remote?.close();
     if (OUT) {
       fs.mkdirSync(path.dirname(OUT), { recursive: true });
       fs.writeFileSync(OUT, `${JSON.stringify({ ...figures, measuredAt: new Date().toISOString() }, null, 2)}\n`);
@@ -129,7 +145,7 @@ describe('Performance', function () {
     await clearEnvironments(active, ui);
     figures.vscodeStats = await activationStats();
 
-    await environments('Perf');
+    await environments(['Perf']);
     await hideEverything();
     await quiet();
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -146,7 +162,7 @@ describe('Performance', function () {
       // A new environment: nothing saved, nothing loaded, the view hidden.
       const label = `Perf first ${++labels}`;
       await hideEverything();
-      await environments(label);
+      await environments([label]);
       await quiet();
       assert.equal(eng().loaded().length, 0, 'nothing is loaded while the view is hidden');
       ctx.service.setLatency(LATENCY_MS);
@@ -177,7 +193,7 @@ describe('Performance', function () {
   });
 
   it('shows the saved first page at once when an environment is active again, and refreshes it behind', async () => {
-    await environments('Perf A', 'Perf B');
+    await environments(['Perf A', 'Perf B']);
     await activate('Perf A');
     await vscode.commands.executeCommand('engagementUsage.engagements.focus');
     await waitFor(() => eng().visible(), 'the view to be visible');
@@ -288,7 +304,7 @@ describe('Performance', function () {
   });
 
   it('reads the 12-period trend in one round trip, and only the current period when the dashboard opens again', async () => {
-    await environments('Perf trend');
+    await environments(['Perf trend']);
     await activate('Perf trend');
     await hideEverything();
     await quiet();
@@ -359,7 +375,7 @@ describe('Performance', function () {
   });
 
   it('holds 10,000 engagements in the tree', async () => {
-    await environments('Perf 10k');
+    await environments(['Perf 10k']);
     await config().update('engagements.pageSize', 100, vscode.ConfigurationTarget.Global);
     ctx.service.store.seedEngagements(10_000);
     await vscode.commands.executeCommand('engagementUsage.engagements.focus');
@@ -401,12 +417,12 @@ describe('Performance', function () {
   });
 
   it('Go to Engagement lists the loaded engagements at once, then all 10,000 once every page is read', async () => {
-    ctx.service.store.seedEngagements(10_000);
+    const service = await remoteService();
     const firsts: number[] = [];
     const alls: number[] = [];
     let counts = { first: 0, all: 0 };
     // Two environments in turn: switching starts the view afresh (its first page only).
-    await environments('Perf go A', 'Perf go B');
+    await environments(['Perf go A', 'Perf go B'], service);
     await vscode.commands.executeCommand('engagementUsage.engagements.focus');
     for (let i = 0; i < REPEATS; i++) {
       await activate(i % 2 ? 'Perf go A' : 'Perf go B');
@@ -415,7 +431,8 @@ describe('Performance', function () {
       const loaded = eng().loaded().length;
       assert.ok(loaded > 0 && loaded < 10_000);
       await quiet();
-      ctx.service.setLatency(FIND_LATENCY_MS);
+      await service.clearRequests();
+      await service.setLatency(FIND_LATENCY_MS);
       const asked = performance.now();
       const going = runCommand('goToEngagement');
       const timeline = await measureUntil(
@@ -424,17 +441,18 @@ describe('Performance', function () {
         'every engagement in the quick pick',
         60_000,
       );
-      ctx.service.setLatency(0);
+      await service.setLatency(0);
       assert.equal(timeline.firstItems, loaded, 'the loaded engagements came first');
+      const listed = await remoteListRequests();
       assert.ok((timeline.firstItemsAt ?? Infinity) <= (timeline.allItemsAt ?? 0));
       // Date.now() of each arrival against performance.now() of the listing (1 ms of rounding).
-      const firstAsked = Math.min(...listRequests().map((r) => r.at - performance.timeOrigin));
+      const firstAsked = Math.min(...listed.map((r) => r.at - performance.timeOrigin));
       assert.ok(
         firstAsked + 1 >= (timeline.firstItemsAt ?? Infinity),
         'the loaded ones were listed before the service was even asked',
       );
       assert.equal(timeline.allItems, 10_000);
-      assert.ok(listRequests().length <= 100, `at most one request per page of 100: ${listRequests().length}`);
+      assert.ok(listed.length <= 100, `at most one request per page of 100: ${listed.length}`);
       timeline.quickPick?.hide();
       await going;
       firsts.push((timeline.firstItemsAt ?? 0) - timeline.startedAt);
@@ -451,8 +469,9 @@ describe('Performance', function () {
   });
 
   it('sorting reads every page and sorts all 10,000 in the tree', async () => {
+    const service = await remoteService();
     const times: number[] = [];
-    await environments('Perf sort A', 'Perf sort B');
+    await environments(['Perf sort A', 'Perf sort B'], service);
     await vscode.commands.executeCommand('engagementUsage.engagements.focus');
     for (let i = 0; i < REPEATS; i++) {
       // The default order first: a sort kept when the environment loads would read every page then.
@@ -463,8 +482,9 @@ describe('Performance', function () {
       await eng().settled();
       assert.equal(eng().complete(), false, 'the first page only');
       await quiet();
-      ctx.service.setLatency(FIND_LATENCY_MS);
-      ctx.ui.answer(pickByLabel(i % 2 ? 'Evaluations' : 'Name'));
+      await service.setLatency(FIND_LATENCY_MS);
+      const byName = i % 2 === 0;
+      ctx.ui.answer(pickByLabel(byName ? 'Name' : 'Evaluations'));
       const started = performance.now();
       await runCommand('sortEngagements');
       const served = await measureUntil(
@@ -473,18 +493,35 @@ describe('Performance', function () {
         'the sorted 10,000 to reach the tree',
         60_000,
       );
-      ctx.service.setLatency(0);
+      await service.setLatency(0);
       times.push(served.at - started);
       assert.equal(eng().complete(), true);
       const tree = await eng().tree();
       assert.equal(tree.length, 10_000, 'every engagement, no "Load more…"');
+      const byId = new Map(
+        eng()
+          .loaded()
+          .map((e) => [e.id, e]),
+      );
+      const shown = tree.map((item) => byId.get(item.id ?? ''));
+      assert.ok(
+        shown.every((e) => e !== undefined),
+        'each row is a loaded engagement',
+      );
+      const inOrder = shown.every((e, k) => {
+        const before = shown[k - 1];
+        if (!before || !e) return true;
+        return byName ? names.compare(before.name, e.name) <= 0 : before.evaluationCount >= e.evaluationCount;
+      });
+      assert.ok(inOrder, `the rows are sorted by ${byName ? 'name, A to Z' : 'evaluations, most first'}`);
     }
     figures.sortAll = { latencyMs: FIND_LATENCY_MS, ms: median(times), items: 10_000 };
     ctx.ui.answer(pickByLabel('Last Updated'));
     await runCommand('sortEngagements');
-    ctx.service.reset();
   });
 });
+
+const names = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 /** V8's gc(), which the extension host does not expose by default. */
 function exposeGc(): () => void {
