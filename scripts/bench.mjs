@@ -8,7 +8,8 @@
 //     time to the first tree items and to the dashboard's meters, saved data on reopening,
 //     extension host heap before/after 10,000 engagements in the tree, the 12-period trend
 //     (one round trip; one request when reopened), summary reads per interval with 1–3 windows,
-//     Go to Engagement and sorting over 10,000 engagements at 20 ms latency (every page read);
+//     Go to Engagement and sorting over 10,000 engagements at 20 ms latency (every page read,
+//     the reference service on a worker thread so that its work is not the extension's);
 //   - sizes of the bundles as shipped in the .vsix (minified and gzip) and of the .vsix;
 //   - Node heap of 10,000 engagements read by the client.
 // Options (environment): BENCH_SKIP_VSCODE=1 leaves the VS Code part out; BENCH_SIZES,
@@ -224,13 +225,13 @@ if (perf) {
   if (perf.goTo) {
     const g = perf.goTo;
     row(
-      `Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency): first matches on screen (the ${g.firstItems} loaded)`,
+      `Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency, the service on its own thread): first matches on screen (the ${g.firstItems} loaded)`,
       ms(g.firstMs),
       `from what is loaded, before the first round trip ends: < ${ms(g.latencyMs)}`,
       met(g.firstMs < g.latencyMs),
     );
     row(
-      `Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency): all matches`,
+      `Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency, the service on its own thread): all matches`,
       ms(g.allMs),
       '< 500 ms',
       met(g.allMs < 500),
@@ -238,7 +239,7 @@ if (perf) {
   }
   if (perf.sortAll) {
     row(
-      `Sort ${perf.sortAll.items.toLocaleString('en-US')} engagements (${perf.sortAll.latencyMs} ms latency): command → every page read → sorted tree`,
+      `Sort ${perf.sortAll.items.toLocaleString('en-US')} engagements (${perf.sortAll.latencyMs} ms latency, the service on its own thread): command → every page read → sorted tree`,
       ms(perf.sortAll.ms),
       '< 500 ms end to end',
       met(perf.sortAll.ms < 500),
