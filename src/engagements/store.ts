@@ -29,7 +29,7 @@ export interface StoreSnapshot {
   refreshing: boolean;
   loadingMore: boolean;
   /** The items are the first page saved by an earlier session; no refresh has landed yet. */
-  cached: boolean;
+  fromCache: boolean;
   /** Every engagement of the environment is loaded (a whole-set read landed): sort and filter see them all. */
   complete: boolean;
   /** While every page is being read: how many engagements so far, of how many. */
@@ -71,7 +71,7 @@ export class EngagementStore {
   private readonly localWrites = new Map<string, { engagement: Engagement; created: boolean }>();
   private readonly statuses = new Map<string, string>();
   private readonly types = new Set<string>();
-  private cached = false;
+  private fromCache = false;
   /** The whole set: when it was last read (reset() forgets it), the read in flight, its progress. */
   private wholeAt?: number;
   private whole?: Promise<boolean>;
@@ -92,7 +92,7 @@ export class EngagementStore {
     this.pageSize = page.pageSize;
     this.pages = 1;
     this.fetchedAt = page.fetchedAt;
-    this.cached = true;
+    this.fromCache = true;
     this.learn(this.items);
   }
 
@@ -117,7 +117,7 @@ export class EngagementStore {
       error: this.error,
       refreshing: this.refreshing !== undefined,
       loadingMore: this.loadingMore !== undefined,
-      cached: this.cached,
+      fromCache: this.fromCache,
       complete: this.wholeAt !== undefined && this.items.length >= this.totalCount,
       readingAll: this.wholeProgress ? { ...this.wholeProgress } : undefined,
     };
@@ -170,7 +170,7 @@ export class EngagementStore {
     this.localWrites.clear();
     this.statuses.clear();
     this.types.clear();
-    this.cached = false;
+    this.fromCache = false;
     this.wholeAt = undefined;
     this.whole = undefined;
     this.wholeProgress = undefined;
@@ -199,7 +199,7 @@ export class EngagementStore {
     }
     if (!(await this.source.hasKey())) {
       if (generation !== this.generation) return;
-      if (this.cached) this.dropCache();
+      if (this.fromCache) this.dropCache();
       this.phase = 'keyMissing';
       this.error = undefined;
       return;
@@ -210,7 +210,7 @@ export class EngagementStore {
     this.emit();
     const pageSize = this.source.pageSize();
     // Keep as many engagements in view as before (at least a page), in the service's pages.
-    const shown = Math.max(pageSize, this.cached ? 0 : this.items.length);
+    const shown = Math.max(pageSize, this.fromCache ? 0 : this.items.length);
     const signal = this.abort.signal;
     try {
       const read = await api.engagements.listAll({ pageSize, limit: shown, concurrency: LIMITS.refresh, signal });
@@ -223,7 +223,7 @@ export class EngagementStore {
       this.fetchedAt = Date.now();
       this.error = undefined;
       this.phase = 'loaded';
-      this.cached = false;
+      this.fromCache = false;
       this.learn(this.items);
       const id = this.source.environmentId();
       if (id !== undefined)
@@ -236,7 +236,7 @@ export class EngagementStore {
     } catch (error) {
       if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted)) return;
       this.error = error;
-      if (this.cached && isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'forbidden'))
+      if (this.fromCache && isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'forbidden'))
         this.dropCache();
       if (this.phase !== 'loaded') this.phase = 'failed';
     }
@@ -246,7 +246,7 @@ export class EngagementStore {
   private dropCache(): void {
     const id = this.source.environmentId();
     if (id !== undefined) this.source.cache?.forget(id);
-    this.cached = false;
+    this.fromCache = false;
     this.items = [];
     this.totalCount = 0;
     this.pages = 0;
@@ -375,7 +375,7 @@ export class EngagementStore {
       this.fetchedAt = this.wholeAt = Date.now();
       this.error = undefined;
       this.phase = 'loaded';
-      this.cached = false;
+      this.fromCache = false;
       this.learn(this.items);
       const id = this.source.environmentId();
       if (id !== undefined)
