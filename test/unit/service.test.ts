@@ -8,16 +8,16 @@ import type { RunningService } from '../service/server';
 import type { Engagement } from '../service/types';
 import { startService } from '../service/server';
 import { probe } from '../service/probe';
+import { useReferenceService } from './support/referenceService';
 
 const FIXED_NOW = new Date('2025-06-15T12:00:00.000Z');
 
 describe('reference service: lifecycle and plumbing', () => {
+  const reference = useReferenceService();
   let svc: RunningService;
-  before(async () => {
-    svc = await startService();
+  before(() => {
+    svc = reference.service;
   });
-  after(() => svc.close());
-  afterEach(() => svc.reset());
 
   it('listens on loopback with an ephemeral port and exposes the base URL', () => {
     assert.match(svc.url, /^http:\/\/127\.0\.0\.1:\d+$/);
