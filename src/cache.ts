@@ -1,7 +1,7 @@
 // Data last shown, kept per environment in a memento (workspaceState) so that a view or panel
 // can show it at once when it opens again, marked as saved until a refresh lands. Only what
 // the service answered is kept: never a key, a header or anything typed into a prompt. An
-// entry goes when its environment is removed or its key deleted (see `keepInStep`).
+// entry goes when its environment is removed or its key deleted (see `forgetWithEnvironmentOrKey`).
 import type { Services } from './services';
 
 export interface MementoLike {
@@ -74,14 +74,14 @@ export class PerEnvironmentCache<T extends Saved> {
   }
 }
 
-/** No saved data outlives its environment or its key. */
-export function keepInStep(
+/** Drops an environment's saved entries when the environment is removed or its key deleted: no saved data outlives either. */
+export function forgetWithEnvironmentOrKey(
   services: Pick<Services, 'environments' | 'vault'>,
   cache: Pick<PerEnvironmentCache<Saved>, 'forget' | 'keepOnly'>,
 ): Array<{ dispose(): void }> {
-  const { environments: store, vault } = services;
+  const { environments, vault } = services;
   return [
-    store.onDidChange(() => cache.keepOnly(store.list().map((env) => env.id))),
+    environments.onDidChange(() => cache.keepOnly(environments.list().map((env) => env.id))),
     vault.onDidChange((id) => {
       void vault.has(id).then((has) => has || cache.forget(id));
     }),

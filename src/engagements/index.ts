@@ -7,7 +7,7 @@ import { type EngagementQuery, isDefaultQuery } from '../core/query';
 import { displayText } from '../core/text';
 import { originOf } from '../environments/model';
 import type { Feature, Services } from '../services';
-import { keepInStep } from '../cache';
+import { forgetWithEnvironmentOrKey } from '../cache';
 import { engagementCache } from './cache';
 import { type EngagementDeps, pickEngagement, singleTarget, targetsFromArgs } from './common';
 import { copyId, openDetails } from './details';
@@ -17,12 +17,12 @@ import type { GoToTimeline } from './goTo';
 import type { EditField } from './edit';
 import { QueryState } from './queryState';
 import { EngagementStore } from './store';
-import type { Node } from './tree';
+import type { TreeNode } from './tree';
 import { EngagementsView } from './view';
 
 /** A tree item as plain data, for tests to read what the view shows. */
 export interface TreeItemData {
-  kind: Node['kind'];
+  kind: TreeNode['kind'];
   id?: string;
   label: string;
   description?: string;
@@ -73,7 +73,7 @@ export interface EngagementsExports {
   goTo(): GoToTimeline | undefined;
 }
 
-function toData(provider: EngagementsView['provider'], node: Node): TreeItemData {
+function toData(provider: EngagementsView['provider'], node: TreeNode): TreeItemData {
   const item = provider.resolveTreeItem(provider.getTreeItem(node), node);
   const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath : undefined;
   const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
@@ -148,7 +148,7 @@ export function registerEngagements(services: Services) {
     // user cancelled, or kept to what is loaded, stays so.
     store.onDidChange(() => {
       const shown = store.snapshot();
-      const fresh = shown.phase === 'loaded' && !shown.cached;
+      const fresh = shown.phase === 'loaded' && !shown.fromCache;
       const firstLoad = fresh && !wasFresh;
       wasFresh = fresh;
       if (!firstLoad || shown.readingAll || shown.complete || !shown.hasMore || isDefaultQuery(query.current)) return;
@@ -162,7 +162,7 @@ export function registerEngagements(services: Services) {
     view.treeView.onDidChangeVisibility(({ visible }) => {
       if (visible) services.shown.mark();
     }),
-    ...keepInStep(services, cache),
+    ...forgetWithEnvironmentOrKey(services, cache),
   );
 
   // The flows to create, edit, sort, group and filter are loaded (import()) when first used,
@@ -233,7 +233,7 @@ export function registerEngagements(services: Services) {
       autoRefreshRunning: () => view.autoRefreshRunning,
       notices: () => [...deps.notices],
       served: () => (view.provider.served ? { ...view.provider.served } : undefined),
-      cached: () => store.snapshot().cached,
+      cached: () => store.snapshot().fromCache,
       complete: () => store.snapshot().complete,
       details: () => details?.current,
       detailsMessage: async (message) => (await detailsPanel()).receive(message),

@@ -29,7 +29,7 @@ export interface StoreSnapshot {
   refreshing: boolean;
   loadingMore: boolean;
   /** The items are the first page saved by an earlier session; no refresh has landed yet. */
-  cached: boolean;
+  fromCache: boolean;
   /** Every engagement of the environment is loaded (a whole-set read landed): sort and filter see them all. */
   complete: boolean;
   /** While every page is being read: how many engagements so far, of how many. */
@@ -48,19 +48,34 @@ export interface StoreSource {
 
 type Listener = () => void;
 
+/** What the last read left shown: replaced together by each read that lands, emptied together. */
+interface Loaded {
+  /** In the service's order, each id once. */
+  items: Engagement[];
+  /** The service's `totalCount` as last seen. */
+  totalCount: number;
+  /** Pages read so far. */
+  pages: number;
+  /** The page size the service really answers with (learned from its first page). */
+  pageSize: number;
+  stop?: PagingStop;
+  /** When the items were last read successfully (ms since epoch). */
+  fetchedAt?: number;
+  /** The items are the first page saved by an earlier session, not yet confirmed by the service. */
+  fromCache: boolean;
+}
+
+function nothingLoaded(): Loaded {
+  return { items: [], totalCount: 0, pages: 0, pageSize: 0, fromCache: false };
+}
+
 /** The least time between two progress steps shown while every page is read. */
 const PROGRESS_STEP_MS = 100;
 
 export class EngagementStore {
   private readonly listeners = new Set<Listener>();
   private phase: StorePhase = 'idle';
-  private items: Engagement[] = [];
-  private totalCount = 0;
-  private pages = 0;
-  /** The page size the service really answers with (learned from its first page). */
-  private pageSize = 0;
-  private stop?: PagingStop;
-  private fetchedAt?: number;
+  private loaded = nothingLoaded();
   private error?: unknown;
   private refreshing?: Promise<void>;
   private loadingMore?: Promise<void>;
@@ -71,7 +86,6 @@ export class EngagementStore {
   private readonly localWrites = new Map<string, { engagement: Engagement; created: boolean }>();
   private readonly statuses = new Map<string, string>();
   private readonly types = new Set<string>();
-  private cached = false;
   /** The whole set: when it was last read (reset() forgets it), the read in flight, its progress. */
   private wholeAt?: number;
   private whole?: Promise<boolean>;
@@ -87,13 +101,10 @@ export class EngagementStore {
     const id = this.source.environmentId();
     const page = id === undefined ? undefined : this.source.cache?.read(id);
     if (!page) return;
-    this.items = dedupe(page.items);
-    this.totalCount = Math.max(page.totalCount, this.items.length);
-    this.pageSize = page.pageSize;
-    this.pages = 1;
-    this.fetchedAt = page.fetchedAt;
-    this.cached = true;
-    this.learn(this.items);
+    const items = dedupe(page.items);
+    const totalCount = Math.max(page.totalCount, items.length);
+    this.loaded = { items, totalCount, pages: 1, pageSize: page.pageSize, fetchedAt: page.fetchedAt, fromCache: true };
+    this.learn(items);
   }
 
   onDidChange(listener: Listener): { dispose(): void } {
@@ -106,25 +117,26 @@ export class EngagementStore {
   }
 
   snapshot(): StoreSnapshot {
+    const { items, totalCount, pages, stop, fetchedAt, fromCache } = this.loaded;
     return {
       environmentId: this.source.environmentId(),
       phase: this.source.environmentId() === undefined ? 'noEnvironment' : this.phase,
-      items: this.items,
-      totalCount: this.totalCount,
-      hasMore: this.pages > 0 && this.stop === undefined && this.items.length < this.totalCount,
-      stop: this.items.length < this.totalCount ? this.stop : undefined,
-      fetchedAt: this.fetchedAt,
+      items,
+      totalCount,
+      hasMore: pages > 0 && stop === undefined && items.length < totalCount,
+      stop: items.length < totalCount ? stop : undefined,
+      fetchedAt,
       error: this.error,
       refreshing: this.refreshing !== undefined,
       loadingMore: this.loadingMore !== undefined,
-      cached: this.cached,
-      complete: this.wholeAt !== undefined && this.items.length >= this.totalCount,
+      fromCache,
+      complete: this.wholeAt !== undefined && items.length >= totalCount,
       readingAll: this.wholeProgress ? { ...this.wholeProgress } : undefined,
     };
   }
 
   get(id: string): Engagement | undefined {
-    return this.items.find((e) => e.id === id);
+    return this.loaded.items.find((e) => e.id === id);
   }
 
   /** Statuses seen in this environment's data (first spelling kept), for the status pick. */
@@ -138,7 +150,8 @@ export class EngagementStore {
 
   /** Age of the data in ms, or Infinity when nothing was read yet. */
   age(now = Date.now()): number {
-    return this.fetchedAt === undefined ? Number.POSITIVE_INFINITY : now - this.fetchedAt;
+    const { fetchedAt } = this.loaded;
+    return fetchedAt === undefined ? Number.POSITIVE_INFINITY : now - fetchedAt;
   }
 
   /** Starts the first load unless one happened or is running; resolves when it settles. */
@@ -159,18 +172,13 @@ export class EngagementStore {
     this.abort.abort();
     this.abort = new AbortController();
     this.phase = 'idle';
-    this.items = [];
-    this.totalCount = 0;
-    this.pages = 0;
-    this.stop = undefined;
-    this.fetchedAt = undefined;
+    this.loaded = nothingLoaded();
     this.error = undefined;
     this.refreshing = undefined;
     this.loadingMore = undefined;
     this.localWrites.clear();
     this.statuses.clear();
     this.types.clear();
-    this.cached = false;
     this.wholeAt = undefined;
     this.whole = undefined;
     this.wholeProgress = undefined;
@@ -199,7 +207,7 @@ export class EngagementStore {
     }
     if (!(await this.source.hasKey())) {
       if (generation !== this.generation) return;
-      if (this.cached) this.dropCache();
+      if (this.loaded.fromCache) this.dropCache();
       this.phase = 'keyMissing';
       this.error = undefined;
       return;
@@ -210,48 +218,50 @@ export class EngagementStore {
     this.emit();
     const pageSize = this.source.pageSize();
     // Keep as many engagements in view as before (at least a page), in the service's pages.
-    const shown = Math.max(pageSize, this.cached ? 0 : this.items.length);
+    const shown = Math.max(pageSize, this.loaded.fromCache ? 0 : this.loaded.items.length);
     const signal = this.abort.signal;
     try {
       const read = await api.engagements.listAll({ pageSize, limit: shown, concurrency: LIMITS.refresh, signal });
       if (generation !== this.generation) return;
-      this.pageSize = read.pageSize;
-      this.pages = read.pages;
-      this.stop = read.stop;
-      this.totalCount = read.totalCount;
-      this.items = this.mergeLocal(read.items);
-      this.fetchedAt = Date.now();
-      this.error = undefined;
-      this.phase = 'loaded';
-      this.cached = false;
-      this.learn(this.items);
-      const id = this.source.environmentId();
-      if (id !== undefined)
-        this.source.cache?.write(id, {
-          items: this.items.slice(0, this.pageSize),
-          totalCount: this.totalCount,
-          pageSize: this.pageSize,
-          fetchedAt: this.fetchedAt,
-        });
+      this.land({
+        items: this.mergeLocal(read.items),
+        totalCount: read.totalCount,
+        pages: read.pages,
+        pageSize: read.pageSize,
+        stop: read.stop,
+        fetchedAt: Date.now(),
+        fromCache: false,
+      });
     } catch (error) {
       if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted)) return;
       this.error = error;
-      if (this.cached && isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'forbidden'))
+      if (this.loaded.fromCache && isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'forbidden'))
         this.dropCache();
       if (this.phase !== 'loaded') this.phase = 'failed';
     }
+  }
+
+  /** Shows what a read returned, and saves its first page for the next session. */
+  private land(loaded: Loaded & { fetchedAt: number }): void {
+    this.loaded = loaded;
+    this.error = undefined;
+    this.phase = 'loaded';
+    this.learn(loaded.items);
+    const id = this.source.environmentId();
+    if (id !== undefined)
+      this.source.cache?.write(id, {
+        items: loaded.items.slice(0, loaded.pageSize),
+        totalCount: loaded.totalCount,
+        pageSize: loaded.pageSize,
+        fetchedAt: loaded.fetchedAt,
+      });
   }
 
   /** A key that is rejected (or lacks the scope) must not keep showing what an earlier key read. */
   private dropCache(): void {
     const id = this.source.environmentId();
     if (id !== undefined) this.source.cache?.forget(id);
-    this.cached = false;
-    this.items = [];
-    this.totalCount = 0;
-    this.pages = 0;
-    this.stop = undefined;
-    this.fetchedAt = undefined;
+    this.loaded = nothingLoaded();
   }
 
   /** Reads the next page and appends what it holds that is not shown yet. */
@@ -273,18 +283,19 @@ export class EngagementStore {
     if (!api || this.phase !== 'loaded' || !this.snapshot().hasMore) return;
     const signal = this.abort.signal;
     try {
-      const asked = this.pages + 1;
-      const page = await api.engagements.list({ page: asked, pageSize: this.pageSize }, { signal });
+      const asked = this.loaded.pages + 1;
+      const page = await api.engagements.list({ page: asked, pageSize: this.loaded.pageSize }, { signal });
       if (generation !== this.generation) return;
+      const loaded = this.loaded;
       // A service that answers another page, or only what is shown, cannot page further.
-      const stop = checkPage(asked, page, new Set(this.items.map((e) => e.id)), (e) => e.id);
-      if (stop) this.stop = stop;
-      else if (page.data.length === 0) this.stop = 'endedEarly';
+      const stop = checkPage(asked, page, new Set(loaded.items.map((e) => e.id)), (e) => e.id);
+      if (stop) loaded.stop = stop;
+      else if (page.data.length === 0) loaded.stop = 'endedEarly';
       else {
-        this.pages = asked;
-        this.totalCount = page.totalCount;
+        loaded.pages = asked;
+        loaded.totalCount = page.totalCount;
         // Items may move between pages when others are created meanwhile: each id shows once.
-        this.items = dedupe([...this.items, ...page.data]);
+        loaded.items = dedupe([...loaded.items, ...page.data]);
       }
       this.error = undefined;
       this.learn(page.data);
@@ -300,11 +311,12 @@ export class EngagementStore {
    */
   upsert(engagement: Engagement, created = false): void {
     if (this.refreshing || this.whole) this.localWrites.set(engagement.id, { engagement, created });
-    const index = this.items.findIndex((e) => e.id === engagement.id);
-    if (index >= 0) this.items = this.items.map((e, i) => (i === index ? engagement : e));
+    const loaded = this.loaded;
+    const index = loaded.items.findIndex((e) => e.id === engagement.id);
+    if (index >= 0) loaded.items = loaded.items.map((e, i) => (i === index ? engagement : e));
     else {
-      this.items = [engagement, ...this.items];
-      if (created) this.totalCount += 1;
+      loaded.items = [engagement, ...loaded.items];
+      if (created) loaded.totalCount += 1;
     }
     this.learn([engagement]);
     this.emit();
@@ -329,7 +341,7 @@ export class EngagementStore {
       const api = this.source.api();
       if (!api || !(await this.source.hasKey())) return false;
       this.wholeAbort = new AbortController();
-      this.wholeProgress = { loaded: this.items.length, total: this.totalCount };
+      this.wholeProgress = { loaded: this.loaded.items.length, total: this.loaded.totalCount };
       this.emit();
       // A refresh in flight lands first; its pages are then read again with the rest.
       await this.refreshing;
@@ -368,23 +380,18 @@ export class EngagementStore {
       });
       if (generation !== this.generation) return false;
       const pageSize = this.source.pageSize();
-      this.items = this.mergeLocal(result.items);
-      this.totalCount = Math.max(result.totalCount, this.items.length);
-      this.pageSize = pageSize;
-      this.pages = Math.max(1, Math.ceil(this.items.length / pageSize));
-      this.fetchedAt = this.wholeAt = Date.now();
-      this.error = undefined;
-      this.phase = 'loaded';
-      this.cached = false;
-      this.learn(this.items);
-      const id = this.source.environmentId();
-      if (id !== undefined)
-        this.source.cache?.write(id, {
-          items: this.items.slice(0, pageSize),
-          totalCount: this.totalCount,
-          pageSize,
-          fetchedAt: this.fetchedAt,
-        });
+      const items = this.mergeLocal(result.items);
+      this.wholeAt = Date.now();
+      this.land({
+        items,
+        totalCount: Math.max(result.totalCount, items.length),
+        pages: Math.max(1, Math.ceil(items.length / pageSize)),
+        pageSize,
+        // The stop found by the page-by-page reads stays; this read's own `result.stop` is not used.
+        stop: this.loaded.stop,
+        fetchedAt: this.wholeAt,
+        fromCache: false,
+      });
       return true;
     } catch (error) {
       if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted))

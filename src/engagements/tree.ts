@@ -1,5 +1,5 @@
 // The tree of the Engagements view. It renders the store's snapshot through the query (sort,
-// group, filter); it never talks HTTP. Node objects are kept per id, so `reveal`, selection
+// group, filter); it never talks HTTP. Tree nodes are kept per id, so `reveal`, selection
 // and expansion find the same element after a refresh.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
@@ -31,19 +31,19 @@ export interface LoadMoreNode {
   readonly id: string;
 }
 
-export type Node = EngagementNode | GroupNode | LoadMoreNode;
+export type TreeNode = EngagementNode | GroupNode | LoadMoreNode;
 
 export function isEngagementNode(value: unknown): value is EngagementNode {
   return (
     typeof value === 'object' &&
     value !== null &&
-    (value as Node).kind === 'engagement' &&
+    (value as TreeNode).kind === 'engagement' &&
     typeof (value as EngagementNode).engagement === 'object'
   );
 }
 
-export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly engagementNodes = new Map<string, EngagementNode>();
   private readonly groupNodes = new Map<string, GroupNode>();
@@ -73,13 +73,13 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
   }
 
   /** The root elements as the tree shows them now. */
-  roots(): Node[] {
+  roots(): TreeNode[] {
     const snapshot = this.store.snapshot();
     if (snapshot.items.length === 0) return [];
     const result = applyQuery(snapshot.items, this.query.current);
     const live = new Set(snapshot.items.map((e) => e.id));
     for (const id of this.engagementNodes.keys()) if (!live.has(id)) this.engagementNodes.delete(id);
-    let roots: Node[];
+    let roots: TreeNode[];
     if (result.groups) {
       const by = this.query.current.group as 'status' | 'type';
       roots = result.groups.map((group) => {
@@ -110,24 +110,24 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
     return node;
   }
 
-  getChildren(element?: Node): Node[] {
+  getChildren(element?: TreeNode): TreeNode[] {
     if (!element) {
       // Asking for the roots is what a visible view does: the first load starts here.
       void this.store.ensureLoaded();
       const roots = this.roots();
       if (roots.length > 0)
-        this.served = { at: performance.now(), count: roots.length, cached: this.store.snapshot().cached };
+        this.served = { at: performance.now(), count: roots.length, cached: this.store.snapshot().fromCache };
       return roots;
     }
     if (element.kind === 'group') return element.group.items.map((e) => this.nodeFor(e, element));
     return [];
   }
 
-  getParent(element: Node): Node | undefined {
+  getParent(element: TreeNode): TreeNode | undefined {
     return element.kind === 'engagement' ? element.parent : undefined;
   }
 
-  getTreeItem(element: Node): vscode.TreeItem {
+  getTreeItem(element: TreeNode): vscode.TreeItem {
     if (element.kind === 'engagement') return this.engagementItem(element.engagement);
     if (element.kind === 'group') return groupItem(element);
     return this.loadMoreItem();
@@ -144,7 +144,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<Node>, vs
   }
 
   /** The tooltip (every field as Markdown), made when VS Code is about to show it. */
-  resolveTreeItem(item: vscode.TreeItem, element: Node): vscode.TreeItem {
+  resolveTreeItem(item: vscode.TreeItem, element: TreeNode): vscode.TreeItem {
     if (element.kind === 'engagement' && item.tooltip === undefined)
       item.tooltip = engagementTooltip(element.engagement);
     return item;

@@ -9,7 +9,7 @@ import { applyQuery, describeFilter } from '../core/query';
 import { describeError } from '../ui/errors';
 import type { QueryState } from './queryState';
 import type { StoreSnapshot, EngagementStore } from './store';
-import { EngagementTreeProvider, type Node } from './tree';
+import { EngagementTreeProvider, type TreeNode } from './tree';
 
 export type EngagementsViewState =
   | 'noEnvironment'
@@ -48,7 +48,7 @@ const CLOCK_TICK_MS = 60_000;
 
 export class EngagementsView implements vscode.Disposable {
   readonly provider: EngagementTreeProvider;
-  readonly treeView: vscode.TreeView<Node>;
+  readonly treeView: vscode.TreeView<TreeNode>;
   private readonly disposables: vscode.Disposable[] = [];
   private context: Record<string, unknown> = {};
   private autoRefresh?: ReturnType<typeof setInterval>;
@@ -170,7 +170,7 @@ export class EngagementsView implements vscode.Disposable {
   private message(snapshot: StoreSnapshot, state: EngagementsViewState): string | undefined {
     const env = this.environmentLabel();
     if (state === 'unreachable') return describeError(snapshot.error, env);
-    if (snapshot.cached && snapshot.error === undefined && snapshot.items.length > 0) {
+    if (snapshot.fromCache && snapshot.error === undefined && snapshot.items.length > 0) {
       // Saved by an earlier session: shown at once, marked until the refresh lands.
       const saved = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
       return snapshot.refreshing

@@ -35,7 +35,7 @@ export async function ensureWholeSet(
   const snapshot = store.snapshot();
   if (snapshot.phase !== 'loaded' && snapshot.items.length === 0) return false;
   // Everything is loaded already (a single page, or Load more went to the end).
-  if (!snapshot.hasMore && !snapshot.cached && snapshot.items.length >= snapshot.totalCount) return true;
+  if (!snapshot.hasMore && !snapshot.fromCache && snapshot.items.length >= snapshot.totalCount) return true;
   const limit = Math.max(0, Math.round(config().get<number>(Settings.wholeSetLimit, DEFAULT_WHOLE_SET_LIMIT)));
   // A query remembered from an earlier session is not a question worth a dialog at start:
   // within the limit every page is read; beyond it the view says the query applies to those loaded.

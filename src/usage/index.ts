@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { UsageSummary } from '../api/types';
-import { keepInStep, PerEnvironmentCache } from '../cache';
+import { forgetWithEnvironmentOrKey, PerEnvironmentCache } from '../cache';
 import { Commands, Settings, StateKeys, WebviewTypes } from '../constants';
 import { currentPeriod } from '../core/period';
 import { DEFAULT_KEY_SORT } from '../core/records';
@@ -117,10 +117,10 @@ export function registerUsage(services: Services) {
   );
   context.subscriptions.push(
     statusBar,
-    ...keepInStep(services, saved),
-    ...keepInStep(services, history),
-    ...keepInStep(services, coordinator),
-    ...keepInStep(services, alerts),
+    ...forgetWithEnvironmentOrKey(services, saved),
+    ...forgetWithEnvironmentOrKey(services, history),
+    ...forgetWithEnvironmentOrKey(services, coordinator),
+    ...forgetWithEnvironmentOrKey(services, alerts),
   );
 
   // The dashboard's code (panel, state, export, HTML) is loaded when a dashboard first opens.
@@ -129,7 +129,8 @@ export function registerUsage(services: Services) {
   /** Dashboards being made (their code may still be loading): a second open reveals the first. */
   const opened = new Map<string, Promise<DashboardPanel>>();
 
-  const adopt = async (webviewPanel: vscode.WebviewPanel, view: ViewState): Promise<DashboardPanel> => {
+  /** Makes a webview panel (a new one, or one VS Code restored) the dashboard of `view`'s environment. */
+  const createDashboardIn = async (webviewPanel: vscode.WebviewPanel, view: ViewState): Promise<DashboardPanel> => {
     let DashboardPanel: typeof PanelModule.DashboardPanel;
     try {
       ({ DashboardPanel } = await loadPanel());
@@ -138,7 +139,7 @@ export function registerUsage(services: Services) {
       throw error;
     }
     const panel = new DashboardPanel(services, webviewPanel, view, {
-      summaryLoaded: (id, summary) => statusBar.offer(id, summary),
+      summaryLoaded: (id, summary) => statusBar.showSummaryReadElsewhere(id, summary),
       saved: (id) => saved.read(id),
       save: (id, shown) => saved.write(id, shown),
       history,
@@ -180,7 +181,7 @@ export function registerUsage(services: Services) {
       vscode.ViewColumn.Active,
       { enableScripts: true, enableFindWidget: true },
     );
-    const panel = adopt(webviewPanel, {
+    const panel = createDashboardIn(webviewPanel, {
       environmentId: env.id,
       period: currentPeriod(),
       sort: { ...DEFAULT_KEY_SORT },
@@ -201,7 +202,7 @@ export function registerUsage(services: Services) {
       duplicate?.reveal();
       return undefined;
     }
-    return adopt(webviewPanel, view);
+    return createDashboardIn(webviewPanel, view);
   };
 
   context.subscriptions.push(

@@ -164,7 +164,7 @@ export class UsageStatusBar implements vscode.Disposable {
   }
 
   /** Shows a summary read elsewhere (the dashboard) when it is the active environment's current period. */
-  offer(environmentId: string, summary: UsageSummary): void {
+  showSummaryReadElsewhere(environmentId: string, summary: UsageSummary): void {
     if (this.services.environments.active()?.id !== environmentId || summary.billingPeriod !== currentPeriod()) return;
     // A read is a read: the other windows need not make theirs this interval.
     this.coordinator.publish(environmentId, summary, Date.now());

@@ -29,8 +29,25 @@ How the service reads what the contract leaves open (default: the reference read
 const WRITE_MODES: readonly WriteAnswer[] = ['body', 'location', 'accepted', 'silent'];
 const ERROR_FORMATS: readonly ErrorBodies[] = ['json', 'text', 'html'];
 
+/** The reading flags that take no value: each switches one reading on. */
+const SWITCHES: Record<string, 'ignorePageSize' | 'ignorePage' | 'noPaging' | 'wrapSingle'> = {
+  '--ignore-page-size': 'ignorePageSize',
+  '--ignore-page': 'ignorePage',
+  '--no-paging': 'noPaging',
+  '--wrap': 'wrapSingle',
+};
+
+function oneOf<T extends string>(flag: string, value: string | undefined, choices: readonly T[]): T {
+  if (!choices.includes(value as T)) throw new Error(`${flag} takes ${choices.join(', ')}`);
+  return value as T;
+}
+
 /** The reading flags on top of `--reading` (which may come anywhere). */
 function readingFlag(flag: string, value: () => string | undefined, reading: Reading): boolean {
+  if (Object.hasOwn(SWITCHES, flag)) {
+    reading[SWITCHES[flag]] = true;
+    return true;
+  }
   switch (flag) {
     case '--reading':
       Object.assign(reading, readingByName(value() ?? ''));
@@ -42,30 +59,12 @@ function readingFlag(flag: string, value: () => string | undefined, reading: Rea
       reading.pageSizeCap = cap;
       return true;
     }
-    case '--ignore-page-size':
-      reading.ignorePageSize = true;
+    case '--writes':
+      reading.writes = oneOf(flag, value(), WRITE_MODES);
       return true;
-    case '--ignore-page':
-      reading.ignorePage = true;
+    case '--errors':
+      reading.errorBodies = oneOf(flag, value(), ERROR_FORMATS);
       return true;
-    case '--no-paging':
-      reading.noPaging = true;
-      return true;
-    case '--wrap':
-      reading.wrapSingle = true;
-      return true;
-    case '--writes': {
-      const mode = value() as WriteAnswer;
-      if (!WRITE_MODES.includes(mode)) throw new Error(`--writes takes ${WRITE_MODES.join(', ')}`);
-      reading.writes = mode;
-      return true;
-    }
-    case '--errors': {
-      const format = value() as ErrorBodies;
-      if (!ERROR_FORMATS.includes(format)) throw new Error(`--errors takes ${ERROR_FORMATS.join(', ')}`);
-      reading.errorBodies = format;
-      return true;
-    }
     default:
       return false;
   }

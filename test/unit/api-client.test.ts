@@ -1,22 +1,10 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ApiError } from '../../src/api/errors';
 import { type RequestLog, userAgent } from '../../src/api/client';
 import { ServiceApi } from '../../src/api/service';
 import type { RunningService } from '../service/server';
+import { rejectsWith } from './support/apiErrors';
+import { closedPort, startLoopbackServer } from './support/loopback';
 import { useReferenceService } from './support/referenceService';
-
-async function rejectsWith(promise: Promise<unknown>, kind: string): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
-    assert.equal(error.kind, kind, `expected kind ${kind}, got ${error.kind}: ${error.message}`);
-    return error;
-  }
-  assert.fail(`expected a ${kind} error, but the call succeeded`);
-}
 
 describe('API client against the reference service', function () {
   let service: RunningService;
@@ -295,10 +283,7 @@ describe('API client against the reference service', function () {
     });
 
     it('network: nothing listening', async () => {
-      const closed = http.createServer();
-      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-      const port = (closed.address() as AddressInfo).port;
-      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const port = await closedPort();
       const offline = new ServiceApi({ baseUrl: `http://127.0.0.1:${port}/v1`, getKey: () => 'k', retryLimit: 0 });
       assert.match((await rejectsWith(offline.engagements.list(), 'network')).message, /ECONNREFUSED/);
     });
@@ -349,20 +334,15 @@ describe('API client against the reference service', function () {
     });
 
     it('redirected: reported, never followed, the key never sent elsewhere', async () => {
-      const seen: Array<string | undefined> = [];
-      const other = http.createServer((req, res) => {
-        seen.push(req.headers.authorization);
-        res.end('{}');
-      });
-      await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+      const other = await startLoopbackServer();
       try {
-        const location = `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1/engagements`;
+        const location = `${other.origin}/v1/engagements`;
         service.faults.add({ kind: 'redirect', location, times: 1 });
         const error = await rejectsWith(api.engagements.list(), 'redirected');
         assert.equal(error.location, new URL(location).origin);
-        assert.equal(seen.length, 0, 'the other host received nothing');
+        assert.deepEqual(other.received, [], 'the other host received nothing');
       } finally {
-        await new Promise<void>((resolve) => other.close(() => resolve()));
+        await other.close();
       }
     });
   });

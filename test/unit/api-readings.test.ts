@@ -2,26 +2,14 @@
 // each way a real service may fill in what the contract leaves open. Nothing here may pass
 // only because the service reads the contract the way we would.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ApiError } from '../../src/api/errors';
 import { ServiceApi } from '../../src/api/service';
 import { EngagementStore } from '../../src/engagements/store';
 import { READINGS, READING_NAMES, type Reading, type RunningService } from '../service/server';
+import { rejectsWith } from './support/apiErrors';
+import { closedPort, startLoopbackServer } from './support/loopback';
 import { useReferenceService } from './support/referenceService';
 
 const TOTAL = 137;
-
-async function rejectsWith(promise: Promise<unknown>, kind: string): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
-    assert.equal(error.kind, kind, `expected ${kind}, got ${error.kind}: ${error.message}`);
-    return error;
-  }
-  assert.fail(`expected a ${kind} error, but the call succeeded`);
-}
 
 /** Whether the reading lets a client read past the first page. */
 const pages = (reading: Reading) => !reading.ignorePage;
@@ -259,18 +247,12 @@ describe('writes whose answers name no engagement, and writes whose outcome is u
   });
 
   it('a Location on another origin is never followed: the key goes nowhere else', async () => {
-    const foreign: string[] = [];
-    const other = http.createServer((req, res) => {
-      foreign.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
-      res.end('{}');
-    });
-    await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+    const other = await startLoopbackServer();
     try {
-      const port = (other.address() as AddressInfo).port;
       service.setReading({ writes: 'location' });
       for (const location of [
-        `http://127.0.0.1:${port}/v1/engagements/x`,
-        `//127.0.0.1:${port}/v1/engagements/x`,
+        `${other.origin}/v1/engagements/x`,
+        `//127.0.0.1:${other.port}/v1/engagements/x`,
         '/v2/engagements/x',
         '/v1/other/x',
       ]) {
@@ -285,13 +267,13 @@ describe('writes whose answers name no engagement, and writes whose outcome is u
         // Ours answers 201 with no body: nothing names an engagement, so none is made… and none found.
         await rejectsWith(api.engagements.create({ name: `Lost ${location}`, type: 'x' }), 'badResponse');
       }
-      assert.deepEqual(foreign, [], 'the foreign server got no request');
+      assert.deepEqual(other.received, [], 'the foreign server got no request');
       assert.ok(
         service.requests.every((r) => !r.path.includes('/x')),
         'no read of a Location outside the base URL',
       );
     } finally {
-      other.close();
+      await other.close();
     }
   });
 
@@ -319,11 +301,7 @@ describe('writes whose answers name no engagement, and writes whose outcome is u
   });
 
   it('a refused connection is certainly not applied; a 4xx neither', async () => {
-    // A port nothing listens on: a server's, closed again.
-    const closed = http.createServer();
-    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((done) => closed.close(done));
+    const port = await closedPort();
     const offline = new ServiceApi({
       baseUrl: `http://127.0.0.1:${port}/v1`,
       getKey: () => 'k-123456',

@@ -53,7 +53,7 @@ describe('engagements saved between sessions', function () {
 
   it('shows the page saved by the last session at once, marked, and refreshes it behind', async () => {
     const first = storeFor('env-1');
-    assert.equal(first.snapshot().cached, false, 'nothing saved yet');
+    assert.equal(first.snapshot().fromCache, false, 'nothing saved yet');
     await first.ensureLoaded();
     const shown = first.snapshot().items.map((e) => e.id);
 
@@ -68,16 +68,16 @@ describe('engagements saved between sessions', function () {
       shown,
       'the saved page is there at once',
     );
-    assert.equal(at.cached, true);
+    assert.equal(at.fromCache, true);
     assert.equal(at.phase, 'idle', 'a view that becomes visible still loads');
     assert.equal(at.hasMore, true, 'Load more is offered as before');
     assert.ok(next.seenTypes().length > 0, 'its types are known to the create flow');
 
     service.store.createEngagement({ name: 'Made meanwhile', type: 'onboarding' });
     const refreshing = next.ensureLoaded();
-    assert.equal(next.snapshot().cached, true, 'still marked while the refresh runs');
+    assert.equal(next.snapshot().fromCache, true, 'still marked while the refresh runs');
     await refreshing;
-    assert.equal(next.snapshot().cached, false);
+    assert.equal(next.snapshot().fromCache, false);
     assert.equal(next.snapshot().items[0].name, 'Made meanwhile', 'the refresh landed');
     assert.equal(listCalls().length, 1, 'one request: the first page');
   });
@@ -109,11 +109,11 @@ describe('engagements saved between sessions', function () {
     await storeFor('env-1').ensureLoaded();
     key = 'key_admin.revoked';
     const rejected = storeFor('env-1');
-    assert.equal(rejected.snapshot().cached, true);
+    assert.equal(rejected.snapshot().fromCache, true);
     await rejected.ensureLoaded();
     assert.equal(rejected.snapshot().items.length, 0, 'a rejected key does not keep showing what another read');
     assert.equal(rejected.snapshot().phase, 'failed');
-    assert.equal(storeFor('env-1').snapshot().cached, false, 'and it is forgotten');
+    assert.equal(storeFor('env-1').snapshot().fromCache, false, 'and it is forgotten');
 
     key = service.keys.admin;
     await storeFor('env-1').ensureLoaded();
@@ -134,7 +134,7 @@ describe('engagements saved between sessions', function () {
     await switching.ensureLoaded();
     env = 'env-1';
     switching.reset();
-    assert.equal(switching.snapshot().cached, true);
+    assert.equal(switching.snapshot().fromCache, true);
     assert.equal(switching.snapshot().items.length, 25);
   });
 

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import type { RunningService } from '../service/server';
 import type { Scope } from '../service/types';
-import { startService } from '../service/server';
 import { probe } from '../service/probe';
 import { endpointScopes } from '../service/routes';
+import { useReferenceService } from './support/referenceService';
 
 interface ErrorBody {
   error: { code: string; message: string; requiredScope?: string };
@@ -21,12 +21,11 @@ const EXPECTED: { method: string; path: string; scope: Scope }[] = [
 ];
 
 describe('reference service: authentication and scopes', () => {
+  const reference = useReferenceService();
   let svc: RunningService;
-  before(async () => {
-    svc = await startService();
+  before(() => {
+    svc = reference.service;
   });
-  after(() => svc.close());
-  afterEach(() => svc.reset());
 
   const call = (method: string, template: string, key?: string, headers?: Record<string, string>) => {
     const id = svc.store.engagements[0].id;

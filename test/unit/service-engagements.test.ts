@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import type { RunningService } from '../service/server';
 import type { Engagement } from '../service/types';
-import { startService } from '../service/server';
 import { probe } from '../service/probe';
+import { useReferenceService } from './support/referenceService';
 
 interface ListPage {
   data: Engagement[];
@@ -18,21 +18,16 @@ interface ErrorBody {
 const DAY = 86_400_000;
 
 describe('reference service: engagements', () => {
+  const reference = useReferenceService({ clock: new Date('2025-06-15T12:00:00.000Z') });
   let svc: RunningService;
-  let clock = new Date('2025-06-15T12:00:00.000Z');
   const get = <T>(p: string, query?: Record<string, string | number>) =>
     probe<T>(svc.baseUrl, 'GET', p, { key: svc.keys.readOnly, query });
   const post = <T>(body: unknown) => probe<T>(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body });
   const patch = <T>(id: string, body: unknown) =>
     probe<T>(svc.baseUrl, 'PATCH', `/engagements/${encodeURIComponent(id)}`, { key: svc.keys.writer, body });
 
-  before(async () => {
-    svc = await startService({ now: () => clock });
-  });
-  after(() => svc.close());
-  afterEach(() => {
-    clock = new Date('2025-06-15T12:00:00.000Z');
-    svc.reset();
+  before(() => {
+    svc = reference.service;
   });
 
   describe('GET /engagements', () => {
@@ -61,7 +56,7 @@ describe('reference service: engagements', () => {
         const created = Date.parse(e.createdAt);
         const updated = Date.parse(e.updatedAt);
         assert.ok(updated >= created, `${e.id} updatedAt before createdAt`);
-        assert.ok(created > clock.getTime() - 201 * DAY && updated <= clock.getTime());
+        assert.ok(created > reference.clock.getTime() - 201 * DAY && updated <= reference.clock.getTime());
         if (e.description !== undefined) assert.equal(typeof e.description, 'string');
       }
       const statuses = new Set(all.map((e) => e.status));
@@ -123,8 +118,8 @@ describe('reference service: engagements', () => {
         type: 'x',
         status: 'active',
         evaluationCount: i,
-        createdAt: clock.toISOString(),
-        updatedAt: clock.toISOString(),
+        createdAt: reference.clock.toISOString(),
+        updatedAt: reference.clock.toISOString(),
       }));
       svc.store.setEngagements(many);
       const last = await get<ListPage>('/engagements', { page: 100, pageSize: 100 });
@@ -175,8 +170,8 @@ describe('reference service: engagements', () => {
           description: 'd',
           status: 'active',
           evaluationCount: 0,
-          createdAt: clock.toISOString(),
-          updatedAt: clock.toISOString(),
+          createdAt: reference.clock.toISOString(),
+          updatedAt: reference.clock.toISOString(),
         },
       );
       assert.ok(!svc.store.engagements.slice(1).some((e) => e.id === r.json.id), 'id is new');
@@ -230,10 +225,10 @@ describe('reference service: engagements', () => {
   describe('PATCH /engagements/{id}', () => {
     it('changes only the fields given and moves updatedAt', async () => {
       const target = structuredClone(svc.store.engagements[3]);
-      clock = new Date(clock.getTime() + 5000);
+      reference.clock = new Date(reference.clock.getTime() + 5000);
       const r = await patch<Engagement>(target.id, { name: 'Renamed' });
       assert.equal(r.status, 200);
-      assert.deepEqual(r.json, { ...target, name: 'Renamed', updatedAt: clock.toISOString() });
+      assert.deepEqual(r.json, { ...target, name: 'Renamed', updatedAt: reference.clock.toISOString() });
       const s = await patch<Engagement>(target.id, { status: 'completed', description: '' });
       assert.equal(s.json.status, 'completed');
       assert.equal(s.json.description, '');
@@ -242,10 +237,10 @@ describe('reference service: engagements', () => {
 
     it('moves updatedAt strictly later even within the same millisecond', async () => {
       const id = svc.store.engagements[0].id;
-      svc.store.engagements[0].updatedAt = clock.toISOString();
+      svc.store.engagements[0].updatedAt = reference.clock.toISOString();
       const a = await patch<Engagement>(id, { name: 'a' });
       const b = await patch<Engagement>(id, { name: 'b' });
-      assert.ok(Date.parse(a.json.updatedAt) > clock.getTime());
+      assert.ok(Date.parse(a.json.updatedAt) > reference.clock.getTime());
       assert.ok(Date.parse(b.json.updatedAt) > Date.parse(a.json.updatedAt));
     });
 

@@ -6,6 +6,7 @@ import type { RunningService } from '../service/server';
 import type { Engagement } from '../service/types';
 import { startService } from '../service/server';
 import { probe } from '../service/probe';
+import { useReferenceService } from './support/referenceService';
 
 interface RawResult {
   status: number;
@@ -43,13 +44,12 @@ function rawGet(url: string, key: string, timeoutMs = 5000): Promise<RawResult> 
 }
 
 describe('reference service: faults and latency', () => {
+  const reference = useReferenceService();
   let svc: RunningService;
-  const list = () => probe<{ data: Engagement[] }>(svc.baseUrl, 'GET', '/engagements', { key: svc.keys.admin });
-  before(async () => {
-    svc = await startService();
+  before(() => {
+    svc = reference.service;
   });
-  after(() => svc.close());
-  afterEach(() => svc.reset());
+  const list = () => probe<{ data: Engagement[] }>(svc.baseUrl, 'GET', '/engagements', { key: svc.keys.admin });
 
   it("'status' answers the status with a JSON error and headers, `times` times, then normally", async () => {
     svc.faults.add({ kind: 'status', status: 503, headers: { 'Retry-After': '2' }, times: 2 });

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import type { RunningService } from '../service/server';
 import type { KeyUsage, UsageSummary } from '../service/types';
-import { startService } from '../service/server';
 import { probe } from '../service/probe';
+import { useReferenceService } from './support/referenceService';
 
 interface DetailsPage {
   billingPeriod: string;
@@ -24,18 +24,13 @@ interface ErrorBody {
 const SEEDED = ['2025-06', '2025-05', '2025-04', '2025-03', '2025-02', '2025-01'];
 
 describe('reference service: usage', () => {
+  const reference = useReferenceService({ clock: new Date('2025-06-15T12:00:00.000Z') });
   let svc: RunningService;
-  let clock = new Date('2025-06-15T12:00:00.000Z');
   const get = <T>(p: string, query?: Record<string, string | number>, key = svc.keys.usageOnly) =>
     probe<T>(svc.baseUrl, 'GET', p, { key, query });
 
-  before(async () => {
-    svc = await startService({ now: () => clock });
-  });
-  after(() => svc.close());
-  afterEach(() => {
-    clock = new Date('2025-06-15T12:00:00.000Z');
-    svc.reset();
+  before(() => {
+    svc = reference.service;
   });
 
   describe('GET /usage/summary', () => {
@@ -124,7 +119,7 @@ describe('reference service: usage', () => {
     });
 
     it('follows the service clock across a year boundary', async () => {
-      clock = new Date('2026-01-01T00:00:05.000Z');
+      reference.clock = new Date('2026-01-01T00:00:05.000Z');
       const r = await get<UsageSummary>('/usage/summary');
       assert.equal(r.json.billingPeriod, '2026-01');
       assert.equal((await get('/usage/summary', { billingPeriod: '2025-12' })).status, 200);
@@ -211,14 +206,14 @@ describe('reference service: usage', () => {
       const rowOf = async (keyId: string) =>
         (await get<ByKey>('/usage/by-key', {}, svc.keys.admin)).json.keys.find((k) => k.keyId === keyId);
       const before = (await rowOf('key_readonly'))!;
-      clock = new Date('2025-06-15T13:00:00.000Z');
+      reference.clock = new Date('2025-06-15T13:00:00.000Z');
       for (let i = 0; i < 3; i++) await get('/engagements', {}, svc.keys.readOnly);
       await probe(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.readOnly, body: { name: 'n', type: 't' } }); // 403, still authenticated
       await probe(svc.baseUrl, 'GET', '/engagements', { key: 'key_readonly.wrong-secret' }); // 401: not counted
       await probe(svc.baseUrl, 'GET', '/engagements'); // 401: not counted
       const after = (await rowOf('key_readonly'))!;
       assert.equal(after.calls, before.calls + 4);
-      assert.equal(after.lastUsedAt, clock.toISOString());
+      assert.equal(after.lastUsedAt, reference.clock.toISOString());
     });
 
     it('counts its own request and adds a row for a key first used this period', async () => {
@@ -226,7 +221,7 @@ describe('reference service: usage', () => {
       const first = await get<ByKey>('/usage/by-key', {}, 'key_new.s3cret');
       assert.deepEqual(
         first.json.keys.find((k) => k.keyId === 'key_new'),
-        { keyId: 'key_new', name: 'New key', calls: 1, lastUsedAt: clock.toISOString() },
+        { keyId: 'key_new', name: 'New key', calls: 1, lastUsedAt: reference.clock.toISOString() },
       );
       const second = await get<ByKey>('/usage/by-key', {}, 'key_new.s3cret');
       assert.equal(second.json.keys.find((k) => k.keyId === 'key_new')?.calls, 2);

@@ -8,16 +8,16 @@ import type { RunningService } from '../service/server';
 import type { Engagement } from '../service/types';
 import { startService } from '../service/server';
 import { probe } from '../service/probe';
+import { useReferenceService } from './support/referenceService';
 
 const FIXED_NOW = new Date('2025-06-15T12:00:00.000Z');
 
 describe('reference service: lifecycle and plumbing', () => {
+  const reference = useReferenceService();
   let svc: RunningService;
-  before(async () => {
-    svc = await startService();
+  before(() => {
+    svc = reference.service;
   });
-  after(() => svc.close());
-  afterEach(() => svc.reset());
 
   it('listens on loopback with an ephemeral port and exposes the base URL', () => {
     assert.match(svc.url, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -211,10 +211,19 @@ describe('reference service: close()', () => {
 });
 
 describe('reference service: CLI', () => {
-  it('starts, prints the keys and a READY line, serves, and exits cleanly on SIGTERM', async function () {
+  it('starts with the readings asked, prints the keys and a READY line, serves, and exits cleanly on SIGTERM', async function () {
     this.timeout(15_000);
     const cli = path.join(__dirname, '..', 'service', 'cli.js');
-    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--engagements', '7'], {
+    const readings = [
+      '--ignore-page-size',
+      '--ignore-page',
+      '--no-paging',
+      '--wrap',
+      '--writes',
+      'location',
+      '--errors=html',
+    ];
+    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--engagements', '7', ...readings], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -237,6 +246,15 @@ describe('reference service: CLI', () => {
       });
       assert.match(ready.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       assert.match(output, new RegExp(`Reference service listening at ${ready.baseUrl.replace(/[.]/g, '\\.')}`));
+      const reading = {
+        ignorePageSize: true,
+        ignorePage: true,
+        noPaging: true,
+        wrapSingle: true,
+        writes: 'location',
+        errorBodies: 'html',
+      };
+      assert.ok(output.includes(`Reading: ${JSON.stringify(reading)}\n`), output);
       for (const role of ['admin', 'readOnly', 'usageOnly', 'noUsage', 'writer']) {
         assert.ok(ready.keys[role], role);
         assert.ok(output.includes(`${role}: ${ready.keys[role]}\n`), `line for ${role}`);
@@ -257,18 +275,25 @@ describe('reference service: CLI', () => {
   });
 
   it('rejects an invalid argument with a usage message and exit code 2', async function () {
-    this.timeout(10_000);
+    this.timeout(20_000);
     const cli = path.join(__dirname, '..', 'service', 'cli.js');
-    const child = spawn(process.execPath, [cli, '--port', 'abc'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (c: string) => (stderr += c));
-    const code = await Promise.race([
-      new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c))),
-      new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 5000)),
-    ]);
-    if (code === 'timeout') child.kill('SIGKILL');
-    assert.equal(code, 2);
-    assert.match(stderr, /--port/);
+    for (const [args, message] of [
+      [['--port', 'abc'], /--port needs a non-negative integer/],
+      [['--writes', 'nope'], /--writes takes body, location, accepted, silent/],
+      [['--errors=xml'], /--errors takes json, text, html/],
+    ] as const) {
+      const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (c: string) => (stderr += c));
+      const code = await Promise.race([
+        new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c))),
+        new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 5000)),
+      ]);
+      if (code === 'timeout') child.kill('SIGKILL');
+      assert.equal(code, 2, args.join(' '));
+      assert.match(stderr, message);
+      assert.match(stderr, /Usage: npm run service/);
+    }
   });
 });

@@ -3,17 +3,17 @@
 // the request's headers, redirects never followed with the key, service text that cannot
 // become a link or an icon, and an environment id a crafted URL cannot match.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { redact } from '../../src/api/client';
-import { ApiError } from '../../src/api/errors';
 import { ServiceApi } from '../../src/api/service';
 import { safeLabel, safeText } from '../../src/core/text';
 import { parseBaseUrl } from '../../src/core/validation';
 import { legacySettingsEnvironmentId, settingsEnvironmentId } from '../../src/environments/model';
-import { startService, type RunningService } from '../service/server';
+import type { RunningService } from '../service/server';
 import { findLegacyCollision, legacySettingsEnvironmentId as testsLegacyId } from '../fnvCollision';
+import { rejection } from './support/apiErrors';
+import { startLoopbackServer } from './support/loopback';
+import { useReferenceService } from './support/referenceService';
 
 /** Every escaped form a service could echo a key in. */
 export function escapedForms(key: string): Record<string, string> {
@@ -24,16 +24,6 @@ export function escapedForms(key: string): Record<string, string> {
     'percent-encoded': Array.from(key, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join(''),
     'half escaped': `${key.slice(0, 6)}${u(key.slice(6, 12))}${key.slice(12)}`,
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ApiError, String(error));
-    return error;
-  }
-  assert.fail('expected the call to fail');
 }
 
 describe('Trust boundaries (unit)', function () {
@@ -108,12 +98,10 @@ describe('Trust boundaries (unit)', function () {
     });
 
     describe('against the reference service', () => {
+      const reference = useReferenceService();
       let service: RunningService;
-      before(async () => {
-        service = await startService({ port: 0 });
-      });
-      after(async () => {
-        await service.close();
+      before(() => {
+        service = reference.service;
       });
 
       it('a key echoed escaped in a JSON error body appears in no message, field error or log entry', async () => {
@@ -146,13 +134,11 @@ describe('Trust boundaries (unit)', function () {
       });
 
       it("an error's cause keeps neither the request nor its Authorization header (timeout, network)", async () => {
-        const silent = http.createServer(() => undefined);
-        await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-        const port = (silent.address() as AddressInfo).port;
+        const silent = await startLoopbackServer({ silent: true });
         const key = service.keys.admin;
         try {
           const slow = new ServiceApi({
-            baseUrl: `http://127.0.0.1:${port}/v1`,
+            baseUrl: `${silent.origin}/v1`,
             getKey: () => key,
             timeoutMs: 300,
             retryLimit: 0,
@@ -180,31 +166,24 @@ describe('Trust boundaries (unit)', function () {
             assert.equal((error.cause as { request?: unknown } | undefined)?.request, undefined);
           }
         } finally {
-          silent.closeAllConnections();
-          await new Promise<void>((resolve) => silent.close(() => resolve()));
+          await silent.close();
         }
       });
 
       it('redirects (301, 302, 303, 307, 308) are never followed with the key; a Location holding the key is not echoed', async () => {
-        const seen: Array<string | undefined> = [];
-        const other = http.createServer((req, res) => {
-          seen.push(req.headers.authorization);
-          res.end('{}');
-        });
-        await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+        const other = await startLoopbackServer();
         const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 5_000 });
         try {
-          const port = (other.address() as AddressInfo).port;
           for (const status of [301, 302, 303, 307, 308]) {
             service.faults.add({
               kind: 'redirect',
               status,
-              location: `http://127.0.0.1:${port}/v1/engagements?key=${service.keys.admin}`,
+              location: `${other.origin}/v1/engagements?key=${service.keys.admin}`,
               times: 1,
             });
             const error = await rejection(api.engagements.list());
             assert.equal(error.kind, 'redirected', String(status));
-            assert.equal(error.location, `http://127.0.0.1:${port}`);
+            assert.equal(error.location, other.origin);
           }
           service.faults.add({
             kind: 'redirect',
@@ -216,9 +195,9 @@ describe('Trust boundaries (unit)', function () {
           service.faults.add({ kind: 'redirect', location: 'http://[not a url', times: 1 });
           const raw = await rejection(api.engagements.list());
           assert.ok(!raw.message.includes('not a url'), `a raw header is never echoed: ${raw.message}`);
-          assert.equal(seen.length, 0, 'the other address received nothing');
+          assert.deepEqual(other.received, [], 'the other address received nothing');
         } finally {
-          await new Promise<void>((resolve) => other.close(() => resolve()));
+          await other.close();
         }
       });
     });

@@ -32,33 +32,44 @@ function parseCsv(text: string): string[][] {
 }
 
 describe('usage: CSV and JSON export', () => {
+  /** Each value and the CSV field written for it. */
+  const expectFields = (cases: Array<[unknown, string]>) => {
+    for (const [value, field] of cases) assert.equal(csvField(value), field, JSON.stringify(value));
+  };
+
   it('quotes fields with commas, quotes and line breaks', () => {
-    assert.equal(csvField('plain'), 'plain');
-    assert.equal(csvField('a,b'), '"a,b"');
-    assert.equal(csvField('say "hi"'), '"say ""hi"""');
-    assert.equal(csvField('two\nlines'), '"two\nlines"');
-    assert.equal(csvField('cr\rhere'), '"cr\rhere"');
-    assert.equal(csvField(' padded '), '" padded "');
+    expectFields([
+      ['plain', 'plain'],
+      ['a,b', '"a,b"'],
+      ['say "hi"', '"say ""hi"""'],
+      ['two\nlines', '"two\nlines"'],
+      ['cr\rhere', '"cr\rhere"'],
+      [' padded ', '" padded "'],
+    ]);
   });
 
   it('defuses formula-leading text (= + - @ tab CR) with a leading apostrophe', () => {
-    assert.equal(csvField('=HYPERLINK("http://evil","x")'), '"\'=HYPERLINK(""http://evil"",""x"")"');
-    assert.equal(csvField('+1+1'), "'+1+1");
-    assert.equal(csvField('-2+3'), "'-2+3");
-    assert.equal(csvField('@SUM(A1)'), "'@SUM(A1)");
-    assert.equal(csvField('\tcmd'), "'\tcmd");
-    assert.equal(csvField('\rcmd'), '"\'\rcmd"');
-    // Numbers are numbers, not formulas.
-    assert.equal(csvField(-5), '-5');
-    assert.equal(csvField(7.35), '7.35');
+    expectFields([
+      ['=HYPERLINK("http://evil","x")', '"\'=HYPERLINK(""http://evil"",""x"")"'],
+      ['+1+1', "'+1+1"],
+      ['-2+3', "'-2+3"],
+      ['@SUM(A1)', "'@SUM(A1)"],
+      ['\tcmd', "'\tcmd"],
+      ['\rcmd', '"\'\rcmd"'],
+      // Numbers are numbers, not formulas.
+      [-5, '-5'],
+      [7.35, '7.35'],
+    ]);
   });
 
   it('writes empty fields for missing values and JSON for nested ones', () => {
-    assert.equal(csvField(undefined), '');
-    assert.equal(csvField(null), '');
-    assert.equal(csvField(Number.NaN), '');
-    assert.equal(csvField(true), 'true');
-    assert.equal(csvField({ region: 'eu', sdk: 'node' }), '"{""region"":""eu"",""sdk"":""node""}"');
+    expectFields([
+      [undefined, ''],
+      [null, ''],
+      [Number.NaN, ''],
+      [true, 'true'],
+      [{ region: 'eu', sdk: 'node' }, '"{""region"":""eu"",""sdk"":""node""}"'],
+    ]);
   });
 
   it('writes a header of every field and one CRLF line per record, reading back the same', () => {

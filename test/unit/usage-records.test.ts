@@ -9,6 +9,7 @@ import {
   maskKeyIds,
   sortKeyRows,
   type KeyRow,
+  type KeySort,
 } from '../../src/core/records';
 
 describe('usage: detail record columns and values', () => {
@@ -85,16 +86,12 @@ describe('usage: per-key rows', () => {
   it("computes each key's share of all calls and marks the current key", () => {
     const rows = keyRows(keys, 'key_ci');
     assert.deepEqual(
-      rows.map((r) => r.share),
-      [0.6, 0.3, 0.1],
-    );
-    assert.deepEqual(
-      rows.map((r) => r.current),
-      [false, true, false],
-    );
-    assert.deepEqual(
-      rows.map((r) => r.maskedKeyId),
-      ['key…min', 'ke…ci', 'key_…ling'],
+      rows.map(({ share, current, maskedKeyId }) => ({ share, current, maskedKeyId })),
+      [
+        { share: 0.6, current: false, maskedKeyId: 'key…min' },
+        { share: 0.3, current: true, maskedKeyId: 'ke…ci' },
+        { share: 0.1, current: false, maskedKeyId: 'key_…ling' },
+      ],
     );
     assert.ok(
       rows.every((r) => !('keyId' in r)),
@@ -111,59 +108,33 @@ describe('usage: per-key rows', () => {
   });
 
   const names = (rows: KeyRow[]) => rows.map((r) => r.name);
+  const ADMIN = 'Admin (demo)';
+  const CI = 'CI pipeline';
+  const BILLING = 'billing reporter';
+  /** Each sort and the order of names it gives. */
+  const expectOrders = (rows: KeyRow[], orders: Array<[KeySort, string[]]>) => {
+    for (const [sort, expected] of orders)
+      assert.deepEqual(names(sortKeyRows(rows, sort)), expected, `${sort.column} ${sort.direction}`);
+  };
 
   it('sorts by each column, both ways', () => {
-    const rows = keyRows(keys);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'calls', direction: 'desc' })), [
-      'Admin (demo)',
-      'CI pipeline',
-      'billing reporter',
-    ]);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'calls', direction: 'asc' })), [
-      'billing reporter',
-      'CI pipeline',
-      'Admin (demo)',
-    ]);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'share', direction: 'asc' })), [
-      'billing reporter',
-      'CI pipeline',
-      'Admin (demo)',
-    ]);
-    // Case-insensitive, as people read names.
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'name', direction: 'asc' })), [
-      'Admin (demo)',
-      'billing reporter',
-      'CI pipeline',
-    ]);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'name', direction: 'desc' })), [
-      'CI pipeline',
-      'billing reporter',
-      'Admin (demo)',
-    ]);
-    // Key ids sort as they are shown (masked): ke…ci, key_…ling, key…min.
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'asc' })), [
-      'CI pipeline',
-      'billing reporter',
-      'Admin (demo)',
-    ]);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'keyId', direction: 'desc' })), [
-      'Admin (demo)',
-      'billing reporter',
-      'CI pipeline',
+    expectOrders(keyRows(keys), [
+      [{ column: 'calls', direction: 'desc' }, [ADMIN, CI, BILLING]],
+      [{ column: 'calls', direction: 'asc' }, [BILLING, CI, ADMIN]],
+      [{ column: 'share', direction: 'asc' }, [BILLING, CI, ADMIN]],
+      // Case-insensitive, as people read names.
+      [{ column: 'name', direction: 'asc' }, [ADMIN, BILLING, CI]],
+      [{ column: 'name', direction: 'desc' }, [CI, BILLING, ADMIN]],
+      // Key ids sort as they are shown (masked): ke…ci, key_…ling, key…min.
+      [{ column: 'keyId', direction: 'asc' }, [CI, BILLING, ADMIN]],
+      [{ column: 'keyId', direction: 'desc' }, [ADMIN, BILLING, CI]],
     ]);
   });
 
   it('sorts by last use with unknown dates last in both directions', () => {
-    const rows = keyRows(keys);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'lastUsedAt', direction: 'desc' })), [
-      'CI pipeline',
-      'Admin (demo)',
-      'billing reporter',
-    ]);
-    assert.deepEqual(names(sortKeyRows(rows, { column: 'lastUsedAt', direction: 'asc' })), [
-      'Admin (demo)',
-      'CI pipeline',
-      'billing reporter',
+    expectOrders(keyRows(keys), [
+      [{ column: 'lastUsedAt', direction: 'desc' }, [CI, ADMIN, BILLING]],
+      [{ column: 'lastUsedAt', direction: 'asc' }, [ADMIN, CI, BILLING]],
     ]);
   });
 
