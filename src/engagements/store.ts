@@ -387,8 +387,9 @@ export class EngagementStore {
         totalCount: Math.max(result.totalCount, items.length),
         pages: Math.max(1, Math.ceil(items.length / pageSize)),
         pageSize,
-        // The stop found by the page-by-page reads stays; this read's own `result.stop` is not used.
-        stop: this.loaded.stop,
+        // Why this read ended short (a service that repeats its first page, too many pages), or
+        // else what an earlier Load more found.
+        stop: result.stop ?? this.loaded.stop,
         fetchedAt: this.wholeAt,
         fromCache: false,
       });

@@ -55,6 +55,22 @@ describe('engagements store: the whole set', function () {
     assert.equal(progress.at(-1)?.total, 1000);
   });
 
+  it('a service that answers the first page again: the whole read says so and offers no "Load more…"', async () => {
+    service.setReading({ ignorePage: true });
+    try {
+      await store.ensureLoaded();
+      assert.equal(store.snapshot().hasMore, true, 'the first page cannot tell');
+      assert.equal(await store.loadAll(), true);
+      const shown = store.snapshot();
+      assert.equal(shown.items.length, 100, 'the one page the service gives');
+      assert.equal(shown.stop, 'ignoresPage', 'the view can say why the rest is missing');
+      assert.equal(shown.hasMore, false, 'Load more would only read the same page again');
+      assert.equal(shown.complete, false);
+    } finally {
+      service.setReading({});
+    }
+  });
+
   it('reuses a whole set read lately, and reads again when asked for fresh data', async () => {
     await store.loadAll();
     service.clearRequests();
