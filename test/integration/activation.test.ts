@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionExports } from '../../src/exports';
-import { EXTENSION_ID, waitFor, runCommand } from './helpers';
+import { EXTENSION_ID, waitFor, runCommand } from './support/helpers';
 
 interface ActivationFigures {
   vscodeVersion: string;

@@ -14,7 +14,7 @@ import {
   useEnvironment,
   waitFor,
   runCommand,
-} from './helpers';
+} from './support/helpers';
 
 function utcPeriod(): string {
   const now = new Date();

@@ -3,8 +3,8 @@
 // conflicts are asked about, failures keep the input, read-only keys lose write actions.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { BACK, pickByLabel, useEnvironment, waitFor } from './helpers';
-import { C, engagementsSuite } from './engagementsSuite';
+import { BACK, pickByLabel, useEnvironment, waitFor } from './support/helpers';
+import { C, engagementsSuite } from './support/engagementsSuite';
 
 describe('Engagements: create and update', function () {
   this.timeout(60_000);

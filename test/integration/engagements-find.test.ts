@@ -4,8 +4,8 @@
 // edits made elsewhere, and a read-only key said in the view's title.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { pickByLabel, useEnvironment, waitFor } from './helpers';
-import { engagementsSuite } from './engagementsSuite';
+import { pickByLabel, useEnvironment, waitFor } from './support/helpers';
+import { engagementsSuite } from './support/engagementsSuite';
 
 describe('Engagements: find and act on any engagement', function () {
   this.timeout(90_000);

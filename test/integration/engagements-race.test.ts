@@ -5,9 +5,9 @@
 // keeps the environment it started in.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { engagementsSuite } from './engagementsSuite';
+import { engagementsSuite } from './support/engagementsSuite';
 import { startService } from '../service/server';
-import { pickByLabel, waitFor } from './helpers';
+import { pickByLabel, waitFor } from './support/helpers';
 
 describe('Engagements: writes that race', function () {
   this.timeout(60_000);

@@ -3,8 +3,8 @@
 // refresh behaviour and the welcome states.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { clearEnvironments, pickByLabel, useEnvironment, waitFor } from './helpers';
-import { C, engagementsSuite } from './engagementsSuite';
+import { clearEnvironments, pickByLabel, useEnvironment, waitFor } from './support/helpers';
+import { C, engagementsSuite } from './support/engagementsSuite';
 
 describe('Engagements view', function () {
   this.timeout(60_000);

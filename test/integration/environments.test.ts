@@ -12,7 +12,7 @@ import {
   useEnvironment,
   waitFor,
   runCommand,
-} from './helpers';
+} from './support/helpers';
 
 describe('Environments and API keys', function () {
   this.timeout(30_000);

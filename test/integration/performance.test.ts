@@ -21,8 +21,8 @@ import {
   teardown,
   waitFor,
   runCommand,
-} from './helpers';
-import { activationStats, type BenchFigures, measureUntil, median } from './performanceKit';
+} from './support/helpers';
+import { activationStats, type BenchFigures, measureUntil, median } from './support/performanceKit';
 
 const OUT = process.env.EUS_BENCH_OUT || undefined;
 /** Latency injected into every answer while the first items and the meters are measured. */

@@ -8,8 +8,8 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardState } from '../../src/usage/protocol';
 import { READINGS, READING_NAMES, type Reading } from '../service/server';
-import { engagementsSuite } from './engagementsSuite';
-import { pickByLabel, waitFor, runCommand } from './helpers';
+import { engagementsSuite } from './support/engagementsSuite';
+import { pickByLabel, waitFor, runCommand } from './support/helpers';
 
 const TOTAL = 137;
 const PATHS = ['Load more', 'create', 'rename', 'status change', 'details', 'export'] as const;

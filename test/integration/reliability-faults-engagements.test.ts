@@ -5,8 +5,16 @@
 // within their bounds and writes never re-sent, and that Retry works without re-typing.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RecordedMessage } from './helpers';
-import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
+import type { RecordedMessage } from './support/helpers';
+import {
+  type TestContext,
+  pickByLabel,
+  setup,
+  teardown,
+  useEnvironment,
+  waitFor,
+  type CommandName,
+} from './support/helpers';
 import {
   FAULTS,
   type FaultCase,
@@ -15,8 +23,8 @@ import {
   expectGetBound,
   expectSentOnce,
   requestsTo,
-} from './reliabilityFaults';
-import { setSetting, watchUnhandled } from './reliabilityKit';
+} from './support/reliabilityFaults';
+import { setSetting, watchUnhandled } from './support/reliabilityKit';
 
 const LIST = /^\/engagements$/;
 const ONE = /^\/engagements\/[^/]+$/;

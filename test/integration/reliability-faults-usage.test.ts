@@ -8,9 +8,9 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
 import type { DashboardState } from '../../src/usage/protocol';
-import { type TestContext, setup, teardown, useEnvironment, waitFor, runCommand } from './helpers';
-import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, requestsTo } from './reliabilityFaults';
-import { setSetting, watchUnhandled } from './reliabilityKit';
+import { type TestContext, setup, teardown, useEnvironment, waitFor, runCommand } from './support/helpers';
+import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, requestsTo } from './support/reliabilityFaults';
+import { setSetting, watchUnhandled } from './support/reliabilityKit';
 
 type SectionName = 'summary' | 'keys' | 'details';
 const SECTIONS: Array<{ name: SectionName; endpoint: string }> = [

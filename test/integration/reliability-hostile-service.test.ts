@@ -15,8 +15,8 @@ import {
   hostileKeys,
   hostileSummary,
 } from '../service/hostile';
-import { type TestContext, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
-import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+import { type TestContext, setup, teardown, useEnvironment, waitFor, type CommandName } from './support/helpers';
+import { figures, setSetting, watchUnhandled } from './support/reliabilityKit';
 
 /** Markdown without its code spans (their content is shown literally: no link or tag works there). */
 function prose(markdown: string): string {

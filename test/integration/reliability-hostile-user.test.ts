@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import type { Answer, TestContext } from './helpers';
-import { pickByLabel, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
-import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+import type { Answer, TestContext } from './support/helpers';
+import { pickByLabel, setup, teardown, useEnvironment, waitFor, type CommandName } from './support/helpers';
+import { figures, setSetting, watchUnhandled } from './support/reliabilityKit';
 
 interface Elsewhere {
   url: string;

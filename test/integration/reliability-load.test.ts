@@ -11,8 +11,16 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { UsageExports } from '../../src/usage/index';
-import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
-import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+import {
+  type TestContext,
+  pickByLabel,
+  setup,
+  teardown,
+  useEnvironment,
+  waitFor,
+  type CommandName,
+} from './support/helpers';
+import { figures, setSetting, watchUnhandled } from './support/reliabilityKit';
 
 const COUNT = 10_000;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -9,8 +9,8 @@ import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
 import type { DashboardState } from '../../src/usage/protocol';
 import type { Engagement } from '../service/types';
-import { type TestContext, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
-import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+import { type TestContext, setup, teardown, useEnvironment, waitFor, type CommandName } from './support/helpers';
+import { figures, setSetting, watchUnhandled } from './support/reliabilityKit';
 
 describe('Reliability: paging anomalies', function () {
   this.timeout(120_000);

@@ -16,7 +16,7 @@ import {
   useEnvironment,
   waitFor,
   type CommandName,
-} from './helpers';
+} from './support/helpers';
 import {
   figures,
   findSecrets,
@@ -25,7 +25,7 @@ import {
   secretsOf,
   setSetting,
   watchUnhandled,
-} from './reliabilityKit';
+} from './support/reliabilityKit';
 
 describe('Reliability: the API key stays in SecretStorage', function () {
   this.timeout(90_000);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { type TestContext, EXTENSION_ID, setup, teardown, waitFor, runCommand } from './helpers';
+import { type TestContext, EXTENSION_ID, setup, teardown, waitFor, runCommand } from './support/helpers';
 
 describe('Restricted Mode (workspace not trusted)', function () {
   this.timeout(60_000);

@@ -24,8 +24,8 @@ import {
   waitFor,
   runCommand,
   type CommandName,
-} from './helpers';
-import { findSecrets, keyFreeZones, searchForKeys, secretsOf } from './reliabilityKit';
+} from './support/helpers';
+import { findSecrets, keyFreeZones, searchForKeys, secretsOf } from './support/reliabilityKit';
 
 describe('Trust boundaries', function () {
   this.timeout(60_000);

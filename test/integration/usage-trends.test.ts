@@ -9,7 +9,15 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardProbe, UsageExports } from '../../src/usage/index';
 import type { DashboardState, HostMessage } from '../../src/usage/protocol';
-import { type TestContext, clearEnvironments, setup, teardown, useEnvironment, waitFor, runCommand } from './helpers';
+import {
+  type TestContext,
+  clearEnvironments,
+  setup,
+  teardown,
+  useEnvironment,
+  waitFor,
+  runCommand,
+} from './support/helpers';
 
 function utcPeriod(offset = 0): string {
   const now = new Date();

@@ -2,7 +2,7 @@
 // the fault suites: requests counted where the service received them (GETs retried within
 // their bounds, POST and PATCH never sent again by the extension).
 import assert from 'node:assert/strict';
-import type { FaultRule, RecordedRequest } from '../service/server';
+import type { FaultRule, RecordedRequest } from '../../service/server';
 import { figures } from './reliabilityKit';
 
 export interface FaultCase {

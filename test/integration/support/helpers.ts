@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Commands } from '../../src/constants';
-import type { ExtensionExports } from '../../src/exports';
-import type { BACK as ExtensionBack, InputStep, MessageLevel, MessageOptions, PickStep, Ui } from '../../src/ui/ui';
-import { startService, type RunningService } from '../service/server';
-import { poll } from '../poll';
+import type { Commands } from '../../../src/constants';
+import type { ExtensionExports } from '../../../src/exports';
+import type { BACK as ExtensionBack, InputStep, MessageLevel, MessageOptions, PickStep, Ui } from '../../../src/ui/ui';
+import { startService, type RunningService } from '../../service/server';
+import { poll } from '../../poll';
 
 // Integration tests import only types from src: they test the running extension, not a copy
 // of its code bundled into the test. What they need of its values comes from the manifest or

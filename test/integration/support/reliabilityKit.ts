@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardProbe } from '../../src/usage/index';
+import type { DashboardProbe } from '../../../src/usage/index';
 import type { TestContext } from './helpers';
 
 export interface Figures {
