@@ -116,12 +116,7 @@ describe('Progress where the work started (e2e)', function () {
     await wb.waitFor(async () => (await wb.treeItems('Engagements')).length > 1, 'the engagements', 30_000);
     await wb.waitForToastsToClose(20_000).catch(() => undefined);
     await wb.clickSideBarAction('Create Engagement');
-    await wb.answerInput('Name of the engagement', NAME);
-    await wb.waitForQuickInput('Choose a type');
-    await wb.quickInput().fill('onboarding');
-    await wb.chooseQuickPick('onboarding');
-    await wb.answerInput('Description', '');
-    await wb.waitForQuickInput('Create this engagement in Staging?');
+    await wb.answerCreateUpToConfirmation(NAME, 'Staging');
     wb.service.setLatency(4_000);
     try {
       await wb.chooseQuickPick(`Create “${NAME}”`);

@@ -3,6 +3,7 @@
 // shows the right count in the view's title; the details panel with its actions (the
 // README's picture); and a key that may only read sees no write action after a reload.
 import assert from 'node:assert/strict';
+import { utcDateTime } from '../integration/support/dates';
 import { useWorkbench } from './workbench';
 
 const CONTAINER = 'Engagement & Usage';
@@ -97,15 +98,7 @@ describe('Find and act on any engagement (e2e)', function () {
       const fields = await details.locator('table.fields th').allTextContents();
       assert.deepEqual(fields.slice(0, 6), ['ID', 'Type', 'Status', 'Evaluations', 'Created', 'Updated']);
       // The date as Intl writes it for VS Code's display language (English here), in UTC, and how long ago.
-      const created = new Intl.DateTimeFormat('en', {
-        year: 'numeric',
-        month: 'short',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: '2-digit',
-        timeZone: 'UTC',
-        timeZoneName: 'short',
-      }).format(Date.parse(engagement.createdAt));
+      const created = utcDateTime('en', engagement.createdAt);
       assert.match(
         (await details.locator('table.fields td').nth(4).textContent()) ?? '',
         new RegExp(`^${created.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((now|.+ ago)\\)$`),

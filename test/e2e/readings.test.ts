@@ -23,12 +23,7 @@ describe('Services that read the contract differently (e2e)', function () {
 
     const name = 'Wrapped and empty answers (e2e)';
     await wb.clickSideBarAction('Create Engagement');
-    await wb.answerInput('Name of the engagement', name);
-    await wb.waitForQuickInput('Choose a type');
-    await wb.quickInput().fill('onboarding');
-    await wb.chooseQuickPick('onboarding');
-    await wb.answerInput('Description', '');
-    await wb.waitForQuickInput('Create this engagement in Elsewhere?');
+    await wb.answerCreateUpToConfirmation(name, 'Elsewhere');
     await wb.chooseQuickPick(`Create “${name}”`);
     const row = wb.treeRow(VIEW, name);
     await row.waitFor({ timeout: 30_000 });

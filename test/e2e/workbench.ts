@@ -284,6 +284,20 @@ export class Workbench {
     );
   }
 
+  /**
+   * Answers Create Engagement's steps as a person types them, from the name to the
+   * confirmation: the type typed as "onboarding" and chosen, no description. Resolves with the
+   * confirmation open (`Create this engagement in <environment>?`), not yet chosen.
+   */
+  async answerCreateUpToConfirmation(name: string, environment: string): Promise<void> {
+    await this.answerInput('Name of the engagement', name);
+    await this.waitForQuickInput('Choose a type');
+    await this.quickInput().fill('onboarding');
+    await this.chooseQuickPick('onboarding');
+    await this.answerInput('Description', '');
+    await this.waitForQuickInput(`Create this engagement in ${environment}?`);
+  }
+
   /** Clicks an action of the side bar's title (the view's title actions show there), by its label. */
   async clickSideBarAction(label: string): Promise<void> {
     await this.page

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionExports } from '../../src/exports';
-import { EXTENSION_ID, waitFor, runCommand } from './helpers';
+import { EXTENSION_ID, runCommand } from './support/helpers';
+import { type VscodeActivationStats, activationStats } from './support/performanceKit';
 
 interface ActivationFigures {
   vscodeVersion: string;
@@ -15,7 +16,7 @@ interface ActivationFigures {
   firstCommandMs?: number;
   activateCallMs?: number;
   /** VS Code's own: load code, call activate, finish activate (ms) and the activation event. */
-  vscodeStats?: { loadCodeMs: number; callActivateMs: number; finishActivateMs: number; event: string };
+  vscodeStats?: VscodeActivationStats;
 }
 
 const figures: ActivationFigures = {
@@ -27,22 +28,6 @@ function extension(): vscode.Extension<ExtensionExports> {
   const ext = vscode.extensions.getExtension<ExtensionExports>(EXTENSION_ID);
   assert.ok(ext, `${EXTENSION_ID} is installed in this VS Code`);
   return ext;
-}
-
-/** Parses the extension's row of "Extension Activation Stats" in VS Code's perf document. */
-function parseStats(text: string): ActivationFigures['vscodeStats'] {
-  const section = text.split(/^## /m).find((s) => s.startsWith('Extension Activation Stats'));
-  assert.ok(section, 'the perf document has an "Extension Activation Stats" section');
-  const row = section.split('\n').find((line) => line.toLowerCase().includes(EXTENSION_ID));
-  assert.ok(row, `the stats have a row for ${EXTENSION_ID}:\n${section}`);
-  const cells = row.split('|').map((c) => c.trim());
-  // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
-  const [, , , load, call, finish, event] = cells;
-  const loadCodeMs = Number(load);
-  const callActivateMs = Number(call);
-  const finishActivateMs = Number(finish);
-  assert.ok([loadCodeMs, callActivateMs, finishActivateMs].every(Number.isFinite), `numbers in the row: ${row}`);
-  return { loadCodeMs, callActivateMs, finishActivateMs, event };
 }
 
 describe('Activation', function () {
@@ -88,17 +73,7 @@ describe('Activation', function () {
 
   it("reports activation figures (ours and VS Code's own)", async () => {
     await extension().activate(); // already active unless this test runs alone (--grep)
-    await vscode.commands.executeCommand('perfview.show');
-    const doc = await waitFor(
-      () =>
-        vscode.workspace.textDocuments.find(
-          (d) => d.uri.scheme === 'perf' && d.getText().includes('Extension Activation Stats'),
-        ),
-      'the perf document',
-      15_000,
-    );
-    figures.vscodeStats = parseStats(doc.getText());
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    figures.vscodeStats = await activationStats();
 
     console.log(`activation figures: ${JSON.stringify(figures)}`);
     const root = path.resolve(extension().extensionPath);

@@ -5,41 +5,19 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as vscode from 'vscode';
 import {
-  type TestContext,
   EXTENSION_ID,
   clearEnvironments,
   pickByLabel,
-  setup,
-  teardown,
+  runCommand,
+  suiteContext,
   useEnvironment,
   waitFor,
-  runCommand,
-} from './helpers';
-
-function utcPeriod(): string {
-  const now = new Date();
-  return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-}
+} from './support/helpers';
+import { serveCalls } from './support/dashboard';
 
 describe('At home in VS Code', function () {
   this.timeout(60_000);
-  let ctx: TestContext;
-
-  before(async () => {
-    ctx = await setup();
-  });
-  after(async () => {
-    await teardown(ctx);
-  });
-  beforeEach(() => {
-    ctx.service.reset();
-    ctx.ui.prompts.length = 0;
-    ctx.ui.messages.length = 0;
-  });
-  afterEach(async () => {
-    for (const dashboard of ctx.exports.usage?.dashboards() ?? []) dashboard.close();
-    await clearEnvironments(ctx.exports, ctx.ui);
-  });
+  const ctx = suiteContext({ afresh: true });
 
   it('the running extension declares the UI side first, then the workspace side', () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
@@ -65,12 +43,7 @@ describe('At home in VS Code', function () {
   it('status bar: red means production, yellow means calls at 80 % or more; never the same colour for both', async () => {
     const envs = () => ctx.exports.environments!;
     const usage = () => ctx.exports.usage!;
-    const period = utcPeriod();
-    const summary = ctx.service.store.summary(period);
-    ctx.service.store.setSummary(period, {
-      ...summary,
-      usage: { ...summary.usage, calls: { used: 85_000, included: 100_000, overage: 0 } },
-    });
+    serveCalls(ctx, { used: 85_000, included: 100_000, overage: 0 });
 
     await useEnvironment(ctx, ctx.service.keys.admin, 'Staging');
     await usage().refreshStatusBar();
@@ -88,10 +61,7 @@ describe('At home in VS Code', function () {
     assert.equal(envs().statusBarBackground(), 'statusBarItem.errorBackground', 'production is red');
     assert.equal(usage().statusBar().background, 'statusBarItem.warningBackground', 'the usage warning stays yellow');
 
-    ctx.service.store.setSummary(period, {
-      ...summary,
-      usage: { ...summary.usage, calls: { used: 112_000, included: 100_000, overage: 12_000 } },
-    });
+    serveCalls(ctx, { used: 112_000, included: 100_000, overage: 12_000 });
     await usage().refreshStatusBar();
     assert.match(usage().statusBar().text, /calls 112%$/);
     assert.equal(usage().statusBar().level, 'error');
@@ -101,10 +71,7 @@ describe('At home in VS Code', function () {
       'over the included amount is still the usage colour, not production red',
     );
 
-    ctx.service.store.setSummary(period, {
-      ...summary,
-      usage: { ...summary.usage, calls: { used: 10_000, included: 100_000, overage: 0 } },
-    });
+    serveCalls(ctx, { used: 10_000, included: 100_000, overage: 0 });
     await usage().refreshStatusBar();
     assert.equal(usage().statusBar().background, undefined, '10 % has no colour');
   });

@@ -3,16 +3,16 @@
 // conflicts are asked about, failures keep the input, read-only keys lose write actions.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { BACK, pickByLabel, useEnvironment, waitFor } from './helpers';
-import { C, engagementsSuite } from './engagementsSuite';
+import { BACK, commandId, pickByLabel, useEnvironment, waitFor } from './support/helpers';
+import { engagementsSuite } from './support/engagementsSuite';
 
 describe('Engagements: create and update', function () {
   this.timeout(60_000);
-  const s = engagementsSuite();
-  const { eng, run, items, seeded, requests, patches, test } = s;
+  const suite = engagementsSuite();
+  const { eng, run, items, seeded, requests, patches, test } = suite;
 
   test('creates an engagement through name → type → description → confirm, with Back, then reveals it', async () => {
-    s.ctx.ui.answer(
+    suite.ctx.ui.answer(
       'Draft',
       BACK,
       (prompt) => {
@@ -27,7 +27,7 @@ describe('Engagements: create and update', function () {
       pickByLabel('Create'),
     );
     await run('createEngagement');
-    const steps = s.ctx.ui.prompts.map((p) => `${p.step}/${p.totalSteps}`);
+    const steps = suite.ctx.ui.prompts.map((p) => `${p.step}/${p.totalSteps}`);
     assert.deepEqual(steps, ['1/4', '2/4', '1/4', '2/4', '3/4', '4/4']);
     const posts = requests('POST');
     assert.equal(posts.length, 1);
@@ -45,7 +45,7 @@ describe('Engagements: create and update', function () {
   });
 
   test('creates with a type typed freely and no description', async () => {
-    s.ctx.ui.answer(
+    suite.ctx.ui.answer(
       'Pilot',
       (_prompt, step) => {
         assert.ok('freeEntry' in step && step.freeEntry, 'the type step takes free entry');
@@ -61,9 +61,9 @@ describe('Engagements: create and update', function () {
   });
 
   test('an empty name is refused in the input and nothing is sent when the flow is dismissed', async () => {
-    s.ctx.ui.answer('   ', undefined);
+    suite.ctx.ui.answer('   ', undefined);
     await run('createEngagement');
-    assert.deepEqual(s.ctx.ui.prompts[0].rejected, ['Enter a name.']);
+    assert.deepEqual(suite.ctx.ui.prompts[0].rejected, ['Enter a name.']);
     assert.equal(requests('POST').length, 0);
   });
 
@@ -71,14 +71,14 @@ describe('Engagements: create and update', function () {
     const target = (await items())[0];
     const before = { ...seeded().find((e) => e.id === target.id)! };
     const newStatus = before.status === 'completed' ? 'active' : 'completed';
-    s.ctx.ui.answer((prompt) => {
+    suite.ctx.ui.answer((prompt) => {
       assert.equal(prompt.value, before.name, 'the current name is prefilled');
       return 'Renamed review';
     });
     await run('renameEngagement', target.id);
-    s.ctx.ui.answer('A new description');
+    suite.ctx.ui.answer('A new description');
     await run('editEngagementDescription', target.id);
-    s.ctx.ui.answer((prompt, step) => {
+    suite.ctx.ui.answer((prompt, step) => {
       assert.deepEqual(prompt.items?.slice(0, 2), ['active', 'completed']);
       assert.ok(prompt.items?.includes('paused') && prompt.items.includes('archived'), 'statuses seen are offered');
       assert.ok('freeEntry' in step && step.freeEntry, 'a status can be typed');
@@ -97,7 +97,7 @@ describe('Engagements: create and update', function () {
 
   test('Edit… asks what to change (never the type); an unchanged value sends nothing', async () => {
     const target = (await items())[1];
-    s.ctx.ui.answer(
+    suite.ctx.ui.answer(
       (prompt, step) => {
         assert.deepEqual(prompt.items, ['Rename…', 'Edit Description…', 'Change Status…']);
         assert.deepEqual([prompt.step, prompt.totalSteps], [1, 2]);
@@ -115,7 +115,7 @@ describe('Engagements: create and update', function () {
 
   test('from the Command Palette, a picker asks which engagement', async () => {
     const target = (await items())[3];
-    s.ctx.ui.answer((prompt, step) => {
+    suite.ctx.ui.answer((prompt, step) => {
       assert.equal(prompt.items?.length, eng().loaded().length, 'the loaded engagements are offered');
       return pickByLabel(target.label)(prompt, step);
     }, 'Picked from the palette');
@@ -130,14 +130,14 @@ describe('Engagements: create and update', function () {
     const shown = (await items()).filter((i) => seeded().find((e) => e.id === i.id)?.status !== 'archived').slice(0, 4);
     const nodes = shown.map((i) => ({ kind: 'engagement', id: i.id, engagement: seeded().find((e) => e.id === i.id) }));
     const failing = shown[1];
-    s.ctx.service.faults.add({ method: 'PATCH', path: `/engagements/${failing.id}`, kind: 'status', status: 500 });
-    s.ctx.ui.answer(pickByLabel('archived'));
-    s.ctx.ui.onMessages((m) => {
-      s.ctx.service.faults.clear();
+    suite.ctx.service.faults.add({ method: 'PATCH', path: `/engagements/${failing.id}`, kind: 'status', status: 500 });
+    suite.ctx.ui.answer(pickByLabel('archived'));
+    suite.ctx.ui.onMessages((m) => {
+      suite.ctx.service.faults.clear();
       return m.actions.find((a) => a === 'Retry Failed');
     });
     await run('changeEngagementStatus', nodes[0], nodes);
-    const report = s.ctx.ui.messages.find((m) => m.level === 'error');
+    const report = suite.ctx.ui.messages.find((m) => m.level === 'error');
     assert.ok(report, 'the failure was reported');
     assert.match(report.text, new RegExp(`“${failing.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”: .*HTTP 500`));
     assert.match(report.text, /1 of \d engagements/);
@@ -157,17 +157,17 @@ describe('Engagements: create and update', function () {
 
   test('if the engagement changed on the server since it was shown: Cancel, Reload or Overwrite', async () => {
     const target = (await items())[2];
-    s.ctx.service.store.updateEngagement(target.id!, { description: 'Changed elsewhere' });
-    const conflict = () => s.ctx.ui.messages.filter((m) => m.modal).at(-1);
+    suite.ctx.service.store.updateEngagement(target.id!, { description: 'Changed elsewhere' });
+    const conflict = () => suite.ctx.ui.messages.filter((m) => m.modal).at(-1);
 
-    s.ctx.ui.answer('Mine').onMessages(undefined);
+    suite.ctx.ui.answer('Mine').onMessages(undefined);
     await run('renameEngagement', target.id);
     assert.match(conflict()?.text ?? '', /was changed on the server/);
     assert.deepEqual(conflict()?.actions, ['Overwrite', 'Reload']);
     assert.match(conflict()?.detail ?? '', /description/);
     assert.equal(patches().length, 0, 'Cancel sends nothing');
 
-    s.ctx.ui
+    suite.ctx.ui
       .answer('Mine', (prompt) => {
         assert.equal(prompt.value, 'Mine', 'after Reload the input is asked again with the answer kept');
         return 'Mine again';
@@ -184,9 +184,9 @@ describe('Engagements: create and update', function () {
       [{ name: 'Mine again' }],
     );
 
-    s.ctx.service.store.updateEngagement(target.id!, { name: 'Renamed on the server' });
+    suite.ctx.service.store.updateEngagement(target.id!, { name: 'Renamed on the server' });
     const wanted = seeded().find((e) => e.id === target.id)?.status === 'completed' ? 'active' : 'completed';
-    s.ctx.ui.answer(pickByLabel(wanted)).onMessages('Overwrite');
+    suite.ctx.ui.answer(pickByLabel(wanted)).onMessages('Overwrite');
     await run('changeEngagementStatus', target.id);
     assert.match(conflict()?.detail ?? '', /name/);
     assert.deepEqual(
@@ -202,15 +202,15 @@ describe('Engagements: create and update', function () {
   });
 
   test('a failed create keeps the input; Retry sends the same values once the fault is lifted', async () => {
-    s.ctx.service.faults.add({ method: 'POST', path: '/engagements', kind: 'status', status: 503 });
-    s.ctx.ui.answer('Retry me', pickByLabel('onboarding'), 'kept', pickByLabel('Create'));
-    s.ctx.ui.onMessages((m) => {
+    suite.ctx.service.faults.add({ method: 'POST', path: '/engagements', kind: 'status', status: 503 });
+    suite.ctx.ui.answer('Retry me', pickByLabel('onboarding'), 'kept', pickByLabel('Create'));
+    suite.ctx.ui.onMessages((m) => {
       assert.equal(requests('POST').length, 1, 'a create is never re-sent automatically');
-      s.ctx.service.faults.clear();
+      suite.ctx.service.faults.clear();
       return m.actions.find((a) => a === 'Retry');
     });
     await run('createEngagement');
-    const error = s.ctx.ui.messages[0];
+    const error = suite.ctx.ui.messages[0];
     assert.match(error.text, /Could not create “Retry me”/);
     assert.deepEqual(error.actions, ['Retry', 'Edit', 'Show Logs']);
     const posts = requests('POST');
@@ -221,18 +221,18 @@ describe('Engagements: create and update', function () {
 
   test('a failed update offers Edit: the flow again, prefilled with what was typed', async () => {
     const target = (await items())[0];
-    s.ctx.service.faults.add({
+    suite.ctx.service.faults.add({
       method: 'PATCH',
       kind: 'status',
       status: 422,
       body: { error: { message: 'name is taken', fields: { name: 'already used' } } },
       times: 1,
     });
-    s.ctx.ui.answer('Taken name', (prompt) => {
+    suite.ctx.ui.answer('Taken name', (prompt) => {
       assert.equal(prompt.value, 'Taken name', 'Edit prefills the typed value');
       return 'Free name';
     });
-    s.ctx.ui.onMessages((m) => {
+    suite.ctx.ui.onMessages((m) => {
       assert.match(m.text, /name: already used/);
       return m.actions.find((a) => a === 'Edit');
     });
@@ -245,16 +245,16 @@ describe('Engagements: create and update', function () {
   });
 
   test('a read-only key: a write says which scope is missing, then write actions are hidden', async () => {
-    await useEnvironment(s.ctx, s.ctx.service.keys.readOnly);
+    await useEnvironment(suite.ctx, suite.ctx.service.keys.readOnly);
     assert.equal((await items()).length, 25, 'a read-only key still lists');
-    s.ctx.ui.answer('Not allowed', pickByLabel('onboarding'), '', pickByLabel('Create'));
-    s.ctx.ui.onMessages(undefined);
+    suite.ctx.ui.answer('Not allowed', pickByLabel('onboarding'), '', pickByLabel('Create'));
+    suite.ctx.ui.onMessages(undefined);
     await run('createEngagement');
-    const message = s.ctx.ui.messages[0];
+    const message = suite.ctx.ui.messages[0];
     assert.match(message.text, /engagements:write/);
     assert.ok(message.actions.includes('Replace Key'));
     await waitFor(
-      () => s.ctx.exports.environments?.contextKeys()['engagementUsage.canWrite'] === false,
+      () => suite.ctx.exports.environments?.contextKeys()['engagementUsage.canWrite'] === false,
       'canWrite to become false',
     );
     // Every write action's menu entry depends on that context key.
@@ -262,11 +262,11 @@ describe('Engagements: create and update', function () {
       contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
     };
     const writes = [
-      C('createEngagement'),
-      C('editEngagement'),
-      C('renameEngagement'),
-      C('editEngagementDescription'),
-      C('changeEngagementStatus'),
+      commandId('createEngagement'),
+      commandId('editEngagement'),
+      commandId('renameEngagement'),
+      commandId('editEngagementDescription'),
+      commandId('changeEngagementStatus'),
     ];
     for (const entries of Object.values(manifest.contributes.menus)) {
       for (const entry of entries.filter((e) => writes.includes(e.command)))

@@ -4,20 +4,29 @@
 // edits made elsewhere, and a read-only key said in the view's title.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { pickByLabel, useEnvironment, waitFor } from './helpers';
-import { engagementsSuite } from './engagementsSuite';
+import { pickByLabel, useEnvironment, waitFor } from './support/helpers';
+import { engagementsSuite } from './support/engagementsSuite';
 
 describe('Engagements: find and act on any engagement', function () {
   this.timeout(90_000);
-  const s = engagementsSuite();
-  const { eng, run, items, seeded, requests, patches, test } = s;
+  const suite = engagementsSuite();
+  const { eng, run, items, seeded, requests, patches, test } = suite;
   const config = () => vscode.workspace.getConfiguration('engagementUsage');
 
   async function seed(n: number): Promise<void> {
-    s.ctx.service.store.seedEngagements(n);
+    suite.ctx.service.store.seedEngagements(n);
     await run('refreshEngagements');
     await eng().settled();
-    s.ctx.service.clearRequests();
+    suite.ctx.service.clearRequests();
+  }
+
+  /** 1,000 engagements at the service, sorted by name: once the view settles, every one is read. */
+  async function sortThousandByName(): Promise<void> {
+    await seed(1000);
+    suite.ctx.ui.answer(pickByLabel('Name'));
+    await run('sortEngagements');
+    await eng().settled();
+    assert.equal(eng().complete(), true);
   }
 
   test('Go to Engagement lists what is loaded at once, reads every page behind, finds one on the last page and reveals it', async () => {
@@ -57,7 +66,7 @@ describe('Engagements: find and act on any engagement', function () {
     assert.equal(eng().complete(), true);
 
     // Again while fresh: the whole set is reused, nothing is read.
-    s.ctx.service.clearRequests();
+    suite.ctx.service.clearRequests();
     const again = run('goToEngagement');
     const qp2 = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick again');
     assert.equal(qp2.items.length, 1000, 'all at once');
@@ -68,12 +77,8 @@ describe('Engagements: find and act on any engagement', function () {
   });
 
   test('sort, group and filter read every page and apply to all; the description says how many match of how many', async () => {
-    await seed(1000);
-    s.ctx.ui.answer(pickByLabel('Name'));
-    await run('sortEngagements');
     // The command answers at once; every page is read behind it.
-    await eng().settled();
-    assert.equal(eng().complete(), true);
+    await sortThousandByName();
     assert.equal(requests('GET').length, 10);
     const names = (await items()).map((i) => i.label);
     assert.equal(names.length, 1000);
@@ -86,7 +91,7 @@ describe('Engagements: find and act on any engagement', function () {
       false,
     );
 
-    s.ctx.ui.answer(pickByLabel('By Status'), () => ['paused']);
+    suite.ctx.ui.answer(pickByLabel('By Status'), () => ['paused']);
     await run('filterEngagements');
     await eng().settled();
     const paused = seeded().filter((e) => e.status === 'paused').length;
@@ -99,10 +104,10 @@ describe('Engagements: find and act on any engagement', function () {
     await config().update('engagements.wholeSetLimit', 500, vscode.ConfigurationTarget.Global);
     try {
       await seed(1000);
-      s.ctx.ui.answer(pickByLabel('Name'));
-      s.ctx.ui.onMessages('Only Those Loaded');
+      suite.ctx.ui.answer(pickByLabel('Name'));
+      suite.ctx.ui.onMessages('Only Those Loaded');
       await run('sortEngagements');
-      const asked = await waitFor(() => s.ctx.ui.messages[0], 'the question');
+      const asked = await waitFor(() => suite.ctx.ui.messages[0], 'the question');
       await eng().settled();
       assert.equal(asked.text, 'Test has 1,000 engagements. Read all of them to sort, group and filter the whole set?');
       assert.equal(asked.modal, true);
@@ -110,10 +115,10 @@ describe('Engagements: find and act on any engagement', function () {
       assert.equal(requests('GET').length, 0);
       assert.equal(eng().loaded().length, 25);
 
-      s.ctx.ui.answer(pickByLabel('By Status'), () => ['paused']);
-      s.ctx.ui.onMessages('Read All');
+      suite.ctx.ui.answer(pickByLabel('By Status'), () => ['paused']);
+      suite.ctx.ui.onMessages('Read All');
       await run('filterEngagements');
-      await waitFor(() => s.ctx.ui.messages[1], 'the question again');
+      await waitFor(() => suite.ctx.ui.messages[1], 'the question again');
       await eng().settled();
       assert.equal(eng().complete(), true);
       assert.match(eng().description() ?? '', / of 1,000 match · status: paused$/);
@@ -123,14 +128,10 @@ describe('Engagements: find and act on any engagement', function () {
   });
 
   test('a sort kept from before applies to every engagement when an environment first loads; above the limit it is not asked again', async () => {
-    await seed(1000);
-    s.ctx.ui.answer(pickByLabel('Name'));
-    await run('sortEngagements');
-    await eng().settled();
-    assert.equal(eng().complete(), true);
+    await sortThousandByName();
     // The key entered again starts the view afresh, as a new session does with the sort it kept.
-    s.ctx.service.clearRequests();
-    await useEnvironment(s.ctx, s.ctx.service.keys.admin);
+    suite.ctx.service.clearRequests();
+    await useEnvironment(suite.ctx, suite.ctx.service.keys.admin);
     await waitFor(() => (eng().complete() ? true : undefined), 'every engagement to be read for the kept sort');
     await eng().settled();
     const names = (await items()).map((i) => i.label);
@@ -139,12 +140,12 @@ describe('Engagements: find and act on any engagement', function () {
       names,
       [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare),
     );
-    assert.equal(s.ctx.ui.messages.length, 0, 'nothing asked');
+    assert.equal(suite.ctx.ui.messages.length, 0, 'nothing asked');
 
     await config().update('engagements.wholeSetLimit', 500, vscode.ConfigurationTarget.Global);
     try {
-      s.ctx.service.clearRequests();
-      await useEnvironment(s.ctx, s.ctx.service.keys.admin);
+      suite.ctx.service.clearRequests();
+      await useEnvironment(suite.ctx, suite.ctx.service.keys.admin);
       await waitFor(() => (eng().loaded().length === 25 ? true : undefined), 'the first page');
       await eng().settled();
       assert.equal(eng().complete(), false, 'above the limit only what is loaded is sorted');
@@ -153,7 +154,7 @@ describe('Engagements: find and act on any engagement', function () {
         [],
         'no page after the first was read',
       );
-      assert.equal(s.ctx.ui.messages.length, 0, 'no question at start');
+      assert.equal(suite.ctx.ui.messages.length, 0, 'no question at start');
       assert.equal(eng().description(), undefined);
     } finally {
       await config().update('engagements.wholeSetLimit', undefined, vscode.ConfigurationTarget.Global);
@@ -162,9 +163,9 @@ describe('Engagements: find and act on any engagement', function () {
 
   test('reading every page shows progress in the view and can be cancelled; what was shown stays', async () => {
     await seed(1000);
-    s.ctx.service.setLatency(150);
+    suite.ctx.service.setLatency(150);
     try {
-      s.ctx.ui.answer(pickByLabel('Evaluations'));
+      suite.ctx.ui.answer(pickByLabel('Evaluations'));
       const sorting = run('sortEngagements');
       await waitFor(
         () => (eng().contextValues()['engagementUsage.readingAll'] === true ? true : undefined),
@@ -176,13 +177,13 @@ describe('Engagements: find and act on any engagement', function () {
       await sorting;
       await eng().settled();
     } finally {
-      s.ctx.service.setLatency(0);
+      suite.ctx.service.setLatency(0);
     }
     assert.equal(eng().complete(), false);
     assert.equal(eng().loaded().length, 25, 'the first page stays');
     assert.equal(eng().message(), undefined, 'no error: it was cancelled');
     assert.equal(eng().contextValues()['engagementUsage.readingAll'], false);
-    assert.equal(s.ctx.ui.messages.length, 0);
+    assert.equal(suite.ctx.ui.messages.length, 0);
   });
 
   test('the details panel: its actions run on the engagement shown, and an edit from the tree shows in it', async () => {
@@ -194,7 +195,7 @@ describe('Engagements: find and act on any engagement', function () {
     );
 
     // Renamed from the tree: the panel follows.
-    s.ctx.ui.answer('Renamed in the tree');
+    suite.ctx.ui.answer('Renamed in the tree');
     await run('renameEngagement', target.id);
     await waitFor(
       () => (eng().details()?.view?.name === 'Renamed in the tree' ? true : undefined),
@@ -204,7 +205,7 @@ describe('Engagements: find and act on any engagement', function () {
     // Change Status from the panel: the same flow as the tree's, on this engagement.
     const before = seeded().find((e) => e.id === target.id)!.status;
     const next = before === 'completed' ? 'active' : 'completed';
-    s.ctx.ui.answer(next);
+    suite.ctx.ui.answer(next);
     await eng().detailsMessage({ type: 'action', action: 'changeStatus' });
     assert.deepEqual(
       patches()
@@ -219,7 +220,7 @@ describe('Engagements: find and act on any engagement', function () {
 
     // Refresh reads it again; a change on the server shows.
     seeded().find((e) => e.id === target.id)!.description = 'Changed on the server';
-    s.ctx.service.clearRequests();
+    suite.ctx.service.clearRequests();
     await eng().detailsMessage({ type: 'action', action: 'refresh' });
     assert.equal(requests('GET', `/v1/engagements/${target.id}`).length, 1);
     await waitFor(
@@ -230,22 +231,22 @@ describe('Engagements: find and act on any engagement', function () {
     // Messages outside the protocol do nothing.
     await eng().detailsMessage({ type: 'action', action: 'signOutAll' });
     await eng().detailsMessage({ type: 'command', command: 'removeEnvironment' });
-    assert.ok(s.ctx.exports.environments?.list().length);
+    assert.ok(suite.ctx.exports.environments?.list().length);
 
     await eng().detailsMessage({ type: 'action', action: 'openUsageDashboard' });
-    await waitFor(() => s.ctx.exports.usage?.dashboard(), 'the usage dashboard');
-    for (const d of s.ctx.exports.usage!.dashboards()) d.close();
+    await waitFor(() => suite.ctx.exports.usage?.dashboard(), 'the usage dashboard');
+    for (const d of suite.ctx.exports.usage!.dashboards()) d.close();
     assert.deepEqual(eng().details()?.webviewErrors, []);
     eng().closeDetails();
   });
 
   test('a read-only key: once a write is refused the view title says so and the details offer no write action', async () => {
-    await useEnvironment(s.ctx, s.ctx.service.keys.readOnly);
+    await useEnvironment(suite.ctx, suite.ctx.service.keys.readOnly);
     const target = (await items())[0];
-    s.ctx.ui.answer('Not allowed');
-    s.ctx.ui.onMessages(undefined);
+    suite.ctx.ui.answer('Not allowed');
+    suite.ctx.ui.onMessages(undefined);
     await run('renameEngagement', target.id);
-    assert.match(s.ctx.ui.messages[0]?.text ?? '', /engagements:write/);
+    assert.match(suite.ctx.ui.messages[0]?.text ?? '', /engagements:write/);
     await waitFor(
       () => (eng().description()?.startsWith('read-only key') ? true : undefined),
       'the title area to say the key is read-only',
@@ -258,7 +259,7 @@ describe('Engagements: find and act on any engagement', function () {
     assert.deepEqual(eng().details()?.view?.actions, ['copyId', 'refresh', 'openUsageDashboard']);
     eng().closeDetails();
     // A new key: what the old one could not do is forgotten.
-    await useEnvironment(s.ctx, s.ctx.service.keys.admin);
+    await useEnvironment(suite.ctx, suite.ctx.service.keys.admin);
     await waitFor(
       () => (eng().description() === undefined ? true : undefined),
       'the read-only mark to go with the key',

@@ -5,24 +5,24 @@
 // keeps the environment it started in.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { engagementsSuite } from './engagementsSuite';
+import { engagementsSuite } from './support/engagementsSuite';
 import { startService } from '../service/server';
-import { pickByLabel, waitFor } from './helpers';
+import { pickByLabel, waitFor } from './support/helpers';
 
 describe('Engagements: writes that race', function () {
   this.timeout(60_000);
-  const s = engagementsSuite();
-  const { run, items, seeded, requests, test } = s;
+  const suite = engagementsSuite();
+  const { run, items, seeded, requests, test } = suite;
 
   /** Renames the engagement "as someone else" right after the extension's re-read was answered. */
   function renameAfterReread(id: string, name: string): void {
-    s.ctx.service.faults.add({
+    suite.ctx.service.faults.add({
       method: 'GET',
       path: new RegExp(`^/engagements/${id}$`),
       kind: 'transform',
       times: 1,
       transform: (body) => {
-        s.ctx.service.store.updateEngagement(id, { name });
+        suite.ctx.service.store.updateEngagement(id, { name });
         return body;
       },
     });
@@ -31,13 +31,13 @@ describe('Engagements: writes that race', function () {
   test('a rename made between the re-read and the PATCH is not overwritten: 412, and the user is asked', async () => {
     const target = (await items())[0];
     renameAfterReread(target.id!, 'Renamed by someone else');
-    s.ctx.ui.answer('My rename');
-    s.ctx.ui.onMessages(() => undefined); // Cancel the conflict question
+    suite.ctx.ui.answer('My rename');
+    suite.ctx.ui.onMessages(() => undefined); // Cancel the conflict question
     await run('renameEngagement', target.id);
     const patches = requests('PATCH', '/v1/engagements/');
     assert.equal(patches.length, 1, 'the PATCH was sent');
     assert.ok(patches[0].status === 412, `the service refused it as stale (${patches[0].status})`);
-    const question = s.ctx.ui.messages.find((m) => m.modal);
+    const question = suite.ctx.ui.messages.find((m) => m.modal);
     assert.ok(question, 'the user was asked');
     assert.match(question.text, /was changed on the server .* since it was shown/);
     assert.match(question.detail ?? '', /Changed meanwhile: name/);
@@ -48,8 +48,8 @@ describe('Engagements: writes that race', function () {
   test('Overwrite after a 412 reads again right before sending, then sends the change once', async () => {
     const target = (await items())[1];
     renameAfterReread(target.id!, 'Renamed by someone else');
-    s.ctx.ui.answer('Mine after all');
-    s.ctx.ui.onMessages('Overwrite');
+    suite.ctx.ui.answer('Mine after all');
+    suite.ctx.ui.onMessages('Overwrite');
     await run('renameEngagement', target.id);
     const reads = requests('GET', `/v1/engagements/${target.id}`);
     assert.ok(
@@ -78,25 +78,25 @@ describe('Engagements: writes that race', function () {
         vscode.ConfigurationTarget.Global,
       );
       await waitFor(
-        () => s.ctx.exports.environments?.list().some((e) => e.label === 'Other'),
+        () => suite.ctx.exports.environments?.list().some((e) => e.label === 'Other'),
         'the second environment',
       );
       // The PATCH is slow and then refused (429): while it is in flight, the user switches.
-      s.ctx.service.faults.add({ method: 'PATCH', kind: 'status', status: 429, times: 1 });
-      s.ctx.service.setLatency(800);
-      s.ctx.ui.answer('Pinned rename');
-      s.ctx.ui.onMessages('Retry');
+      suite.ctx.service.faults.add({ method: 'PATCH', kind: 'status', status: 429, times: 1 });
+      suite.ctx.service.setLatency(800);
+      suite.ctx.ui.answer('Pinned rename');
+      suite.ctx.ui.onMessages('Retry');
       const flow = run('renameEngagement', target.id);
       await waitFor(() => requests('PATCH', '/v1/engagements/').length === 1, 'the PATCH in flight');
-      s.ctx.ui.answer(pickByLabel('Other'), other.keys.admin);
+      suite.ctx.ui.answer(pickByLabel('Other'), other.keys.admin);
       await run('switchEnvironment');
-      assert.equal(s.ctx.exports.environments?.active()?.label, 'Other');
-      s.ctx.service.setLatency(0);
+      assert.equal(suite.ctx.exports.environments?.active()?.label, 'Other');
+      suite.ctx.service.setLatency(0);
       await flow;
       assert.equal(
         requests('PATCH', '/v1/engagements/').length,
         2,
-        `Retry went to the service the flow started with; messages: ${JSON.stringify(s.ctx.ui.messages)}; prompts: ${JSON.stringify(s.ctx.ui.prompts.map((p) => p.title))}`,
+        `Retry went to the service the flow started with; messages: ${JSON.stringify(suite.ctx.ui.messages)}; prompts: ${JSON.stringify(suite.ctx.ui.prompts.map((p) => p.title))}`,
       );
       assert.equal(
         other.requests.filter((r) => r.method === 'PATCH').length,
@@ -105,12 +105,12 @@ describe('Engagements: writes that race', function () {
       );
       assert.equal(seeded().find((e) => e.id === target.id)?.name, 'Pinned rename');
     } finally {
-      s.ctx.service.setLatency(0);
-      s.ctx.ui.answer(pickByLabel('Test'));
+      suite.ctx.service.setLatency(0);
+      suite.ctx.ui.answer(pickByLabel('Test'));
       await run('switchEnvironment');
       await config.update(
         'environments',
-        [{ label: 'Test', baseUrl: s.ctx.service.baseUrl }],
+        [{ label: 'Test', baseUrl: suite.ctx.service.baseUrl }],
         vscode.ConfigurationTarget.Global,
       );
       await other.close();

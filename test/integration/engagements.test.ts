@@ -3,13 +3,14 @@
 // refresh behaviour and the welcome states.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { clearEnvironments, pickByLabel, useEnvironment, waitFor } from './helpers';
-import { C, engagementsSuite } from './engagementsSuite';
+import { clearEnvironments, commandId, pickByLabel, useEnvironment, waitFor } from './support/helpers';
+import { utcDateTime } from './support/dates';
+import { engagementsSuite } from './support/engagementsSuite';
 
 describe('Engagements view', function () {
   this.timeout(60_000);
-  const s = engagementsSuite();
-  const { eng, run, items, seeded, requests, state, test } = s;
+  const suite = engagementsSuite();
+  const { eng, run, items, seeded, requests, state, test } = suite;
 
   test('shows the seeded engagements: name, icon and colour by status, description, tooltip', async () => {
     const shown = await items();
@@ -56,7 +57,7 @@ describe('Engagements view', function () {
         .tree()
         .then((t) => t.find((i) => i.kind === 'loadMore'));
     assert.equal((await more())?.label, 'Load more… (25 of 60)');
-    assert.equal((await more())?.command, C('loadMoreEngagements'));
+    assert.equal((await more())?.command, commandId('loadMoreEngagements'));
     await run('loadMoreEngagements');
     assert.equal((await more())?.label, 'Load more… (50 of 60)');
     await run('loadMoreEngagements');
@@ -71,14 +72,14 @@ describe('Engagements view', function () {
   test('sorts, groups and filters from the title menu; the description shows the filter; choices persist', async () => {
     await run('loadMoreEngagements');
     await run('loadMoreEngagements');
-    s.ctx.ui.answer(pickByLabel('Name'));
+    suite.ctx.ui.answer(pickByLabel('Name'));
     await run('sortEngagements');
     const names = (await items()).map((i) => i.label);
     assert.deepEqual(
       names,
       [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare),
     );
-    s.ctx.ui.answer(pickByLabel('Evaluations'));
+    suite.ctx.ui.answer(pickByLabel('Evaluations'));
     await run('sortEngagements');
     const counts = (await items()).map((i) => seeded().find((e) => e.id === i.id)!.evaluationCount);
     assert.deepEqual(
@@ -86,7 +87,7 @@ describe('Engagements view', function () {
       [...counts].sort((a, b) => b - a),
     );
 
-    s.ctx.ui.answer(pickByLabel('Group by Status'));
+    suite.ctx.ui.answer(pickByLabel('Group by Status'));
     await run('groupEngagements');
     const groups = await eng().tree();
     assert.deepEqual(
@@ -101,25 +102,25 @@ describe('Engagements view', function () {
       assert.equal(group.description, String(seeded().filter((e) => e.status === group.label).length));
       assert.ok(group.children?.every((c) => seeded().find((e) => e.id === c.id)?.status === group.label));
     }
-    s.ctx.ui.answer(pickByLabel('Group by Type'));
+    suite.ctx.ui.answer(pickByLabel('Group by Type'));
     await run('groupEngagements');
     assert.deepEqual(
       (await eng().tree()).map((g) => g.label),
       [...new Set(seeded().map((e) => e.type))].sort(),
     );
 
-    s.ctx.ui.answer(pickByLabel('By Status'), (prompt) => {
+    suite.ctx.ui.answer(pickByLabel('By Status'), (prompt) => {
       assert.ok(prompt.items?.includes('paused'), 'the statuses seen are offered');
       return ['paused', 'archived'];
     });
     await run('filterEngagements');
-    s.ctx.ui.answer(pickByLabel('No Grouping'));
+    suite.ctx.ui.answer(pickByLabel('No Grouping'));
     await run('groupEngagements');
     const filtered = await items();
     assert.equal(filtered.length, seeded().filter((e) => ['paused', 'archived'].includes(e.status)).length);
     assert.equal(eng().description(), `${filtered.length} of 60 match · status: paused, archived`);
     assert.equal(eng().contextValues()['engagementUsage.filtered'], true);
-    const saved = s.ctx.exports.environments!.mementos()['workspace:engagementUsage.engagements.query'] as Record<
+    const saved = suite.ctx.exports.environments!.mementos()['workspace:engagementUsage.engagements.query'] as Record<
       string,
       unknown
     >;
@@ -129,7 +130,7 @@ describe('Engagements view', function () {
       'kept per workspace',
     );
 
-    s.ctx.ui.answer(pickByLabel('Name Contains'), 'no engagement is called this');
+    suite.ctx.ui.answer(pickByLabel('Name Contains'), 'no engagement is called this');
     await run('filterEngagements');
     assert.deepEqual(await items(), []);
     assert.equal(state(), 'noMatch', 'the welcome content offers to clear the filter');
@@ -146,7 +147,7 @@ describe('Engagements view', function () {
 
   test('opens the details (GET by id) in one panel: every field and the actions; copies the id', async () => {
     const [target, second] = await items();
-    assert.equal(target.command, C('openEngagement'), 'a click on the row opens the details');
+    assert.equal(target.command, commandId('openEngagement'), 'a click on the row opens the details');
     await run('openEngagement', target.id);
     assert.equal(requests('GET', `/v1/engagements/${target.id}`).length, 1);
     const shown = await waitFor(
@@ -162,18 +163,9 @@ describe('Engagements view', function () {
     );
     assert.equal(view.fields[0].value, e.id);
     // A readable date in the user's locale (Intl, in UTC), and how long ago.
-    const inUtc = new Intl.DateTimeFormat(vscode.env.language, {
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZone: 'UTC',
-      timeZoneName: 'short',
-    });
     assert.equal(
       view.fields[4].value,
-      inUtc.format(Date.parse(e.createdAt)),
+      utcDateTime(vscode.env.language, e.createdAt),
       'the created date, in the display language',
     );
     assert.match(view.fields[4].note ?? '', /ago$|^now$/, 'and how long ago');
@@ -193,7 +185,7 @@ describe('Engagements view', function () {
 
   test('a failed refresh keeps the last good items and says why', async () => {
     const before = (await items()).map((i) => i.id);
-    s.ctx.service.faults.add({ method: 'GET', path: '/engagements', kind: 'status', status: 500 });
+    suite.ctx.service.faults.add({ method: 'GET', path: '/engagements', kind: 'status', status: 500 });
     await run('refreshEngagements');
     assert.deepEqual(
       (await items()).map((i) => i.id),
@@ -201,39 +193,39 @@ describe('Engagements view', function () {
     );
     assert.match(eng().message() ?? '', /Could not refresh: The service failed \(HTTP 500\)/);
     assert.equal(state(), 'ready');
-    s.ctx.service.faults.clear();
+    suite.ctx.service.faults.clear();
     await run('refreshEngagements');
     assert.equal(eng().message(), undefined);
   });
 
   test('welcome states: no environment, key missing, no engagements, unreachable, key rejected', async () => {
-    await clearEnvironments(s.ctx.exports, s.ctx.ui);
+    await clearEnvironments(suite.ctx.exports, suite.ctx.ui);
     await waitFor(() => state() === 'noEnvironment', 'the state noEnvironment');
     const config = vscode.workspace.getConfiguration('engagementUsage');
     // A label never given a key on this machine (another label is another environment id).
     await config.update(
       'environments',
-      [{ label: 'Keyless', baseUrl: s.ctx.service.baseUrl }],
+      [{ label: 'Keyless', baseUrl: suite.ctx.service.baseUrl }],
       vscode.ConfigurationTarget.Global,
     );
     await waitFor(() => state() === 'keyMissing', 'the state keyMissing (environment from settings, no key here)');
-    await useEnvironment(s.ctx, s.ctx.service.keys.admin);
+    await useEnvironment(suite.ctx, suite.ctx.service.keys.admin);
     await eng().settled();
     assert.equal(state(), 'ready');
 
-    s.ctx.service.store.setEngagements([]);
+    suite.ctx.service.store.setEngagements([]);
     await run('refreshEngagements');
     assert.equal(state(), 'empty');
     assert.deepEqual(await eng().tree(), []);
 
-    s.ctx.service.faults.add({ path: '/engagements', kind: 'drop' });
+    suite.ctx.service.faults.add({ path: '/engagements', kind: 'drop' });
     await run('refreshEngagements');
     assert.equal(state(), 'unreachable');
     assert.match(eng().message() ?? '', /Cannot reach the service/);
-    s.ctx.service.faults.clear();
+    suite.ctx.service.faults.clear();
 
     // The key is revoked on the service side: the next read is a 401.
-    s.ctx.service.store.removeKey('key_admin');
+    suite.ctx.service.store.removeKey('key_admin');
     await run('refreshEngagements');
     await eng().settled();
     assert.equal(state(), 'unauthorized');
@@ -244,7 +236,7 @@ describe('Engagements view', function () {
     await config.update('engagements.staleAfterSeconds', 0, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.view.explorer');
     await waitFor(() => !eng().visible(), 'the view to be hidden');
-    s.ctx.service.clearRequests();
+    suite.ctx.service.clearRequests();
     await vscode.commands.executeCommand('engagementUsage.engagements.focus');
     await waitFor(() => requests('GET').length === 1, 'a refresh when the view became visible');
     await eng().settled();

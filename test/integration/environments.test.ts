@@ -2,36 +2,11 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import {
-  BACK,
-  type TestContext,
-  clearEnvironments,
-  pickByLabel,
-  setup,
-  teardown,
-  useEnvironment,
-  waitFor,
-  runCommand,
-} from './helpers';
+import { BACK, pickByLabel, runCommand, suiteContext, useEnvironment, waitFor } from './support/helpers';
 
 describe('Environments and API keys', function () {
   this.timeout(30_000);
-  let ctx: TestContext;
-
-  before(async () => {
-    ctx = await setup();
-  });
-  after(async () => {
-    await teardown(ctx);
-  });
-  beforeEach(() => {
-    ctx.service.reset();
-    ctx.ui.prompts.length = 0;
-    ctx.ui.messages.length = 0;
-  });
-  afterEach(async () => {
-    await clearEnvironments(ctx.exports, ctx.ui);
-  });
+  const ctx = suiteContext({ afresh: true });
 
   const envs = () => ctx.exports.environments!;
 

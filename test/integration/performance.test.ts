@@ -11,6 +11,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { ExtensionExports } from '../../src/exports';
+import type { DashboardProbe } from '../../src/usage/index';
 import { startService } from '../service/server';
 import { startServiceThread, type ThreadedService } from '../service/thread';
 import {
@@ -22,8 +23,8 @@ import {
   teardown,
   waitFor,
   runCommand,
-} from './helpers';
-import { activationStats, type BenchFigures, measureUntil, median } from './performanceKit';
+} from './support/helpers';
+import { activationStats, type BenchFigures, measureUntil, median } from './support/performanceKit';
 
 const OUT = process.env.EUS_BENCH_OUT || undefined;
 /** Latency injected into every answer while the first items and the meters are measured. */
@@ -61,6 +62,18 @@ describe('Performance', function () {
     (await remoteService())
       .requests()
       .then((all) => all.filter((r) => r.method === 'GET' && r.path === '/v1/engagements'));
+
+  /** Runs Open Usage Dashboard and measures, from the command on, until `done` holds of the panel's timeline. */
+  async function openDashboardUntil(
+    done: (timeline: ReturnType<DashboardProbe['timeline']>) => boolean,
+    what: string,
+  ): Promise<{ probe: DashboardProbe; started: number; timeline: ReturnType<DashboardProbe['timeline']> }> {
+    const started = performance.now();
+    await runCommand('openUsageDashboard');
+    const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
+    const timeline = await measureUntil(() => probe.timeline(), done, what, 30_000);
+    return { probe, started, timeline };
+  }
 
   /** Environments from the setting (as a team shares them), each with its key entered as a user does. */
   async function environments(
@@ -240,21 +253,11 @@ describe('Performance', function () {
   it("fetches the meters while the dashboard's webview loads, and shows the last data at once when it opens again", async () => {
     await hideEverything();
     await quiet();
-    const open = async () => {
-      const started = performance.now();
-      await runCommand('openUsageDashboard');
-      const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
-      const timeline = await measureUntil(
-        () => probe.timeline(),
-        (t) => t.metersPostedAt !== undefined && t.readyAt !== undefined,
-        'the meters to be posted',
-        30_000,
-      );
-      return { probe, started, timeline };
-    };
-
     ctx.service.setLatency(LATENCY_MS);
-    const first = await open();
+    const first = await openDashboardUntil(
+      (t) => t.metersPostedAt !== undefined && t.readyAt !== undefined,
+      'the meters to be posted',
+    );
     const summary = ctx.service.requests.find((r) => r.path === '/v1/usage/summary');
     assert.ok(summary, 'the summary was asked for');
     assert.ok(
@@ -310,14 +313,9 @@ describe('Performance', function () {
     await quiet();
     const summaries = () => ctx.service.requests.filter((r) => r.path === '/v1/usage/summary');
     ctx.service.setLatency(LATENCY_MS);
-    const started = performance.now();
-    await runCommand('openUsageDashboard');
-    const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
-    const timeline = await measureUntil(
-      () => probe.timeline(),
+    const { probe, started, timeline } = await openDashboardUntil(
       (t) => t.trendPostedAt !== undefined && t.readyAt !== undefined,
       'the trend to be posted',
-      30_000,
     );
     await probe.idle();
     ctx.service.setLatency(0);

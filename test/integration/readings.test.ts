@@ -6,18 +6,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardState } from '../../src/usage/protocol';
 import { READINGS, READING_NAMES, type Reading } from '../service/server';
-import { engagementsSuite } from './engagementsSuite';
-import { pickByLabel, waitFor, runCommand } from './helpers';
+import { allReady, openDashboard } from './support/dashboard';
+import { engagementsSuite } from './support/engagementsSuite';
+import { pickByLabel, waitFor } from './support/helpers';
 
 const TOTAL = 137;
 const PATHS = ['Load more', 'create', 'rename', 'status change', 'details', 'export'] as const;
 
 describe('Every reading of the contract × every path (matrix)', function () {
   this.timeout(90_000);
-  const s = engagementsSuite();
-  const { eng, run, items, seeded, requests } = s;
+  const suite = engagementsSuite();
+  const { eng, run, items, seeded, requests } = suite;
   const passed = new Set<string>();
   let tmp: string;
 
@@ -29,7 +29,7 @@ describe('Every reading of the contract × every path (matrix)', function () {
       .update('engagements.pageSize', 100, vscode.ConfigurationTarget.Global);
   });
   after(async () => {
-    s.ctx.service.setReading({});
+    suite.ctx.service.setReading({});
     await vscode.workspace
       .getConfiguration('engagementUsage')
       .update('engagements.pageSize', undefined, vscode.ConfigurationTarget.Global);
@@ -39,22 +39,23 @@ describe('Every reading of the contract × every path (matrix)', function () {
     );
   });
 
-  const errors = () => s.ctx.ui.messages.filter((m) => m.level === 'error' || m.level === 'warning').map((m) => m.text);
+  const errors = () =>
+    suite.ctx.ui.messages.filter((m) => m.level === 'error' || m.level === 'warning').map((m) => m.text);
 
   for (const name of READING_NAMES) {
     const reading: Reading = READINGS[name];
     const pages = !reading.ignorePage;
     describe(`reading "${name}"`, () => {
       beforeEach(async () => {
-        s.ctx.service.setReading(reading);
-        s.ctx.service.store.seedEngagements(TOTAL);
+        suite.ctx.service.setReading(reading);
+        suite.ctx.service.store.seedEngagements(TOTAL);
         await run('refreshEngagements');
-        s.ctx.service.clearRequests();
-        s.ctx.ui.messages.length = 0;
+        suite.ctx.service.clearRequests();
+        suite.ctx.ui.messages.length = 0;
       });
-      afterEach(() => s.ctx.service.setReading({}));
+      afterEach(() => suite.ctx.service.setReading({}));
       const combination = (path: (typeof PATHS)[number], body: () => Promise<void>) =>
-        s.test(`${path} (${name})`, async () => {
+        suite.test(`${path} (${name})`, async () => {
           await body();
           passed.add(`${name}/${path}`);
         });
@@ -83,7 +84,7 @@ describe('Every reading of the contract × every path (matrix)', function () {
       });
 
       combination('create', async () => {
-        s.ctx.ui.answer(`Made under ${name}`, pickByLabel('onboarding'), 'described', pickByLabel('Create'));
+        suite.ctx.ui.answer(`Made under ${name}`, pickByLabel('onboarding'), 'described', pickByLabel('Create'));
         await run('createEngagement');
         assert.equal(requests('POST').length, 1, 'sent once');
         const made = seeded().filter((e) => e.name === `Made under ${name}`);
@@ -101,7 +102,7 @@ describe('Every reading of the contract × every path (matrix)', function () {
 
       combination('rename', async () => {
         const target = (await items())[2];
-        s.ctx.ui.answer(`Renamed under ${name}`);
+        suite.ctx.ui.answer(`Renamed under ${name}`);
         await run('renameEngagement', target.id);
         assert.equal(requests('PATCH', '/v1/engagements/').length, 1, 'sent once');
         assert.deepEqual(errors(), []);
@@ -114,7 +115,7 @@ describe('Every reading of the contract × every path (matrix)', function () {
 
       combination('status change', async () => {
         const target = seeded().find((e) => e.status !== 'completed' && e.status !== 'archived')!;
-        s.ctx.ui.answer(pickByLabel('completed'));
+        suite.ctx.ui.answer(pickByLabel('completed'));
         await run('changeEngagementStatus', target.id);
         assert.equal(requests('PATCH', '/v1/engagements/').length, 1);
         assert.deepEqual(errors(), []);
@@ -144,17 +145,12 @@ describe('Every reading of the contract × every path (matrix)', function () {
       });
 
       combination('export', async () => {
-        await runCommand('openUsageDashboard');
-        const probe = await waitFor(() => s.ctx.exports.usage?.dashboard(), 'the dashboard');
-        await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
-        await probe.idle();
-        const ready = (state: DashboardState) =>
-          state.summary.status === 'ready' && state.keys.status === 'ready' && state.details.status === 'ready';
-        await waitFor(() => ready(probe.state()), 'every section of the dashboard');
+        const probe = await openDashboard(suite.ctx);
+        await waitFor(() => allReady(probe.state()), 'every section of the dashboard');
         const period = probe.state().view.period;
-        const records = s.ctx.service.store.details(period);
+        const records = suite.ctx.service.store.details(period);
         const file = path.join(tmp, `${name}.csv`);
-        s.ctx.ui.onSave(vscode.Uri.file(file));
+        suite.ctx.ui.onSave(vscode.Uri.file(file));
         await probe.receive({ type: 'export', format: 'csv' });
         await probe.idle();
         const done = await waitFor(
@@ -169,7 +165,7 @@ describe('Every reading of the contract × every path (matrix)', function () {
         } else {
           assert.ok(lines.length < records.length);
           assert.ok(
-            s.ctx.ui.messages.some(
+            suite.ctx.ui.messages.some(
               (m) => m.level === 'warning' && /could not be read: the service does not page them/.test(m.text),
             ),
             'the missing records are said',

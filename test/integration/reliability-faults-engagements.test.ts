@@ -4,9 +4,14 @@
 // Each asserts what the user sees, that what was on screen stays, that GETs were retried
 // within their bounds and writes never re-sent, and that Retry works without re-typing.
 import assert from 'node:assert/strict';
-import * as vscode from 'vscode';
-import type { RecordedMessage } from './helpers';
-import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
+import {
+  type RecordedMessage,
+  pickByLabel,
+  runCommand,
+  typeIntoPick,
+  useEnvironment,
+  waitFor,
+} from './support/helpers';
 import {
   FAULTS,
   type FaultCase,
@@ -15,8 +20,8 @@ import {
   expectGetBound,
   expectSentOnce,
   requestsTo,
-} from './reliabilityFaults';
-import { setSetting, watchUnhandled } from './reliabilityKit';
+} from './support/reliabilityFaults';
+import { reliabilitySuite } from './support/reliabilityKit';
 
 const LIST = /^\/engagements$/;
 const ONE = /^\/engagements\/[^/]+$/;
@@ -28,12 +33,8 @@ const isKeyCheck = (r: { path: string; query: Record<string, string> }) =>
 
 describe('Reliability: faults against the engagements endpoints', function () {
   this.timeout(60_000);
-  let ctx: TestContext;
+  const { ctx, eng } = reliabilitySuite({ requestTimeoutSeconds: TIMEOUT_SECONDS });
   let envId: string;
-  watchUnhandled();
-  const eng = () => ctx.exports.engagements!;
-  const run = (command: CommandName, ...args: unknown[]) =>
-    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const count = (method: string, path: RegExp) => requestsTo(ctx.service.requests, method, path).length;
   const loadedIds = () =>
     eng()
@@ -57,14 +58,8 @@ describe('Reliability: faults against the engagements endpoints', function () {
   }
 
   before(async () => {
-    ctx = await setup();
-    await setSetting('requestTimeoutSeconds', TIMEOUT_SECONDS);
     envId = await useEnvironment(ctx, ctx.service.keys.admin, 'Faults');
     await eng().tree();
-  });
-  after(async () => {
-    await setSetting('requestTimeoutSeconds', undefined);
-    await teardown(ctx);
   });
   beforeEach(async () => {
     ctx.service.faults.clear();
@@ -85,7 +80,7 @@ describe('Reliability: faults against the engagements endpoints', function () {
         const before = loadedIds();
         assert.ok(before.length > 0, 'engagements are on screen');
         ctx.service.faults.add({ ...fault.rule, method: 'GET', path: LIST });
-        await run('refreshEngagements');
+        await runCommand('refreshEngagements');
         expectGetBound(count('GET', LIST), fault);
         assert.deepEqual(loadedIds(), before, 'the engagements shown stay');
         assert.equal(eng().contextValues()['engagementUsage.state'], 'ready');
@@ -93,7 +88,7 @@ describe('Reliability: faults against the engagements endpoints', function () {
         assert.match(eng().message() ?? '', fault.said);
         // Retry is the view's Refresh: nothing to type.
         ctx.service.faults.clear();
-        await run('refreshEngagements');
+        await runCommand('refreshEngagements');
         assert.equal(eng().message(), undefined, 'the message goes once a refresh works');
       });
     }
@@ -107,7 +102,7 @@ describe('Reliability: faults against the engagements endpoints', function () {
         const before = loadedIds();
         ctx.service.faults.add({ ...fault.rule, method: 'GET', path: ONE });
         const seen = retryWhenTold('GET', ONE);
-        await run('openEngagement', target.id);
+        await runCommand('openEngagement', target.id);
         assert.ok(seen.message, 'an error was shown');
         assert.equal(seen.message.level, fault.kind === 'rateLimited' ? 'warning' : 'error');
         assert.ok(seen.message.text.startsWith(`Could not read “${target.name}”. `), seen.message.text);
@@ -158,15 +153,10 @@ describe('Reliability: faults against the engagements endpoints', function () {
         const name = `Fault create ${index} ${Date.now()}`;
         const before = loadedIds();
         ctx.service.faults.add({ ...fault.rule, method: 'POST', path: LIST });
-        ctx.ui.answer(
-          name,
-          (_prompt, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined),
-          'Typed once',
-          pickByLabel('Create'),
-        );
+        ctx.ui.answer(name, typeIntoPick('onboarding'), 'Typed once', pickByLabel('Create'));
         // A change the check finds made asks nothing: no answer is queued for a message then.
         const seen = fault.write === 'made' ? ({} as ReturnType<typeof retryWhenTold>) : retryWhenTold('POST', LIST);
-        await run('createEngagement');
+        await runCommand('createEngagement');
         ctx.service.faults.clear();
         expectWriteMessage(fault, seen, `create “${name}”`);
         const posts = requestsTo(ctx.service.requests, 'POST', LIST);
@@ -205,7 +195,7 @@ describe('Reliability: faults against the engagements endpoints', function () {
         ctx.service.faults.add({ ...fault.rule, method: 'PATCH', path: ONE });
         ctx.ui.answer(name);
         const seen = fault.write === 'made' ? ({} as ReturnType<typeof retryWhenTold>) : retryWhenTold('PATCH', ONE);
-        await run('renameEngagement', target.id);
+        await runCommand('renameEngagement', target.id);
         ctx.service.faults.clear();
         expectWriteMessage(fault, seen, `update “${target.name}”`);
         const patches = requestsTo(ctx.service.requests, 'PATCH', ONE);
@@ -248,7 +238,7 @@ describe('Reliability: faults against the engagements endpoints', function () {
           ctx.service.faults.clear();
           return 'Retry';
         });
-        await run('replaceKey', envId);
+        await runCommand('replaceKey', envId);
         assert.ok(seen, 'the user was asked');
         assert.ok(seen.modal);
         assert.match(seen.text, /^Could not reach the service to check the key: /);

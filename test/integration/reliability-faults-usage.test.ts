@@ -3,14 +3,14 @@
 // (GET /usage/details, all pages) and the calls status-bar item (GET /usage/summary).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardProbe, UsageExports } from '../../src/usage/index';
+import type { DashboardProbe } from '../../src/usage/index';
 import type { DashboardState } from '../../src/usage/protocol';
-import { type TestContext, setup, teardown, useEnvironment, waitFor, runCommand } from './helpers';
-import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, requestsTo } from './reliabilityFaults';
-import { setSetting, watchUnhandled } from './reliabilityKit';
+import { setSetting, tempFolder, useEnvironment, waitFor } from './support/helpers';
+import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, requestsTo } from './support/reliabilityFaults';
+import { allReady, openDashboard } from './support/dashboard';
+import { reliabilitySuite } from './support/reliabilityKit';
 
 type SectionName = 'summary' | 'keys' | 'details';
 const SECTIONS: Array<{ name: SectionName; endpoint: string }> = [
@@ -30,14 +30,11 @@ function shown(state: DashboardState, name: SectionName): unknown {
 
 describe('Reliability: faults against the usage endpoints', function () {
   this.timeout(60_000);
-  let ctx: TestContext;
+  // The status bar reads the summary on its own; it is tried separately below.
+  const { ctx, usage } = reliabilitySuite({ requestTimeoutSeconds: TIMEOUT_SECONDS, 'usage.statusBar': false });
+  const tmp = tempFolder('eus-reliability-');
   let probe: DashboardProbe;
-  let tmp: string;
-  watchUnhandled();
-  const usage = (): UsageExports => ctx.exports.usage!;
   const count = (endpoint: string) => requestsTo(ctx.service.requests, 'GET', new RegExp(`^${endpoint}$`)).length;
-  const allReady = (s: DashboardState) =>
-    s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
 
   async function refreshed(): Promise<DashboardState> {
     await probe.receive({ type: 'refresh' });
@@ -46,24 +43,9 @@ describe('Reliability: faults against the usage endpoints', function () {
   }
 
   before(async () => {
-    ctx = await setup();
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-reliability-'));
-    await setSetting('requestTimeoutSeconds', TIMEOUT_SECONDS);
-    // The status bar reads the summary on its own; it is tried separately below.
-    await setSetting('usage.statusBar', false);
     await useEnvironment(ctx, ctx.service.keys.admin, 'Usage faults');
-    await runCommand('openUsageDashboard');
-    probe = await waitFor(() => usage().dashboard(), 'the dashboard');
-    await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
-    await probe.idle();
+    probe = await openDashboard(ctx);
     assert.ok(allReady(probe.state()), 'the dashboard loaded');
-  });
-  after(async () => {
-    probe?.close();
-    await setSetting('requestTimeoutSeconds', undefined);
-    await setSetting('usage.statusBar', undefined);
-    await teardown(ctx);
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
   beforeEach(async () => {
     ctx.service.faults.clear();

@@ -4,9 +4,7 @@
 // webview renders it without an error), and a wrong shape gets a clear message while the
 // data shown before stays. The real browser check (no script runs) is in test/e2e.
 import assert from 'node:assert/strict';
-import * as vscode from 'vscode';
-import type { DashboardProbe, UsageExports } from '../../src/usage/index';
-import type { DashboardState } from '../../src/usage/protocol';
+import type { DashboardProbe } from '../../src/usage/index';
 import {
   HOSTILE_TEXT,
   HOSTILE_VALUES,
@@ -15,8 +13,9 @@ import {
   hostileKeys,
   hostileSummary,
 } from '../service/hostile';
-import { type TestContext, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
-import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+import { createAnswers, runCommand, setSetting, useEnvironment, waitFor } from './support/helpers';
+import { allReady, openDashboard } from './support/dashboard';
+import { reliabilitySuite } from './support/reliabilityKit';
 
 /** Markdown without its code spans (their content is shown literally: no link or tag works there). */
 function prose(markdown: string): string {
@@ -34,38 +33,18 @@ function unescapedOutsideCode(markdown: string): string[] {
 
 describe('Reliability: hostile and odd data from the service', function () {
   this.timeout(60_000);
-  let ctx: TestContext;
+  const { ctx, eng, usage, inputs } = reliabilitySuite({ 'usage.statusBar': false });
   let envId: string;
-  watchUnhandled();
-  const eng = () => ctx.exports.engagements!;
-  const usage = (): UsageExports => ctx.exports.usage!;
-  const run = (command: CommandName, ...args: unknown[]) =>
-    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
-  const inputs = (n: number) => {
-    figures().inputsTried += n;
-  };
-  const allReady = (s: DashboardState) =>
-    s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
 
-  async function openDashboard(): Promise<DashboardProbe> {
-    await run('openUsageDashboard');
-    const probe = await waitFor(() => usage().dashboard(), 'the dashboard');
-    await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
-    await probe.idle();
-    // The webview reports errors asynchronously after rendering: give it a moment.
+  /** The dashboard opened, with a moment for its webview to report errors (it does so after rendering). */
+  async function openRendered(): Promise<DashboardProbe> {
+    const probe = await openDashboard(ctx);
     await new Promise((resolve) => setTimeout(resolve, 300));
     return probe;
   }
 
   before(async () => {
-    ctx = await setup();
-    await setSetting('usage.statusBar', false);
     envId = await useEnvironment(ctx, ctx.service.keys.admin, 'Hostile');
-  });
-  after(async () => {
-    for (const d of usage().dashboards()) d.close();
-    await setSetting('usage.statusBar', undefined);
-    await teardown(ctx);
   });
   beforeEach(async () => {
     ctx.service.reset();
@@ -75,7 +54,7 @@ describe('Reliability: hostile and odd data from the service', function () {
     ctx.service.store.setByKey(period, hostileKeys(ctx.service.store.byKey(period)));
     ctx.service.store.setDetails(period, hostileDetails(ctx.service.store.details(period)));
     ctx.service.store.setSummary(period, hostileSummary(period));
-    await run('refreshEngagements');
+    await runCommand('refreshEngagements');
     ctx.ui.messages.length = 0;
   });
 
@@ -139,7 +118,7 @@ describe('Reliability: hostile and odd data from the service', function () {
 
   it('the details panel gets every field as data for its webview to insert as text; opening it runs nothing', async () => {
     for (const id of ['eng_hostile_img', 'eng_hostile_cmd', 'eng_<b>x</b>|`tick`', 'eng_hostile_long']) {
-      await run('openEngagement', id);
+      await runCommand('openEngagement', id);
       const shown = await waitFor(
         () =>
           eng().details()?.view?.id === id && eng().details()?.view?.busy === false && eng().details()?.ready
@@ -162,7 +141,7 @@ describe('Reliability: hostile and odd data from the service', function () {
   });
 
   it('the dashboard gets hostile key names, records and tier as data, and its webview renders them without an error', async () => {
-    const probe = await openDashboard();
+    const probe = await openRendered();
     const state = probe.state();
     assert.ok(
       allReady(state),
@@ -219,7 +198,7 @@ describe('Reliability: hostile and odd data from the service', function () {
       i === 3 ? { ...e, name: null as unknown as string } : e,
     );
     ctx.service.store.setEngagements(broken);
-    await run('refreshEngagements');
+    await runCommand('refreshEngagements');
     assert.deepEqual(
       eng()
         .loaded()
@@ -236,7 +215,7 @@ describe('Reliability: hostile and odd data from the service', function () {
     ctx.service.store.setSummary(period, { ...hostileSummary(period), tier: null as unknown as string });
     ctx.service.store.setByKey(period, [{ keyId: 'key_x', name: null as unknown as string, calls: 1, lastUsedAt: '' }]);
     ctx.service.store.setDetails(period, [null as unknown as Record<string, unknown>]);
-    const probe = await openDashboard();
+    const probe = await openRendered();
     const state = probe.state();
     for (const name of ['summary', 'keys', 'details'] as const) {
       const section = state[name];
@@ -250,14 +229,9 @@ describe('Reliability: hostile and odd data from the service', function () {
 
   it('a create answered 200 with a wrong shape and nothing made: read back, said once, Retry offered, nothing sent again by itself', async () => {
     ctx.service.faults.add({ method: 'POST', kind: 'body', body: { id: 42, name: null } });
-    ctx.ui.answer(
-      'Odd answer',
-      (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined),
-      '',
-      (_p, step) => ('items' in step ? step.items[0].value : undefined),
-    );
+    ctx.ui.answer(...createAnswers('Odd answer'));
     ctx.ui.onMessages(undefined);
-    await run('createEngagement');
+    await runCommand('createEngagement');
     const message = ctx.ui.messages.at(-1);
     assert.match(
       message?.text ?? '',

@@ -5,10 +5,9 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as vscode from 'vscode';
-import type { Answer, TestContext } from './helpers';
-import { pickByLabel, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
-import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+import { type Answer, createAnswers, pickByLabel, runCommand, useEnvironment } from './support/helpers';
+import { openDashboard } from './support/dashboard';
+import { reliabilitySuite } from './support/reliabilityKit';
 
 interface Elsewhere {
   url: string;
@@ -45,26 +44,14 @@ function freeEntry(text: string | undefined, refused: string[], expected: RegExp
 
 describe('Reliability: hostile and odd input from the user', function () {
   this.timeout(60_000);
-  let ctx: TestContext;
+  const { ctx, eng, inputs } = reliabilitySuite({ 'usage.statusBar': false });
   let elsewhere: Elsewhere;
-  watchUnhandled();
-  const eng = () => ctx.exports.engagements!;
-  const run = (command: CommandName, ...args: unknown[]) =>
-    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
-  const inputs = (n: number) => {
-    figures().inputsTried += n;
-  };
   const long = (n: number, c = 'x') => c.repeat(n);
 
   before(async () => {
-    ctx = await setup();
     elsewhere = await startElsewhere();
-    await setSetting('usage.statusBar', false);
   });
   after(async () => {
-    for (const d of ctx.exports.usage?.dashboards() ?? []) d.close();
-    await setSetting('usage.statusBar', undefined);
-    await teardown(ctx);
     await elsewhere.close();
   });
   beforeEach(() => {
@@ -95,7 +82,7 @@ describe('Reliability: hostile and odd input from the user', function () {
     ];
     const keys = ['', '   ', 'key with spaces'];
     ctx.ui.answer(...labels, 'New one', ...urls, ctx.service.baseUrl, ...keys, undefined);
-    await run('addEnvironment');
+    await runCommand('addEnvironment');
     const [label, url, key] = ctx.ui.prompts;
     assert.deepEqual(label.rejected, [
       'Enter a label.',
@@ -137,7 +124,7 @@ describe('Reliability: hostile and odd input from the user', function () {
     ctx.ui.prompts.length = 0;
     const names = ['', '   '];
     ctx.ui.answer(...names, long(10_000), freeEntry('onboarding', ['', '   '], /Enter a type/), long(2_001), undefined);
-    await run('createEngagement');
+    await runCommand('createEngagement');
     const [name, , description, confirm] = ctx.ui.prompts;
     assert.deepEqual(
       name.rejected,
@@ -159,16 +146,16 @@ describe('Reliability: hostile and odd input from the user', function () {
       assert.equal(prompt.value, long(500), 'the typed name is kept');
       return undefined;
     });
-    await run('createEngagement');
+    await runCommand('createEngagement');
     assert.equal(ctx.service.requests.filter((r) => r.method === 'POST').length, 1, 'sent once, not retried');
 
     const target = eng().loaded()[0];
     ctx.service.clearRequests();
     ctx.ui.answer('', '\t \n', undefined);
-    await run('renameEngagement', target.id);
+    await runCommand('renameEngagement', target.id);
     assert.equal(ctx.ui.prompts.at(-1)?.rejected.length, 2);
     ctx.ui.answer(freeEntry(undefined, ['', '  '], /Enter a status/));
-    await run('changeEngagementStatus', target.id);
+    await runCommand('changeEngagementStatus', target.id);
     assert.equal(ctx.service.requests.length, 0, 'nothing was sent');
     inputs(names.length + 2 + 1 + 2 + 2);
   });
@@ -178,19 +165,16 @@ describe('Reliability: hostile and odd input from the user', function () {
     await eng().tree();
     ctx.service.clearRequests();
     ctx.ui.answer(pickByLabel('Name Contains'), long(10_000, '<'));
-    await run('filterEngagements');
+    await runCommand('filterEngagements');
     assert.deepEqual(
       (await eng().tree()).filter((i) => i.kind === 'engagement'),
       [],
       'no engagement matches',
     );
     assert.match(eng().description() ?? '', /name: "<</);
-    await run('clearEngagementFilter');
+    await runCommand('clearEngagementFilter');
 
-    await run('openUsageDashboard');
-    const probe = await waitFor(() => ctx.exports.usage?.dashboard(), 'the dashboard');
-    await waitFor(() => probe.ready, 'the webview', 20_000);
-    await probe.idle();
+    const probe = await openDashboard(ctx);
     ctx.service.clearRequests();
     const rejectedBefore = probe.rejectedMessages();
     const odd: unknown[] = [
@@ -247,7 +231,7 @@ describe('Reliability: hostile and odd input from the user', function () {
         return prompt.value;
       },
     );
-    await run('addEnvironment');
+    await runCommand('addEnvironment');
     assert.equal(ctx.exports.environments?.active()?.label, 'Redirected');
     assert.equal(await ctx.exports.environments?.keyLocation(ctx.exports.environments.active()!.id), 'secretStorage');
     inputs(1);
@@ -259,16 +243,11 @@ describe('Reliability: hostile and odd input from the user', function () {
       await eng().tree();
       ctx.service.faults.add({ kind: 'redirect', status, location: `${elsewhere.url}/v1/stolen?from=${status}` });
       const said = new RegExp(`redirected to ${elsewhere.url.replace(/[.]/g, '\\.')}\\. The key was not sent there`);
-      await run('refreshEngagements');
+      await runCommand('refreshEngagements');
       assert.match(eng().message() ?? '', said);
-      ctx.ui.answer(
-        'Via redirect',
-        (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined),
-        '',
-        (_p, step) => ('items' in step ? step.items[0].value : undefined),
-      );
+      ctx.ui.answer(...createAnswers('Via redirect'));
       ctx.ui.onMessages(undefined);
-      await run('createEngagement');
+      await runCommand('createEngagement');
       assert.match(ctx.ui.messages.at(-1)?.text ?? '', said);
       const usage = await ctx.exports
         .environments!.api()!
@@ -281,11 +260,11 @@ describe('Reliability: hostile and odd input from the user', function () {
       assert.equal(ctx.service.requests.filter((r) => r.method === 'POST').length, 1, 'the POST was not sent again');
       // A PATCH (the read before it answers normally; the view shows what the service holds now).
       ctx.service.faults.clear();
-      await run('refreshEngagements');
+      await runCommand('refreshEngagements');
       ctx.service.faults.add({ method: 'PATCH', kind: 'redirect', status, location: `${elsewhere.url}/v1/stolen` });
       ctx.ui.answer('Renamed via redirect');
       ctx.ui.onMessages(undefined);
-      await run('renameEngagement', eng().loaded()[0].id);
+      await runCommand('renameEngagement', eng().loaded()[0].id);
       assert.match(ctx.ui.messages.at(-1)?.text ?? '', said);
       assert.equal(ctx.service.requests.filter((r) => r.method === 'PATCH').length, 1, 'the PATCH was not sent again');
       inputs(4);

@@ -4,15 +4,14 @@
 // not a timed assertion: this machine is shared).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
-import type { UsageExports } from '../../src/usage/index';
-import { type TestContext, pickByLabel, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
-import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+import { pickByLabel, runCommand, tempFolder, useEnvironment, waitFor } from './support/helpers';
+import { openDashboard } from './support/dashboard';
+import { figures, reliabilitySuite } from './support/reliabilityKit';
 
 const COUNT = 10_000;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -39,23 +38,22 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 describe('Reliability: load of 10,000 engagements and 10,000 records', function () {
   this.timeout(300_000);
-  let ctx: TestContext;
-  let tmp: string;
+  const settings = {
+    'usage.statusBar': false,
+    'engagements.pageSize': 100,
+    'engagements.autoRefreshSeconds': undefined,
+  };
+  const { ctx, eng, usage } = reliabilitySuite(settings, async (context) => {
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    context.service.setLatency(0);
+  });
+  const tmp = tempFolder('eus-load-');
   let heapBefore = 0;
-  watchUnhandled();
-  const eng = () => ctx.exports.engagements!;
-  const usage = (): UsageExports => ctx.exports.usage!;
-  const run = (command: CommandName, ...args: unknown[]) =>
-    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
   const measured = (name: string, value: string) => {
     figures().measured[name] = value;
   };
 
   before(async () => {
-    ctx = await setup();
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-load-'));
-    await setSetting('usage.statusBar', false);
-    await setSetting('engagements.pageSize', 100);
     ctx.service.store.seedEngagements(COUNT);
     const period = ctx.service.store.currentPeriod();
     const seeded = ctx.service.store.details(period);
@@ -73,21 +71,10 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
     await vscode.commands.executeCommand('engagementUsage.engagements.focus');
     await waitFor(() => eng().visible(), 'the Engagements view');
   });
-  after(async () => {
-    for (const d of usage().dashboards()) d.close();
-    await vscode.commands.executeCommand('workbench.view.explorer');
-    await setSetting('usage.statusBar', undefined);
-    await setSetting('engagements.pageSize', undefined);
-    await setSetting('engagements.autoRefreshSeconds', undefined);
-    ctx.service.setLatency(0);
-    await teardown(ctx);
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
-
   it('the tree pages through 10,000 engagements (100 pages of 100), each once, then refreshes them all', async () => {
     await eng().tree();
     const started = Date.now();
-    for (let page = 2; page <= 100 && eng().loaded().length < COUNT; page++) await run('loadMoreEngagements');
+    for (let page = 2; page <= 100 && eng().loaded().length < COUNT; page++) await runCommand('loadMoreEngagements');
     measured('tree: Load more to 10,000 engagements', seconds(Date.now() - started));
     const loaded = eng().loaded();
     assert.equal(loaded.length, COUNT);
@@ -99,7 +86,7 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
 
     ctx.service.clearRequests();
     const refreshStarted = Date.now();
-    await run('refreshEngagements');
+    await runCommand('refreshEngagements');
     measured('tree: refresh of 10,000 shown (100 pages)', seconds(Date.now() - refreshStarted));
     assert.equal(ctx.service.requests.filter((r) => r.path === '/v1/engagements').length, 100, 'every page read once');
     assert.equal(eng().loaded().length, COUNT);
@@ -109,14 +96,14 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
   it('a command answers while a long listing runs (100 pages, 300 ms each)', async () => {
     ctx.service.setLatency(300);
     const { result, maxMs } = await loopDelayDuring(async () => {
-      const refreshing = run('refreshEngagements');
+      const refreshing = runCommand('refreshEngagements');
       await waitFor(
         () => ctx.service.requests.some((r) => r.path === '/v1/engagements' && r.status === 0),
         'the refresh to be under way',
       );
       const asked = Date.now();
       ctx.ui.answer(pickByLabel('Name'));
-      await run('sortEngagements');
+      await runCommand('sortEngagements');
       const answeredIn = Date.now() - asked;
       const stillListing =
         ctx.service.requests.filter((r) => r.path === '/v1/engagements' && r.status === 0).length > 0;
@@ -138,14 +125,11 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
       [...names].sort(new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare).slice(0, 50),
     );
     ctx.ui.answer(pickByLabel('Last Updated'));
-    await run('sortEngagements');
+    await runCommand('sortEngagements');
   });
 
   it('the dashboard pages through 10,000 records: the last page holds the last records', async () => {
-    await run('openUsageDashboard');
-    const probe = await waitFor(() => usage().dashboard(), 'the dashboard');
-    await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
-    await probe.idle();
+    const probe = await openDashboard(ctx);
     const records = ctx.service.store.details(ctx.service.store.currentPeriod());
     await probe.receive({ type: 'setPageSize', pageSize: 100 });
     const started = Date.now();
@@ -182,7 +166,7 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
         'the export to be under way',
       );
       const asked = Date.now();
-      await run('clearEngagementFilter');
+      await runCommand('clearEngagementFilter');
       const answeredIn = Date.now() - asked;
       const runningStill = probe.state().export?.phase === 'running';
       await exporting;

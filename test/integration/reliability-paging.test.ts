@@ -3,41 +3,24 @@
 // the dashboard and the export each show every id once and say how many there are.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardProbe, UsageExports } from '../../src/usage/index';
-import type { DashboardState } from '../../src/usage/protocol';
+import type { DashboardProbe } from '../../src/usage/index';
 import type { Engagement } from '../service/types';
-import { type TestContext, setup, teardown, useEnvironment, waitFor, type CommandName } from './helpers';
-import { figures, setSetting, watchUnhandled } from './reliabilityKit';
+import { runCommand, tempFolder, useEnvironment } from './support/helpers';
+import { allReady, openDashboard } from './support/dashboard';
+import { figures, reliabilitySuite } from './support/reliabilityKit';
 
 describe('Reliability: paging anomalies', function () {
   this.timeout(120_000);
-  let ctx: TestContext;
-  let tmp: string;
-  watchUnhandled();
-  const eng = () => ctx.exports.engagements!;
-  const usage = (): UsageExports => ctx.exports.usage!;
-  const run = (command: CommandName, ...args: unknown[]) =>
-    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
+  const { ctx, eng, usage } = reliabilitySuite({ 'usage.statusBar': false });
+  const tmp = tempFolder('eus-paging-');
   const loadMoreLabel = async () => (await eng().tree()).find((i) => i.kind === 'loadMore')?.label;
   const ids = () =>
     eng()
       .loaded()
       .map((e) => e.id);
   const unique = (list: string[]) => new Set(list).size === list.length;
-  const allReady = (s: DashboardState) =>
-    s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
-
-  async function openDashboard(): Promise<DashboardProbe> {
-    await run('openUsageDashboard');
-    const probe = await waitFor(() => usage().dashboard(), 'the dashboard');
-    await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
-    await probe.idle();
-    return probe;
-  }
-
   async function exportCsv(probe: DashboardProbe, name: string): Promise<string[]> {
     const file = path.join(tmp, name);
     ctx.ui.onSave(vscode.Uri.file(file));
@@ -47,17 +30,34 @@ describe('Reliability: paging anomalies', function () {
     return fs.readFileSync(file, 'utf8').trimEnd().split('\r\n').slice(1);
   }
 
+  /**
+   * Exports every record of the period from a dashboard opened over `records`; once the
+   * export has read its first page (of 100), the service holds `later` instead.
+   */
+  async function exportWhileRecordsChange(
+    records: Array<Record<string, unknown>>,
+    later: Array<Record<string, unknown>>,
+    name: string,
+  ): Promise<string[]> {
+    const period = ctx.service.store.currentPeriod();
+    ctx.service.store.setDetails(period, records);
+    const probe = await openDashboard(ctx);
+    ctx.service.faults.add({
+      method: 'GET',
+      path: /^\/usage\/details$/,
+      kind: 'transform',
+      times: 1,
+      transform: (body, query) => {
+        if (query.pageSize === '100') ctx.service.store.setDetails(period, later);
+        return body;
+      },
+    });
+    ctx.service.clearRequests();
+    return exportCsv(probe, name);
+  }
+
   before(async () => {
-    ctx = await setup();
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-paging-'));
-    await setSetting('usage.statusBar', false);
     await useEnvironment(ctx, ctx.service.keys.admin, 'Paging');
-  });
-  after(async () => {
-    for (const d of usage().dashboards()) d.close();
-    await setSetting('usage.statusBar', undefined);
-    await teardown(ctx);
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
   beforeEach(async () => {
     ctx.service.reset();
@@ -82,7 +82,7 @@ describe('Reliability: paging anomalies', function () {
       times: 1,
       transform: (body) => ({ ...(body as object), data: all }),
     });
-    await run('refreshEngagements');
+    await runCommand('refreshEngagements');
     const shown = ids();
     assert.equal(shown.length, 10_000);
     assert.ok(unique(shown));
@@ -102,7 +102,7 @@ describe('Reliability: paging anomalies', function () {
       times: 1,
       transform: (body) => ({ ...(body as object), data: records }),
     });
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     const state = probe.state();
     assert.ok(allReady(state));
     assert.ok(state.details.status === 'ready');
@@ -120,14 +120,14 @@ describe('Reliability: paging anomalies', function () {
     // Five engagements are created elsewhere: page 2 now starts with five of page 1.
     for (let i = 0; i < 5; i++)
       ctx.service.store.createEngagement({ name: `Created meanwhile ${i}`, type: 'onboarding' });
-    await run('loadMoreEngagements');
+    await runCommand('loadMoreEngagements');
     const shown = ids();
     assert.ok(unique(shown), 'an engagement that moved to the next page is not shown twice');
     assert.equal(shown.length, 45);
     assert.equal(await loadMoreLabel(), 'Load more… (45 of 65)', 'the new total is shown');
-    await run('loadMoreEngagements');
-    await run('loadMoreEngagements');
-    await run('refreshEngagements');
+    await runCommand('loadMoreEngagements');
+    await runCommand('loadMoreEngagements');
+    await runCommand('refreshEngagements');
     assert.deepEqual(
       new Set(ids()),
       new Set(ctx.service.store.engagements.map((e) => e.id)),
@@ -138,7 +138,7 @@ describe('Reliability: paging anomalies', function () {
 
   it('engagements removed while paging (totalCount shrinks): no empty page asked for in a loop, no Load more left', async () => {
     ctx.service.store.setEngagements(ctx.service.store.engagements.slice(0, 30));
-    await run('loadMoreEngagements');
+    await runCommand('loadMoreEngagements');
     assert.equal(ids().length, 30);
     assert.equal(await loadMoreLabel(), undefined);
     assert.equal(ctx.service.requests.filter((r) => r.path === '/v1/engagements').length, 1);
@@ -155,9 +155,9 @@ describe('Reliability: paging anomalies', function () {
       ...list.slice(30),
     ];
     ctx.service.store.setEngagements(copies);
-    await run('refreshEngagements');
-    await run('loadMoreEngagements');
-    await run('loadMoreEngagements');
+    await runCommand('refreshEngagements');
+    await runCommand('loadMoreEngagements');
+    await runCommand('loadMoreEngagements');
     const shown = ids();
     assert.ok(unique(shown), 'each id once');
     assert.equal(shown.length, 60);
@@ -170,24 +170,10 @@ describe('Reliability: paging anomalies', function () {
   });
 
   it('export: totalCount grows while reading pages: the extra pages are read, every record once', async () => {
-    const period = ctx.service.store.currentPeriod();
     const first = Array.from({ length: 150 }, (_, i) => ({ id: `grow_${i}`, units: 1 }));
     const extra = Array.from({ length: 100 }, (_, i) => ({ id: `late_${i}`, units: 2 }));
-    ctx.service.store.setDetails(period, first);
-    const probe = await openDashboard();
-    ctx.service.faults.add({
-      method: 'GET',
-      path: /^\/usage\/details$/,
-      kind: 'transform',
-      times: 1,
-      // Page 1 of the export says 150; records arrive meanwhile and later pages say 250.
-      transform: (body, query) => {
-        if (query.pageSize === '100') ctx.service.store.setDetails(period, [...first, ...extra]);
-        return body;
-      },
-    });
-    ctx.service.clearRequests();
-    const lines = await exportCsv(probe, 'grow.csv');
+    // Page 1 of the export says 150; records arrive meanwhile and later pages say 250.
+    const lines = await exportWhileRecordsChange(first, [...first, ...extra], 'grow.csv');
     const exported = lines.map((l) => l.split(',')[0]);
     assert.equal(exported.length, 250, 'every record, including those added while paging');
     assert.ok(unique(exported));
@@ -199,22 +185,10 @@ describe('Reliability: paging anomalies', function () {
   });
 
   it('export: totalCount shrinks while reading pages: what was read is written, no page asked for twice', async () => {
-    const period = ctx.service.store.currentPeriod();
     const records = Array.from({ length: 250 }, (_, i) => ({ id: `shrink_${i}`, units: 1 }));
-    ctx.service.store.setDetails(period, records);
-    const probe = await openDashboard();
-    ctx.service.faults.add({
-      method: 'GET',
-      path: /^\/usage\/details$/,
-      kind: 'transform',
-      times: 1,
-      transform: (body, query) => {
-        if (query.pageSize === '100') ctx.service.store.setDetails(period, records.slice(0, 120));
-        return body;
-      },
-    });
-    ctx.service.clearRequests();
-    const exported = (await exportCsv(probe, 'shrink.csv')).map((l) => l.split(',')[0]);
+    const exported = (await exportWhileRecordsChange(records, records.slice(0, 120), 'shrink.csv')).map(
+      (l) => l.split(',')[0],
+    );
     assert.equal(exported.length, 120);
     assert.ok(unique(exported));
     const pages = ctx.service.requests
@@ -227,7 +201,7 @@ describe('Reliability: paging anomalies', function () {
     const period = ctx.service.store.currentPeriod();
     const records = Array.from({ length: 180 }, (_, i) => ({ id: `dup_${i % 150}`, units: 1 }));
     ctx.service.store.setDetails(period, records);
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     const exported = (await exportCsv(probe, 'dups.csv')).map((l) => l.split(',')[0]);
     assert.equal(exported.length, 150);
     assert.ok(unique(exported));

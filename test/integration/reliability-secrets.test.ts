@@ -6,43 +6,22 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import * as vscode from 'vscode';
-import {
-  type Answer,
-  type TestContext,
-  pickByLabel,
-  setup,
-  teardown,
-  useEnvironment,
-  waitFor,
-  type CommandName,
-} from './helpers';
+import { openDashboard } from './support/dashboard';
+import { createAnswers, pickByLabel, runCommand, setSetting, useEnvironment, waitFor } from './support/helpers';
 import {
   figures,
   findSecrets,
   keyFreeZones,
+  refreshRefusedWith,
+  reliabilitySuite,
   searchForKeys,
   secretsOf,
-  setSetting,
-  watchUnhandled,
-} from './reliabilityKit';
+} from './support/reliabilityKit';
 
 describe('Reliability: the API key stays in SecretStorage', function () {
   this.timeout(90_000);
-  let ctx: TestContext;
-  const seen = watchUnhandled();
-  const eng = () => ctx.exports.engagements!;
-  const run = (command: CommandName, ...args: unknown[]) =>
-    vscode.commands.executeCommand(`engagementUsage.${command}`, ...args);
-
-  before(async () => {
-    ctx = await setup();
-  });
-  after(async () => {
-    for (const d of ctx.exports.usage?.dashboards() ?? []) d.close();
-    await setSetting('usage.statusBar', undefined);
-    await teardown(ctx);
-  });
+  // A test turns the status bar on: it is removed after the suite.
+  const { ctx, seen, eng } = reliabilitySuite({ 'usage.statusBar': undefined });
 
   it('the watch on unhandled errors sees a deliberate unhandled rejection (a zero means something)', async () => {
     const before = seen.errors.length;
@@ -57,23 +36,15 @@ describe('Reliability: the API key stays in SecretStorage', function () {
     const { admin, writer } = ctx.service.keys;
     await useEnvironment(ctx, admin, 'Secret A');
     ctx.ui.answer('Secret B', ctx.service.baseUrl, writer);
-    await run('addEnvironment');
+    await runCommand('addEnvironment');
     ctx.ui.answer(pickByLabel('Secret A'));
-    await run('switchEnvironment');
+    await runCommand('switchEnvironment');
     assert.equal(ctx.exports.environments?.active()?.label, 'Secret A');
     const echo = `Key ${admin} is malformed (Authorization: Bearer ${admin}); secret part ${admin.split('.')[1]}`;
 
     // The tree: a 400 echoing the key, then a redirect whose address carries it.
     await eng().tree();
-    ctx.service.faults.add({
-      method: 'GET',
-      path: '/engagements',
-      kind: 'status',
-      status: 400,
-      body: { error: { message: echo, fields: { key: echo } } },
-      times: 1,
-    });
-    await run('refreshEngagements');
+    await refreshRefusedWith(ctx, { body: { error: { message: echo, fields: { key: echo } } } });
     assert.match(eng().message() ?? '', /refused/);
     ctx.service.faults.add({
       method: 'GET',
@@ -82,14 +53,11 @@ describe('Reliability: the API key stays in SecretStorage', function () {
       location: `http://127.0.0.1:9/steal?key=${admin}`,
       times: 1,
     });
-    await run('refreshEngagements');
+    await runCommand('refreshEngagements');
     assert.match(eng().message() ?? '', /redirected to http:\/\/127\.0\.0\.1:9\./);
 
     // A create refused with the key in its field errors: the name step opens again with the
     // service's words, the key redacted; then one that fails with a 500 page.
-    const typeAnswer: Answer = (_p, step) =>
-      'freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined;
-    const confirm: Answer = (_p, step) => ('items' in step ? step.items[0].value : undefined);
     ctx.service.faults.add({
       method: 'POST',
       kind: 'status',
@@ -97,16 +65,16 @@ describe('Reliability: the API key stays in SecretStorage', function () {
       body: { error: { message: echo, fields: { name: echo } } },
       times: 1,
     });
-    ctx.ui.answer('Leak 0', typeAnswer, '', confirm, undefined);
-    await run('createEngagement');
+    ctx.ui.answer(...createAnswers('Leak 0'), undefined);
+    await runCommand('createEngagement');
     assert.match(
       ctx.ui.prompts.at(-1)?.initialError ?? '',
       /^The service refused this name: Key \[redacted\] is malformed/,
     );
     ctx.service.faults.add({ method: 'POST', kind: 'html', status: 500, headers: { 'X-Debug': admin }, times: 1 });
-    ctx.ui.answer('Leak 1', typeAnswer, '', confirm);
+    ctx.ui.answer(...createAnswers('Leak 1'));
     ctx.ui.onMessages(undefined);
-    await run('createEngagement');
+    await runCommand('createEngagement');
     assert.equal(ctx.ui.messages.filter((m) => m.level === 'error').length, 1);
 
     // The dashboard and the status bar: every usage endpoint answers with the key in its body.
@@ -124,10 +92,7 @@ describe('Reliability: the API key stays in SecretStorage', function () {
     });
     await ctx.exports.usage!.refreshStatusBar();
     assert.match(ctx.exports.usage!.statusBar().tooltip, /Could not refresh/);
-    await run('openUsageDashboard');
-    const probe = await waitFor(() => ctx.exports.usage?.dashboard(), 'the dashboard');
-    await waitFor(() => probe.ready, 'the webview', 20_000);
-    await probe.idle();
+    const probe = await openDashboard(ctx);
     assert.equal(probe.state().summary.status, 'error');
     ctx.service.faults.clear();
     await probe.receive({ type: 'refresh' });

@@ -7,20 +7,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { type TestContext, EXTENSION_ID, setup, teardown, waitFor, runCommand } from './helpers';
+import { EXTENSION_ID, runCommand, suiteContext, waitFor } from './support/helpers';
 
 describe('Restricted Mode (workspace not trusted)', function () {
   this.timeout(60_000);
-  let ctx: TestContext;
+  const ctx = suiteContext();
   const envs = () => ctx.exports.environments!;
   const section = () => vscode.workspace.getConfiguration('engagementUsage');
-
-  before(async () => {
-    ctx = await setup();
-  });
-  after(async () => {
-    await teardown(ctx);
-  });
 
   it('runs in a folder VS Code does not trust, which defines an environment of its own', () => {
     assert.equal(vscode.workspace.isTrusted, false, 'the harness opened the folder in Restricted Mode');

@@ -5,7 +5,6 @@
 // origin sits under its very id; keys of earlier builds keep working for the user's own.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionExports } from '../../src/exports';
@@ -15,21 +14,22 @@ import { findLegacyCollision, legacySettingsEnvironmentId } from '../fnvCollisio
 /** The origin a key for this base URL is bound to. */
 const originOf = (baseUrl: string) => new URL(baseUrl).origin;
 import {
-  type TestContext,
   EXTENSION_ID,
+  createAnswers,
+  defineEnvironment,
   pickByLabel,
-  setup,
-  teardown,
+  runCommand,
+  suiteContext,
+  tempFolder,
   useEnvironment,
   waitFor,
-  runCommand,
-  type CommandName,
-} from './helpers';
-import { findSecrets, keyFreeZones, searchForKeys, secretsOf } from './reliabilityKit';
+} from './support/helpers';
+import { openDashboard } from './support/dashboard';
+import { findSecrets, keyFreeZones, refreshRefusedWith, searchForKeys, secretsOf } from './support/reliabilityKit';
 
 describe('Trust boundaries', function () {
   this.timeout(60_000);
-  let ctx: TestContext;
+  const ctx = suiteContext();
   let foreign: RunningService;
   const envs = () => ctx.exports.environments!;
   const config = () => vscode.workspace.getConfiguration('engagementUsage');
@@ -37,7 +37,6 @@ describe('Trust boundaries', function () {
   const keysReceived = () => foreign.requests.filter((r) => r.authorization !== undefined);
 
   before(async () => {
-    ctx = await setup();
     foreign = await startService({ port: 0 });
   });
   afterEach(async () => {
@@ -46,7 +45,6 @@ describe('Trust boundaries', function () {
     await config().update('environments', undefined, vscode.ConfigurationTarget.Global);
   });
   after(async () => {
-    await teardown(ctx);
     await foreign.close();
   });
 
@@ -66,27 +64,19 @@ describe('Trust boundaries', function () {
     assert.equal(legacySettingsEnvironmentId('Production', colliding), legacySettingsEnvironmentId('Production', own));
 
     // An upgrade: the user's settings define Production; an earlier build stored its key under the old id.
-    await config().update('environments', [{ label: 'Production', baseUrl: own }], vscode.ConfigurationTarget.Global);
-    const mine = await waitFor(
-      () =>
-        envs()
-          .list()
-          .find((e) => e.source === 'settings'),
-      "the user's Production",
+    const mine = await defineEnvironment(
+      ctx,
+      { label: 'Production', baseUrl: own },
+      vscode.ConfigurationTarget.Global,
+      (e) => e.source === 'settings',
     );
     await envs().storeRawSecret(legacySettingsEnvironmentId('Production', own), ctx.service.keys.admin);
     // The repository's settings define a Production of their own, at the colliding URL.
-    await config().update(
-      'environments',
-      [{ label: 'Production', baseUrl: colliding }],
+    const theirs = await defineEnvironment(
+      ctx,
+      { label: 'Production', baseUrl: colliding },
       vscode.ConfigurationTarget.Workspace,
-    );
-    const theirs = await waitFor(
-      () =>
-        envs()
-          .list()
-          .find((e) => e.source === 'workspace'),
-      'the workspace Production',
+      (e) => e.source === 'workspace',
     );
     assert.deepEqual(
       envs()
@@ -147,14 +137,7 @@ describe('Trust boundaries', function () {
 
   it('the key step of a workspace environment shows its origin in full before a key is typed', async () => {
     const url = `${foreign.url}/team/v1`;
-    await config().update('environments', [{ label: 'Shared', baseUrl: url }], vscode.ConfigurationTarget.Workspace);
-    const env = await waitFor(
-      () =>
-        envs()
-          .list()
-          .find((e) => e.label === 'Shared'),
-      'the workspace environment',
-    );
+    const env = await defineEnvironment(ctx, { label: 'Shared', baseUrl: url }, vscode.ConfigurationTarget.Workspace);
     ctx.ui.answer(undefined);
     await runCommand('replaceKey', env.id);
     const step = ctx.ui.prompts.at(-1)!;
@@ -168,18 +151,7 @@ describe('Trust boundaries', function () {
   });
 
   it('a key bound to another origin is refused whatever the id it is stored under', async () => {
-    await config().update(
-      'environments',
-      [{ label: 'Elsewhere', baseUrl: foreign.baseUrl }],
-      vscode.ConfigurationTarget.Global,
-    );
-    const env = await waitFor(
-      () =>
-        envs()
-          .list()
-          .find((e) => e.label === 'Elsewhere'),
-      'the environment',
-    );
+    const env = await defineEnvironment(ctx, { label: 'Elsewhere', baseUrl: foreign.baseUrl });
     // As if an id collided outright: the entry under this id holds a key entered for another origin.
     await envs().storeRawSecret(
       env.id,
@@ -218,17 +190,10 @@ describe('Trust boundaries', function () {
   });
 
   it("an earlier build's key under a workspace environment's old id is not used: the key is asked for", async () => {
-    await config().update(
-      'environments',
-      [{ label: 'Repo', baseUrl: foreign.baseUrl }],
+    const env = await defineEnvironment(
+      ctx,
+      { label: 'Repo', baseUrl: foreign.baseUrl },
       vscode.ConfigurationTarget.Workspace,
-    );
-    const env = await waitFor(
-      () =>
-        envs()
-          .list()
-          .find((e) => e.label === 'Repo'),
-      'the workspace environment',
     );
     await envs().storeRawSecret(legacySettingsEnvironmentId('Repo', foreign.baseUrl), ctx.service.keys.admin);
     ctx.ui.answer(pickByLabel('Repo (workspace)'), undefined);
@@ -243,25 +208,13 @@ describe('Trust boundaries', function () {
 
 describe('Trust boundaries: what the dashboard webview can make the host do', function () {
   this.timeout(60_000);
-  let ctx: TestContext;
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-webview-'));
-
-  before(async () => {
-    ctx = await setup();
-  });
-  after(async () => {
-    for (const d of ctx.exports.usage?.dashboards() ?? []) d.close();
-    await teardown(ctx);
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  const ctx = suiteContext();
+  const tmp = tempFolder('eus-webview-');
 
   it("no message opens a URI, runs a command of its choosing or writes a file without the user's own dialog", async () => {
     ctx.ui.answer('Board', ctx.service.baseUrl, ctx.service.keys.admin);
     await runCommand('addEnvironment');
-    await runCommand('openUsageDashboard');
-    const probe = await waitFor(() => ctx.exports.usage?.dashboard(), 'the dashboard');
-    await waitFor(() => probe.ready, 'the webview', 20_000);
-    await probe.idle();
+    const probe = await openDashboard(ctx);
     const options = probe.webviewOptions();
     assert.notEqual(options.enableCommandUris, true, 'command: links in the webview do nothing');
 
@@ -302,19 +255,9 @@ describe('Trust boundaries: what the dashboard webview can make the host do', fu
 
 describe('Trust boundaries: a key the service echoes escaped appears nowhere', function () {
   this.timeout(90_000);
-  let ctx: TestContext;
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-escaped-'));
+  const ctx = suiteContext();
+  const tmp = tempFolder('eus-escaped-');
   const eng = () => ctx.exports.engagements!;
-  const run = (command: CommandName) => vscode.commands.executeCommand(`engagementUsage.${command}`);
-
-  before(async () => {
-    ctx = await setup();
-  });
-  after(async () => {
-    for (const d of ctx.exports.usage?.dashboards() ?? []) d.close();
-    await teardown(ctx);
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
 
   it("JSON \\u escapes, percent-encoding and a mix, in the tree's message, a notification, the dashboard, the log, an export", async () => {
     const { admin } = ctx.service.keys;
@@ -331,15 +274,7 @@ describe('Trust boundaries: a key the service echoes escaped appears nowhere', f
 
     await useEnvironment(ctx, admin, 'Escaped');
     await eng().tree();
-    ctx.service.faults.add({
-      method: 'GET',
-      path: '/engagements',
-      kind: 'status',
-      status: 400,
-      rawBody: body(u(admin)),
-      times: 1,
-    });
-    await run('refreshEngagements');
+    await refreshRefusedWith(ctx, { rawBody: body(u(admin)) });
     assert.match(
       eng().message() ?? '',
       /Key \[redacted\] is malformed/,
@@ -349,35 +284,21 @@ describe('Trust boundaries: a key the service echoes escaped appears nowhere', f
     for (const text of [percent, mixed]) {
       // The service refuses the name: the name step opens again with its words, the key redacted (dismissed here).
       ctx.service.faults.add({ method: 'POST', kind: 'status', status: 422, rawBody: body(text), times: 1 });
-      ctx.ui.answer(
-        'Leak',
-        (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined),
-        '',
-        (_p, step) => ('items' in step ? step.items[0].value : undefined),
-        undefined,
-      );
-      await run('createEngagement');
+      ctx.ui.answer(...createAnswers('Leak'), undefined);
+      await runCommand('createEngagement');
       assert.match(ctx.ui.prompts.at(-1)?.initialError ?? '', /^The service refused this name: \[redacted\]$/);
     }
     // A notification with the service's words: a 500 whose page quotes the key, escaped.
     ctx.service.faults.add({ method: 'POST', kind: 'status', status: 500, rawBody: body(mixed), times: 1 });
-    ctx.ui.answer(
-      'Leak',
-      (_p, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value('onboarding') : undefined),
-      '',
-      (_p, step) => ('items' in step ? step.items[0].value : undefined),
-    );
+    ctx.ui.answer(...createAnswers('Leak'));
     ctx.ui.onMessages(undefined);
-    await run('createEngagement');
+    await runCommand('createEngagement');
     const notifications = ctx.ui.messages.filter((m) => m.level === 'error');
     assert.equal(notifications.length, 1);
     for (const m of notifications) assert.match(m.text, /\[redacted\]/, m.text);
 
     ctx.service.faults.add({ method: 'GET', path: '/usage', kind: 'status', status: 500, rawBody: body(mixed) });
-    await run('openUsageDashboard');
-    const probe = await waitFor(() => ctx.exports.usage?.dashboard(), 'the dashboard');
-    await waitFor(() => probe.ready, 'the webview', 20_000);
-    await probe.idle();
+    const probe = await openDashboard(ctx);
     assert.equal(probe.state().summary.status, 'error');
     ctx.service.faults.clear();
 

@@ -4,73 +4,25 @@
 // bar, the records filter over the whole period with its export, and the small fixes.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardProbe, UsageExports } from '../../src/usage/index';
-import type { DashboardState, HostMessage } from '../../src/usage/protocol';
-import { type TestContext, clearEnvironments, setup, teardown, useEnvironment, waitFor, runCommand } from './helpers';
-
-function utcPeriod(offset = 0): string {
-  const now = new Date();
-  const index = now.getUTCFullYear() * 12 + now.getUTCMonth() + offset;
-  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
-}
+import type { UsageExports } from '../../src/usage/index';
+import { openDashboard, posted, serveCalls, settled, showPeriod, utcPeriod } from './support/dashboard';
+import { runCommand, setSetting, suiteContext, tempFolder, useEnvironment, waitFor } from './support/helpers';
 
 describe('Usage trends, projection, alerts and records filter', function () {
   this.timeout(60_000);
-  let ctx: TestContext;
-  let tmp: string;
+  const ctx = suiteContext({ afresh: true, settings: ['usage.statusBar', 'usage.alerts', 'usage.alertThresholds'] });
+  const tmp = tempFolder('eus-trends-');
   const usage = (): UsageExports => {
     assert.ok(ctx.exports.usage);
     return ctx.exports.usage;
   };
-  const config = () => vscode.workspace.getConfiguration('engagementUsage');
   const summaries = () => ctx.service.requests.filter((r) => r.path === '/v1/usage/summary');
-
-  before(async () => {
-    ctx = await setup();
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-trends-'));
-  });
-  after(async () => {
-    await teardown(ctx);
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    ctx.service.reset();
-    ctx.ui.messages.length = 0;
-  });
-  afterEach(async () => {
-    for (const dashboard of usage().dashboards()) dashboard.close();
-    for (const setting of ['usage.statusBar', 'usage.alerts', 'usage.alertThresholds'])
-      await config().update(setting, undefined, vscode.ConfigurationTarget.Global);
-    await clearEnvironments(ctx.exports, ctx.ui);
-  });
-
-  async function openDashboard(): Promise<DashboardProbe> {
-    await runCommand('openUsageDashboard');
-    const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
-    await waitFor(() => probe.ready, 'the webview to say ready', 20_000);
-    await probe.idle();
-    return probe;
-  }
-  const posted = (probe: DashboardProbe): DashboardState => {
-    const message: HostMessage | undefined = probe.lastMessage();
-    if (message?.type !== 'update') throw new Error(`the last message is ${message?.type}`);
-    return message.state;
-  };
-  async function settled(
-    probe: DashboardProbe,
-    what: string,
-    check: (s: DashboardState) => boolean,
-  ): Promise<DashboardState> {
-    await probe.idle();
-    return waitFor(() => (check(posted(probe)) ? posted(probe) : undefined), what);
-  }
 
   it('posts 12 periods of every meter, read together, with "no data" before the account existed', async () => {
     // The status bar's own read of the current period would count too: off for this count.
-    await config().update('usage.statusBar', false, vscode.ConfigurationTarget.Global);
+    await setSetting('usage.statusBar', false);
     await useEnvironment(ctx, ctx.service.keys.admin, 'Trend');
     ctx.service.store.accountStart = utcPeriod(-9);
     ctx.service.clearRequests();
@@ -82,7 +34,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
       'twelve summaries in flight at once',
       20_000,
     ).finally(() => ctx.service.setLatency(0));
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     const state = await settled(probe, 'the trend', (s) => s.trend.status === 'ready');
     assert.ok(state.trend.status === 'ready');
     const points = state.trend.data.points;
@@ -114,19 +66,13 @@ describe('Usage trends, projection, alerts and records filter', function () {
 
   it('keeps closed periods: opened again, only the current period is read', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Trend');
-    const first = await openDashboard();
+    const first = await openDashboard(ctx);
     await settled(first, 'the trend', (s) => s.trend.status === 'ready');
     first.close();
     ctx.service.clearRequests();
     // A closed period changed at the service would not be read again; the current one is.
-    ctx.service.store.setSummary(utcPeriod(), {
-      ...ctx.service.store.summary(utcPeriod()),
-      usage: {
-        ...ctx.service.store.summary(utcPeriod()).usage,
-        calls: { used: 90_000, included: 100_000, overage: 0 },
-      },
-    });
-    const probe = await openDashboard();
+    serveCalls(ctx, { used: 90_000, included: 100_000, overage: 0 });
+    const probe = await openDashboard(ctx);
     const state = await settled(probe, 'the trend again', (s) => s.trend.status === 'ready');
     assert.deepEqual(
       summaries().map((r) => r.query.billingPeriod),
@@ -141,7 +87,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
 
   it('projects the current period (labelled with its method) and never a closed one', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Trend');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     const state = await settled(probe, 'all ready', (s) => s.summary.status === 'ready' && s.trend.status === 'ready');
     const projection = state.projection;
     assert.ok(projection, 'an estimate for the current period');
@@ -153,18 +99,13 @@ describe('Usage trends, projection, alerts and records filter', function () {
     const expected = (served.used / projection.elapsedDays) * projection.totalDays;
     assert.ok(Math.abs(calls.projected - expected) < 1, `${calls.projected} ≈ ${expected}`);
     assert.equal(calls.overBy !== undefined, expected > served.included);
-    await probe.receive({ type: 'setPeriod', period: utcPeriod(-1) });
-    const closed = await settled(
-      probe,
-      'the previous period',
-      (s) => s.summary.status === 'ready' && s.summary.data.period === utcPeriod(-1),
-    );
+    const closed = await showPeriod(probe, utcPeriod(-1), 'the previous period');
     assert.equal(closed.projection, undefined, 'no estimate for a closed period');
   });
 
   it('filters the records of the whole period by key (from the per-key table), status class and text; export writes the filtered set', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Trend');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     const ready = await settled(probe, 'all ready', (s) => s.keys.status === 'ready' && s.details.status === 'ready');
     const period = utcPeriod();
     const all = ctx.service.store.details(period);
@@ -236,7 +177,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
       statusCode: 200,
     }));
     ctx.service.store.setDetails(utcPeriod(), many);
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     await settled(probe, 'ready', (s) => s.details.status === 'ready');
     ctx.service.faults.add({ kind: 'latency', path: '/usage/details', ms: 800 });
     ctx.service.clearRequests();
@@ -261,18 +202,13 @@ describe('Usage trends, projection, alerts and records filter', function () {
 
   it('a key without usage:read leaves no tier, figures or "updated" time of the key before; switching period drops "Exported …"', async () => {
     const id = await useEnvironment(ctx, ctx.service.keys.admin, 'Trend');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     await settled(probe, 'ready', (s) => s.summary.status === 'ready');
     const file = path.join(tmp, 'one.json');
     ctx.ui.onSave(vscode.Uri.file(file));
     await probe.receive({ type: 'export', format: 'json' });
     await settled(probe, 'exported', (s) => s.export?.phase === 'done');
-    await probe.receive({ type: 'setPeriod', period: utcPeriod(-1) });
-    const moved = await settled(
-      probe,
-      'the previous period',
-      (s) => s.summary.status === 'ready' && s.summary.data.period === utcPeriod(-1),
-    );
+    const moved = await showPeriod(probe, utcPeriod(-1), 'the previous period');
     assert.equal(moved.export, undefined, 'the export line went with its period');
 
     ctx.ui.answer(ctx.service.keys.noUsage);
@@ -285,7 +221,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
   });
 
   it('alerts once per environment, period, meter and threshold, only when turned on, and not again after "Don\'t Show Again"', async () => {
-    await config().update('usage.statusBar', false, vscode.ConfigurationTarget.Global);
+    await setSetting('usage.statusBar', false);
     await useEnvironment(ctx, ctx.service.keys.admin, 'Alerts');
     await usage().refreshStatusBar();
     assert.equal(usage().polling(), false, 'status bar and alerts off: nothing polls');
@@ -294,7 +230,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
     assert.equal(summaries().length, 0, 'and nothing is read');
 
     ctx.ui.onMessages(undefined);
-    await config().update('usage.alerts', true, vscode.ConfigurationTarget.Global);
+    await setSetting('usage.alerts', true);
     await usage().refreshStatusBar();
     assert.equal(usage().polling(), true, 'alerts on: the interval runs');
     const alert = await waitFor(
@@ -307,7 +243,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
 
     // The next interval, and a dashboard's read of the same summary: nothing new.
     await usage().tick(usage().windowId, Date.now() + 16 * 60_000);
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     await settled(probe, 'ready', (s) => s.summary.status === 'ready');
     assert.deepEqual(
       ctx.ui.messages.map((m) => m.text),
@@ -317,10 +253,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
 
     // Past 100 %: the next threshold, once; the user mutes the period.
     const current = ctx.service.store.summary(utcPeriod());
-    ctx.service.store.setSummary(utcPeriod(), {
-      ...current,
-      usage: { ...current.usage, calls: { used: 101_000, included: 100_000, overage: 1_000 } },
-    });
+    serveCalls(ctx, { used: 101_000, included: 100_000, overage: 1_000 });
     ctx.ui.onMessages("Don't Show Again for This Period");
     await usage().tick(usage().windowId, Date.now() + 32 * 60_000);
     const over = await waitFor(() => ctx.ui.messages.find((m) => m.text.includes('reached 101%')), 'the 100 % alert');

@@ -3,79 +3,34 @@
 // (the one `onDidReceiveMessage` calls); `ready` comes from the real webview script.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardState, HostMessage } from '../../src/usage/protocol';
-import type { DashboardProbe, UsageExports } from '../../src/usage/index';
-import { type TestContext, clearEnvironments, setup, teardown, useEnvironment, waitFor, runCommand } from './helpers';
-
-function utcPeriod(offset = 0): string {
-  const now = new Date();
-  const index = now.getUTCFullYear() * 12 + now.getUTCMonth() + offset;
-  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
-}
+import type { UsageExports } from '../../src/usage/index';
+import type { DashboardState } from '../../src/usage/protocol';
+import { allReady, openDashboard, posted, serveCalls, settled, utcPeriod } from './support/dashboard';
+import { runCommand, setSetting, suiteContext, tempFolder, useEnvironment, waitFor } from './support/helpers';
 
 describe('Usage dashboard', function () {
   this.timeout(60_000);
-  let ctx: TestContext;
-  let tmp: string;
+  const ctx = suiteContext({ afresh: true, settings: ['usage.statusBar'] });
+  const tmp = tempFolder('eus-usage-');
   const usage = (): UsageExports => {
     assert.ok(ctx.exports.usage, 'the extension exports the usage feature');
     return ctx.exports.usage;
   };
 
-  before(async () => {
-    ctx = await setup();
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-usage-'));
-  });
-  after(async () => {
-    await teardown(ctx);
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    ctx.service.reset();
-    ctx.ui.prompts.length = 0;
-    ctx.ui.messages.length = 0;
-  });
-  afterEach(async () => {
-    for (const dashboard of usage().dashboards()) dashboard.close();
-    await vscode.workspace
-      .getConfiguration('engagementUsage')
-      .update('usage.statusBar', undefined, vscode.ConfigurationTarget.Global);
-    await clearEnvironments(ctx.exports, ctx.ui);
-  });
-
-  /** Opens the dashboard from its command and waits until the real webview is up and every section has loaded. */
-  async function openDashboard(): Promise<DashboardProbe> {
-    await runCommand('openUsageDashboard');
-    const probe = await waitFor(() => usage().dashboard(), 'the dashboard panel');
-    await waitFor(() => probe.ready, 'the webview script to start and say ready', 20_000);
-    await probe.idle();
-    return probe;
-  }
-
-  const posted = (probe: DashboardProbe): DashboardState => {
-    const message: HostMessage | undefined = probe.lastMessage();
-    if (message?.type !== 'update') throw new Error(`the last message posted is an update, not ${message?.type}`);
-    return message.state;
-  };
-
-  async function settled(
-    probe: DashboardProbe,
-    what: string,
-    check: (state: DashboardState) => boolean,
-  ): Promise<DashboardState> {
-    await probe.idle();
-    return waitFor(() => (check(posted(probe)) ? posted(probe) : undefined), what);
-  }
-
-  const allReady = (s: DashboardState) =>
-    s.summary.status === 'ready' && s.keys.status === 'ready' && s.details.status === 'ready';
+  /** The ids of the records the details section shows. */
+  const shownIds = (state: DashboardState) => (state.details.data?.records ?? []).map((r) => r.id);
+  /** The ids of the service's records of `period` from `start` up to `end`. */
+  const servedIds = (period: string, start: number, end: number) =>
+    ctx.service.store
+      .details(period)
+      .slice(start, end)
+      .map((r) => r.id);
 
   it("opens from the command and posts the service's summary, per-key and detail data of the current period", async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     const state = await settled(probe, 'all three sections ready', allReady);
     const period = utcPeriod();
     const store = ctx.service.store;
@@ -118,7 +73,7 @@ describe('Usage dashboard', function () {
     const records = store.details(period);
     assert.equal(state.details.data.totalCount, records.length);
     assert.deepEqual(
-      state.details.data.records.map((r) => r.id),
+      shownIds(state),
       records.slice(0, 25).map((r) => r.id),
     );
     for (const column of ['id', 'timestamp', 'keyId', 'endpoint', 'statusCode', 'meta'])
@@ -147,7 +102,7 @@ describe('Usage dashboard', function () {
 
   it('changing the period from the webview fetches that period; a future one is refused with a message', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     await settled(probe, 'the first load', allReady);
     const previous = utcPeriod(-1);
     ctx.service.clearRequests();
@@ -168,13 +123,7 @@ describe('Usage dashboard', function () {
     assert.equal(calls?.used, seeded.used);
     assert.equal(calls?.level, 'error', 'the previous period is over its included calls');
     assert.equal(calls?.overage, seeded.overage);
-    assert.deepEqual(
-      state.details.data.records.map((r) => r.id),
-      ctx.service.store
-        .details(previous)
-        .slice(0, 25)
-        .map((r) => r.id),
-    );
+    assert.deepEqual(shownIds(state), servedIds(previous, 0, 25));
 
     // A future period: refused with a message, nothing requested, the period kept.
     ctx.service.clearRequests();
@@ -195,7 +144,7 @@ describe('Usage dashboard', function () {
 
   it('pages the detail records, changes the page size, and sorts the per-key table', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     await settled(probe, 'the first load', allReady);
     const records = ctx.service.store.details(utcPeriod());
 
@@ -208,7 +157,7 @@ describe('Usage dashboard', function () {
     );
     assert.ok(paged.details.status === 'ready');
     assert.deepEqual(
-      paged.details.data.records.map((r) => r.id),
+      shownIds(paged),
       records.slice(20, 30).map((r) => r.id),
     );
     assert.ok(
@@ -239,7 +188,7 @@ describe('Usage dashboard', function () {
 
   it('exports every record of the period to CSV and to JSON, through concurrent paging', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     await settled(probe, 'the first load', allReady);
     const period = utcPeriod();
     const records = ctx.service.store.details(period);
@@ -290,7 +239,7 @@ describe('Usage dashboard', function () {
 
   it('cancelling an export stops its requests and writes no file', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     await settled(probe, 'the first load', allReady);
     const file = path.join(tmp, 'cancelled.csv');
     ctx.service.faults.add({ path: '/usage/details', kind: 'latency', ms: 1500 });
@@ -317,7 +266,7 @@ describe('Usage dashboard', function () {
 
   it('an older period without usage is shown as empty, not as an error', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     await settled(probe, 'the first load', allReady);
     const old = utcPeriod(-24);
     await probe.receive({ type: 'setPeriod', period: old });
@@ -332,7 +281,7 @@ describe('Usage dashboard', function () {
   it('a key the service rejects is said so, with Replace API Key offered', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
     ctx.service.store.removeKey('key_admin');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     const state = await settled(probe, 'the rejected key', (s) => s.blocked !== undefined);
     assert.equal(state.blocked?.reason, 'unauthorized');
     assert.match(state.blocked?.message ?? '', /rejected the API key of Demo \(401\)/);
@@ -342,7 +291,7 @@ describe('Usage dashboard', function () {
   it('shows a server error in its section with Retry, and Retry loads it', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
     ctx.service.faults.add({ path: '/usage/details', kind: 'status', status: 500 });
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     const failed = await settled(probe, 'the details error', (s) => s.details.status === 'error');
     assert.ok(failed.details.status === 'error');
     assert.equal(failed.details.error.kind, 'server');
@@ -356,7 +305,7 @@ describe('Usage dashboard', function () {
 
   it('says a key without usage:read lacks that scope, and hides the calls item', async () => {
     await useEnvironment(ctx, ctx.service.keys.noUsage, 'Bot');
-    const probe = await openDashboard();
+    const probe = await openDashboard(ctx);
     const state = await settled(probe, 'the missing scope', (s) => s.blocked !== undefined);
     assert.equal(state.blocked?.reason, 'forbidden');
     assert.match(state.blocked?.message ?? '', /usage:read/);
@@ -393,22 +342,13 @@ describe('Usage dashboard', function () {
     await usage().refreshStatusBar();
     assert.match(usage().statusBar().text, /calls 82%$/, 'English again');
 
-    await vscode.workspace
-      .getConfiguration('engagementUsage')
-      .update('usage.statusBar', false, vscode.ConfigurationTarget.Global);
+    await setSetting('usage.statusBar', false);
     await waitFor(() => !usage().statusBar().visible, 'the item to hide');
-    await vscode.workspace
-      .getConfiguration('engagementUsage')
-      .update('usage.statusBar', undefined, vscode.ConfigurationTarget.Global);
+    await setSetting('usage.statusBar', undefined);
     await waitFor(() => usage().statusBar().visible, 'the item to come back');
 
     // Over the included calls: the error level.
-    const period = utcPeriod();
-    const summary = ctx.service.store.summary(period);
-    ctx.service.store.setSummary(period, {
-      ...summary,
-      usage: { ...summary.usage, calls: { used: 112_000, included: 100_000, overage: 12_000 } },
-    });
+    serveCalls(ctx, { used: 112_000, included: 100_000, overage: 12_000 });
     await usage().refreshStatusBar();
     assert.match(usage().statusBar().text, /calls 112%$/);
     assert.equal(usage().statusBar().level, 'error');
@@ -435,13 +375,7 @@ describe('Usage dashboard', function () {
       pageSize: 50,
     });
     assert.ok(state.details.status === 'ready');
-    assert.deepEqual(
-      state.details.data.records.map((r) => r.id),
-      ctx.service.store
-        .details(previous)
-        .slice(50, 100)
-        .map((r) => r.id),
-    );
+    assert.deepEqual(shownIds(state), servedIds(previous, 50, 100));
     assert.equal(probe.title, 'Usage: Demo');
     // A second restore of the same environment does not open a second panel.
     assert.equal(await usage().restore({ environmentId: envId }), undefined);

@@ -3,7 +3,7 @@
 // seeded data, the default sort/group/no filter, and a refreshed view.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { EngagementsExports } from '../../src/engagements/index';
+import type { EngagementsExports } from '../../../src/engagements/index';
 import {
   type TestContext,
   pickByLabel,
@@ -12,10 +12,8 @@ import {
   useEnvironment,
   waitFor,
   type CommandName,
-  commandId,
+  runCommand,
 } from './helpers';
-
-export const C = commandId;
 
 export interface EngagementsSuite {
   readonly ctx: TestContext;
@@ -41,7 +39,7 @@ export function engagementsSuite(): EngagementsSuite {
       return ctx;
     },
     eng: () => ctx.exports.engagements!,
-    run: (command, ...args) => vscode.commands.executeCommand(C(command), ...args),
+    run: runCommand,
     items: async () => (await suite.eng().tree()).filter((i) => i.kind === 'engagement'),
     seeded: () => ctx.service.store.engagements,
     requests: (method, path = '/v1/engagements') =>

@@ -56,7 +56,7 @@ export async function activationStats(): Promise<VscodeActivationStats> {
     .find((s) => s.startsWith('Extension Activation Stats'));
   assert.ok(section, 'the perf document has an "Extension Activation Stats" section');
   const row = section.split('\n').find((line) => line.toLowerCase().includes(EXTENSION_ID));
-  assert.ok(row, `the stats have a row for ${EXTENSION_ID}`);
+  assert.ok(row, `the stats have a row for ${EXTENSION_ID}:\n${section}`);
   // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
   const [, , , load, call, finish, event] = row.split('|').map((c) => c.trim());
   const stats = {

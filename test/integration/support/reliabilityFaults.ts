@@ -2,7 +2,7 @@
 // the fault suites: requests counted where the service received them (GETs retried within
 // their bounds, POST and PATCH never sent again by the extension).
 import assert from 'node:assert/strict';
-import type { FaultRule, RecordedRequest } from '../service/server';
+import type { FaultRule, RecordedRequest } from '../../service/server';
 import { figures } from './reliabilityKit';
 
 export interface FaultCase {
@@ -28,6 +28,32 @@ export interface FaultCase {
 /** Request timeout used by the fault suites, and the latency that goes beyond it. */
 export const TIMEOUT_SECONDS = 2;
 
+/** A 429: the client's own message names the status; a write is certainly not made. */
+const RATE_LIMITED = { kind: 'rateLimited', raw: /HTTP 429/, write: 'failed' } as const;
+
+/** A 5xx status from the service: said with its number; a write it meets is checked and found not made. */
+function serviceFailed(status: number, retried: boolean, said: RegExp): FaultCase {
+  const raw = new RegExp(`HTTP ${status}`);
+  return {
+    name: String(status),
+    rule: { kind: 'status', status },
+    kind: 'server',
+    retried,
+    said,
+    raw,
+    write: 'notMade',
+  };
+}
+
+/** What an answer the extension cannot read leads to: said so, not retried, a write read back and found not made. */
+const NOT_UNDERSTOOD = {
+  kind: 'badResponse',
+  retried: false,
+  said: /in a form this extension does not understand; details are in the log/,
+  raw: /in a form this extension does not understand/,
+  write: 'refused',
+} as const;
+
 export const FAULTS: readonly FaultCase[] = [
   {
     name: 'latency beyond the timeout',
@@ -41,57 +67,27 @@ export const FAULTS: readonly FaultCase[] = [
   {
     name: '429 without Retry-After',
     rule: { kind: 'status', status: 429 },
-    kind: 'rateLimited',
+    ...RATE_LIMITED,
     retried: true,
     said: /limiting requests \(429\)\. Wait a little/,
-    raw: /HTTP 429/,
-    write: 'failed',
   },
   {
     name: '429 with Retry-After: 1',
     rule: { kind: 'status', status: 429, headers: { 'Retry-After': '1' } },
-    kind: 'rateLimited',
+    ...RATE_LIMITED,
     retried: true,
     said: /limiting requests \(429\)\. It can be tried again in 1 s/,
-    raw: /HTTP 429/,
-    write: 'failed',
   },
   {
     name: '429 with Retry-After: 3600 (not waited for)',
     rule: { kind: 'status', status: 429, headers: { 'Retry-After': '3600' } },
-    kind: 'rateLimited',
+    ...RATE_LIMITED,
     retried: false,
     said: /tried again in 3600 s/,
-    raw: /HTTP 429/,
-    write: 'failed',
   },
-  {
-    name: '500',
-    rule: { kind: 'status', status: 500 },
-    kind: 'server',
-    retried: false,
-    said: /The service failed \(HTTP 500\): Injected fault/,
-    raw: /HTTP 500/,
-    write: 'notMade',
-  },
-  {
-    name: '502',
-    rule: { kind: 'status', status: 502 },
-    kind: 'server',
-    retried: true,
-    said: /The service failed \(HTTP 502\)/,
-    raw: /HTTP 502/,
-    write: 'notMade',
-  },
-  {
-    name: '503',
-    rule: { kind: 'status', status: 503 },
-    kind: 'server',
-    retried: true,
-    said: /The service failed \(HTTP 503\)/,
-    raw: /HTTP 503/,
-    write: 'notMade',
-  },
+  serviceFailed(500, false, /The service failed \(HTTP 500\): Injected fault/),
+  serviceFailed(502, true, /The service failed \(HTTP 502\)/),
+  serviceFailed(503, true, /The service failed \(HTTP 503\)/),
   {
     name: 'dropped connection',
     rule: { kind: 'drop' },
@@ -104,20 +100,12 @@ export const FAULTS: readonly FaultCase[] = [
   {
     name: 'body that is not JSON',
     rule: { kind: 'notJson' },
-    kind: 'badResponse',
-    retried: false,
-    said: /in a form this extension does not understand; details are in the log/,
-    raw: /in a form this extension does not understand/,
-    write: 'refused',
+    ...NOT_UNDERSTOOD,
   },
   {
     name: 'JSON of the wrong shape',
     rule: { kind: 'body', body: { unexpected: true } },
-    kind: 'badResponse',
-    retried: false,
-    said: /in a form this extension does not understand; details are in the log/,
-    raw: /in a form this extension does not understand/,
-    write: 'refused',
+    ...NOT_UNDERSTOOD,
   },
   {
     name: 'truncated body',
@@ -140,20 +128,12 @@ export const FAULTS: readonly FaultCase[] = [
   {
     name: 'HTML page with 200',
     rule: { kind: 'html', status: 200 },
-    kind: 'badResponse',
-    retried: false,
-    said: /in a form this extension does not understand; details are in the log/,
-    raw: /in a form this extension does not understand/,
-    write: 'refused',
+    ...NOT_UNDERSTOOD,
   },
   {
     name: 'empty 200',
     rule: { kind: 'empty200' },
-    kind: 'badResponse',
-    retried: false,
-    said: /in a form this extension does not understand; details are in the log/,
-    raw: /in a form this extension does not understand/,
-    write: 'refused',
+    ...NOT_UNDERSTOOD,
   },
 ];
 

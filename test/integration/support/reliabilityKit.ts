@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardProbe } from '../../src/usage/index';
-import type { TestContext } from './helpers';
+import type { EngagementsExports } from '../../../src/engagements/index';
+import type { DashboardProbe, UsageExports } from '../../../src/usage/index';
+import type { FaultRule } from '../../service/server';
+import { type TestContext, runCommand, setSetting, setup, teardown } from './helpers';
 
 export interface Figures {
   /** Fault scenarios tried (a fault kind against one endpoint as one feature calls it). */
@@ -107,8 +109,58 @@ export function watchUnhandled(): { errors: string[] } {
   return seen;
 }
 
+export interface ReliabilitySuite {
+  /** Filled in before the suite's tests (see `suiteContext`). */
+  readonly ctx: TestContext;
+  /** What the watch on unhandled errors has seen so far. */
+  readonly seen: { errors: string[] };
+  eng: () => EngagementsExports;
+  usage: () => UsageExports;
+  /** Adds hostile or odd inputs tried to the figures. */
+  inputs: (count: number) => void;
+}
+
+/**
+ * Registers the hooks every Reliability suite has: the watch on unhandled errors; before the
+ * tests, the reference service and the extension, then `settings` set (an undefined value is
+ * one only a test sets); after them, `cleanUp` (what the suite's tests leave that must go
+ * before the environments do), the settings removed and `teardown`.
+ */
+export function reliabilitySuite(
+  settings: Record<string, unknown> = {},
+  cleanUp?: (ctx: TestContext) => Promise<void>,
+): ReliabilitySuite {
+  const seen = watchUnhandled();
+  const ctx = {} as TestContext;
+  before(async () => {
+    Object.assign(ctx, await setup());
+    for (const [name, value] of Object.entries(settings)) if (value !== undefined) await setSetting(name, value);
+  });
+  after(async () => {
+    if (!ctx.service) return;
+    await cleanUp?.(ctx);
+    for (const name of Object.keys(settings)) await setSetting(name, undefined);
+    await teardown(ctx);
+  });
+  return {
+    ctx,
+    seen,
+    eng: () => ctx.exports.engagements!,
+    usage: () => ctx.exports.usage!,
+    inputs: (count) => {
+      figures().inputsTried += count;
+    },
+  };
+}
+
 function describe(value: unknown): string {
   return value instanceof Error ? `${value.name}: ${value.message}` : String(value);
+}
+
+/** Refreshes the Engagements tree once against a 400 that answers with `answer` (a body, or raw text as sent). */
+export async function refreshRefusedWith(ctx: TestContext, answer: Pick<FaultRule, 'body' | 'rawBody'>): Promise<void> {
+  ctx.service.faults.add({ method: 'GET', path: '/engagements', kind: 'status', status: 400, ...answer, times: 1 });
+  await runCommand('refreshEngagements');
 }
 
 /** The full key and its secret part (after the key id), for searching. */
@@ -215,9 +267,4 @@ export function searchForKeys(zones: Record<string, string>, secrets: string[]):
   f.placesSearched += Object.keys(zones).length;
   f.keysFound += found.length;
   return found;
-}
-
-/** Sets a setting globally; undefined removes it. */
-export async function setSetting(name: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('engagementUsage').update(name, value, vscode.ConfigurationTarget.Global);
 }

@@ -3,13 +3,15 @@
 // extension's exports (`useUi`), the extension's own seam, not a separate code path.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import type { Commands } from '../../src/constants';
-import type { ExtensionExports } from '../../src/exports';
-import type { BACK as ExtensionBack, InputStep, MessageLevel, MessageOptions, PickStep, Ui } from '../../src/ui/ui';
-import { startService, type RunningService } from '../service/server';
-import { poll } from '../poll';
+import type { Commands } from '../../../src/constants';
+import type { ExtensionExports } from '../../../src/exports';
+import type { BACK as ExtensionBack, InputStep, MessageLevel, MessageOptions, PickStep, Ui } from '../../../src/ui/ui';
+import { startService, type RunningService } from '../../service/server';
+import { poll } from '../../poll';
 
 // Integration tests import only types from src: they test the running extension, not a copy
 // of its code bundled into the test. What they need of its values comes from the manifest or
@@ -152,12 +154,7 @@ export class ScriptedUi implements Ui {
       items: step.items.map((i) => i.label),
       rejected: [],
     };
-    this.prompts.push(prompt);
-    const next = this.answers.shift();
-    if (!next) return Promise.reject(new Error(`No scripted answer for the pick "${step.title}"`));
-    const value = next(prompt, step);
-    prompt.answer = value;
-    return Promise.resolve(value as T | typeof ExtensionBack | undefined);
+    return this.answerPick<T | typeof ExtensionBack | undefined>(prompt, step);
   }
 
   pickMany<T>(step: Omit<PickStep<T>, 'freeEntry'>): Promise<T[] | undefined> {
@@ -167,12 +164,17 @@ export class ScriptedUi implements Ui {
       items: step.items.map((i) => i.label),
       rejected: [],
     };
+    return this.answerPick<T[] | undefined>(prompt, step);
+  }
+
+  /** Records a pick and answers it with the next scripted answer. */
+  private answerPick<V>(prompt: RecordedPrompt, step: PickStep<unknown>): Promise<V> {
     this.prompts.push(prompt);
     const next = this.answers.shift();
     if (!next) return Promise.reject(new Error(`No scripted answer for the pick "${step.title}"`));
-    const value = next(prompt, step) as T[] | undefined;
+    const value = next(prompt, step);
     prompt.answer = value;
-    return Promise.resolve(value);
+    return Promise.resolve(value as V);
   }
 
   message(
@@ -205,6 +207,22 @@ export function pickByLabel(text: string): Answer {
   };
 }
 
+/** Answers a free-entry pick with `text`, as if typed into its box (nothing when the step takes no free entry). */
+export function typeIntoPick(text: string): Answer {
+  return (_prompt, step) => ('freeEntry' in step && step.freeEntry ? step.freeEntry.value(text) : undefined);
+}
+
+/** Picks the first item (nothing when the step is an input). */
+export const firstItem: Answer = (_prompt, step) => ('items' in step ? step.items[0].value : undefined);
+
+/**
+ * The answers of Create Engagement up to its last step: the name, the type typed as
+ * "onboarding", the description, and the first item of the confirmation.
+ */
+export function createAnswers(name: string, description = ''): Array<Answer | string> {
+  return [name, typeIntoPick('onboarding'), description, firstItem];
+}
+
 /** Polls until `check` returns a truthy value; fails with `what` after `timeoutMs`. */
 export function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
   return poll(check, what, timeoutMs);
@@ -232,11 +250,55 @@ export async function setup(): Promise<TestContext> {
   return { exports, service, ui };
 }
 
+/**
+ * Registers the hooks that give a `describe` its context: before its tests, the reference
+ * service and the extension (`setup`); after them, `teardown`. The object returned is filled
+ * in by the before hook, so the suite's tests and its own later hooks use it as it is.
+ * With `afresh`, every test starts afresh: before it, the service's data as seeded and no
+ * prompt or message recorded; after it, every dashboard closed, `settings` removed and every
+ * environment removed.
+ */
+export function suiteContext(options: { afresh?: boolean; settings?: string[] } = {}): TestContext {
+  const ctx = {} as TestContext;
+  before(async () => {
+    Object.assign(ctx, await setup());
+  });
+  after(() => teardown(ctx.service ? ctx : undefined));
+  if (options.afresh) {
+    beforeEach(() => {
+      ctx.service.reset();
+      ctx.ui.prompts.length = 0;
+      ctx.ui.messages.length = 0;
+    });
+    afterEach(async () => {
+      for (const dashboard of ctx.exports.usage?.dashboards() ?? []) dashboard.close();
+      for (const name of options.settings ?? []) await setSetting(name, undefined);
+      await clearEnvironments(ctx.exports, ctx.ui);
+    });
+  }
+  return ctx;
+}
+
+/** A fresh folder for a `describe`'s files: made before its tests, removed with its contents after them. */
+export function tempFolder(prefix: string): string {
+  const folder = path.join(os.tmpdir(), `${prefix}${randomUUID()}`);
+  before(() => fs.mkdirSync(folder, { recursive: true }));
+  after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
+
+/** Closes every usage dashboard, removes every environment, and stops the reference service. */
 export async function teardown(ctx: TestContext | undefined): Promise<void> {
   if (!ctx) return;
+  for (const dashboard of ctx.exports.usage?.dashboards() ?? []) dashboard.close();
   await clearEnvironments(ctx.exports, ctx.ui);
   ctx.exports.useUi(undefined);
   await ctx.service.close();
+}
+
+/** Sets one of the extension's settings in the user's settings; undefined removes it. */
+export async function setSetting(name: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('engagementUsage').update(name, value, vscode.ConfigurationTarget.Global);
 }
 
 /**
@@ -267,17 +329,29 @@ export async function clearEnvironments(exports: ExtensionExports, ui: ScriptedU
   );
 }
 
+type ListedEnvironment = ReturnType<NonNullable<ExtensionExports['environments']>['list']>[number];
+
+/**
+ * Defines one environment in the environments setting of a scope (the user's settings unless
+ * told) and waits until the extension lists it (or the one `listed` finds); resolves to it.
+ */
+export async function defineEnvironment(
+  ctx: TestContext,
+  environment: { label: string; baseUrl: string },
+  target = vscode.ConfigurationTarget.Global,
+  listed = (e: ListedEnvironment) => e.label === environment.label,
+): Promise<ListedEnvironment> {
+  await vscode.workspace.getConfiguration('engagementUsage').update('environments', [environment], target);
+  const scope = target === vscode.ConfigurationTarget.Global ? 'settings' : 'the workspace settings';
+  return waitFor(() => ctx.exports.environments?.list().find(listed), `environment ${environment.label} from ${scope}`);
+}
+
 /**
  * Configures an environment as a team would share it (the setting) and enters its key the
  * way a user does (the Replace API Key command, answering its input). Resolves to its id.
  */
 export async function useEnvironment(ctx: TestContext, key: string, label = 'Test'): Promise<string> {
-  const config = vscode.workspace.getConfiguration('engagementUsage');
-  await config.update('environments', [{ label, baseUrl: ctx.service.baseUrl }], vscode.ConfigurationTarget.Global);
-  const env = await waitFor(
-    () => ctx.exports.environments?.list().find((e) => e.label === label),
-    `environment ${label} from settings`,
-  );
+  const env = await defineEnvironment(ctx, { label, baseUrl: ctx.service.baseUrl });
   ctx.ui.answer(key);
   await runCommand('replaceKey', env.id);
   assert.equal(await ctx.exports.environments?.keyLocation(env.id), 'secretStorage');
