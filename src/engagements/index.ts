@@ -59,9 +59,9 @@ export interface EngagementsExports {
   /** Short notices shown in the status bar (newest last). */
   notices(): string[];
   /** The last time VS Code asked for the roots and got engagements (performance.now()), and whether they were the saved page. */
-  served(): { at: number; count: number; cached: boolean } | undefined;
+  served(): { at: number; count: number; fromCache: boolean } | undefined;
   /** True while the items shown are the page saved by an earlier session (no refresh landed yet). */
-  cached(): boolean;
+  fromCache(): boolean;
   /** Every engagement is loaded (a whole-set read landed). */
   complete(): boolean;
   /** The details panel: the engagement shown and the view last posted to its webview. */
@@ -233,7 +233,7 @@ export function registerEngagements(services: Services) {
       autoRefreshRunning: () => view.autoRefreshRunning,
       notices: () => [...deps.notices],
       served: () => (view.provider.served ? { ...view.provider.served } : undefined),
-      cached: () => store.snapshot().fromCache,
+      fromCache: () => store.snapshot().fromCache,
       complete: () => store.snapshot().complete,
       details: () => details?.current,
       detailsMessage: async (message) => (await detailsPanel()).receive(message),

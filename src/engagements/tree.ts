@@ -49,7 +49,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   private readonly groupNodes = new Map<string, GroupNode>();
   private readonly loadMoreNode: LoadMoreNode = { kind: 'loadMore', id: 'loadMore' };
   /** When VS Code last got engagements for the roots (performance.now()), for measurements. */
-  served?: { at: number; count: number; cached: boolean };
+  served?: { at: number; count: number; fromCache: boolean };
   /**
    * Tree items already made, per engagement object and minute (the description says
    * "updated 3 min ago"): a tree of thousands re-renders on every Load more, and most of its
@@ -116,7 +116,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
       void this.store.ensureLoaded();
       const roots = this.roots();
       if (roots.length > 0)
-        this.served = { at: performance.now(), count: roots.length, cached: this.store.snapshot().fromCache };
+        this.served = { at: performance.now(), count: roots.length, fromCache: this.store.snapshot().fromCache };
       return roots;
     }
     if (element.kind === 'group') return element.group.items.map((e) => this.nodeFor(e, element));

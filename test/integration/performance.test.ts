@@ -189,7 +189,7 @@ describe('Performance', function () {
       times.push(served.at - started);
       ctx.service.setLatency(0);
       await eng().settled();
-      assert.equal(served.cached, false, 'nothing was saved for a new environment');
+      assert.equal(served.fromCache, false, 'nothing was saved for a new environment');
       // The first page only (a key stored just before may still reset the view once more).
       assert.ok(
         listRequests().length >= 1 && listRequests().every((r) => r.query.page === '1' && r.query.pageSize === '25'),
@@ -223,7 +223,7 @@ describe('Performance', function () {
     await activate('Perf A');
     const served = await measureUntil(
       () => eng().served(),
-      (s) => s.at > started && s.cached,
+      (s) => s.at > started && s.fromCache,
       'the saved page to reach the tree',
     );
     assert.deepEqual(
@@ -233,7 +233,7 @@ describe('Performance', function () {
       shownForA,
       'the page saved for Perf A is shown',
     );
-    assert.equal(eng().cached(), true);
+    assert.equal(eng().fromCache(), true);
     await waitFor(
       () => /^Showing engagements saved .*; refreshing…$/.test(eng().message() ?? ''),
       'the view to say the items are saved ones being refreshed',
@@ -245,7 +245,7 @@ describe('Performance', function () {
 
     await eng().settled();
     ctx.service.setLatency(0);
-    assert.equal(eng().cached(), false, 'the refresh landed');
+    assert.equal(eng().fromCache(), false, 'the refresh landed');
     assert.equal(eng().message(), undefined, 'the mark is gone');
     assert.equal(listRequests()[0].status, 200);
   });
