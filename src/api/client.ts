@@ -1,7 +1,8 @@
 // The one HTTP client of the extension: a ky instance with the base URL, the auth header
 // (the key read from a provider at request time), a per-request timeout, retries for GETs
 // only, and a log hook. No `vscode` import: it runs in the extension host and in a browser.
-import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import type * as KyModule from 'ky';
+import type { KyInstance } from 'ky';
 import { LIMITS } from '../core/concurrency';
 import { parseBaseUrl } from '../core/validation';
 import { ApiError, kindForStatus, parseRetryAfter, readErrorBody, type Endpoint, type WriteOutcome } from './errors';
@@ -87,12 +88,24 @@ const NOT_SENT = new Set([
 ]);
 
 const RETRY_STATUS = [429, 502, 503, 504];
+
+type Ky = typeof KyModule;
+/** ky, once loaded: with the first request, not at activation (nothing is read then). */
+let kyLoaded: Ky | undefined;
+let kyLoading: Promise<Ky> | undefined;
+function loadKy(): Promise<Ky> {
+  return (kyLoading ??= import('ky').then((module) => (kyLoaded = module)));
+}
+/** `error instanceof` one of ky's error classes (false while ky is not loaded: it threw nothing yet). */
+function isKyError<K extends 'HTTPError' | 'TimeoutError'>(error: unknown, kind: K): error is InstanceType<Ky[K]> {
+  return kyLoaded !== undefined && error instanceof kyLoaded[kind];
+}
 export const DEFAULT_CONCURRENCY = LIMITS.pages;
 
 export class ApiClient {
   readonly baseUrl: string;
   readonly concurrency: number;
-  private readonly http: KyInstance;
+  private http?: KyInstance;
   private readonly timeoutMs: number;
   private readonly maxRetryAfterMs: number;
   private readonly agent: Record<string, string>;
@@ -105,7 +118,14 @@ export class ApiClient {
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
     this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
     this.agent = options.userAgent ? { 'User-Agent': options.userAgent } : {};
-    this.http = ky.create({
+  }
+
+  /** The ky instance, made with the first request. */
+  private async httpClient(): Promise<KyInstance> {
+    if (this.http) return this.http;
+    const { default: ky } = await loadKy();
+    const { options } = this;
+    return (this.http ??= ky.create({
       prefixUrl: this.baseUrl,
       timeout: this.timeoutMs,
       // A redirect is reported, never followed: the key must not travel to another address.
@@ -133,16 +153,16 @@ export class ApiClient {
           },
         ],
       },
-    });
+    }));
   }
 
   private shouldRetry(error: Error): boolean | undefined {
-    if (error instanceof HTTPError) {
+    if (isKyError(error, 'HTTPError')) {
       if (!RETRY_STATUS.includes(error.response.status)) return false;
       const wait = parseRetryAfter(error.response.headers.get('Retry-After'));
       return wait !== undefined && wait > this.maxRetryAfterMs ? false : undefined;
     }
-    if (error instanceof TimeoutError || error instanceof ApiError || isAbort(error)) return false;
+    if (isKyError(error, 'TimeoutError') || error instanceof ApiError || isAbort(error)) return false;
     return error instanceof TypeError ? true : false;
   }
 
@@ -186,7 +206,8 @@ export class ApiClient {
       const key = (await this.options.getKey())?.trim();
       if (!key) throw new ApiError('unauthorized', 'No API key is stored for this environment.', { endpoint });
       call.key = key;
-      const response = await this.http(path, {
+      const http = await this.httpClient();
+      const response = await http(path, {
         method: endpoint.method,
         searchParams: query ? searchParams : undefined,
         json: init.json,
@@ -349,7 +370,7 @@ async function toApiError(
       },
     );
   }
-  if (error instanceof HTTPError) {
+  if (isKyError(error, 'HTTPError')) {
     const { response } = error;
     const status = response.status;
     if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') {
@@ -396,7 +417,7 @@ async function toApiError(
       writeOutcome: outcome(status >= 500 ? 'unknown' : undefined),
     });
   }
-  if (error instanceof TimeoutError || bodyTimedOut) {
+  if (isKyError(error, 'TimeoutError') || bodyTimedOut) {
     // A timeout while the body arrived came after a status: a 2xx means it was carried out.
     const applied = bodyTimedOut && call.status !== undefined && call.status < 300;
     return new ApiError('timeout', `${where} did not answer in time.`, {
