@@ -90,6 +90,16 @@ const KNOWN_FIELDS = new Set([
   'updatedAt',
 ]);
 
+/** The fields the service sent beyond the contract's, each value as text (JSON unless a string). */
+export function extraFields(engagement: Engagement): Array<{ key: string; text: string }> {
+  return Object.entries(engagement)
+    .filter(([key]) => !KNOWN_FIELDS.has(key))
+    .map(([key, value]) => ({
+      key,
+      text: typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)),
+    }));
+}
+
 function when(iso: string, now: number): string {
   return `${absoluteTime(iso)} (${relativeTime(iso, now)})`;
 }
@@ -122,13 +132,10 @@ export function engagementMarkdown(
   lines.push('', `**${w.description}**`, '');
   const description = engagement.description?.trim();
   lines.push(description ? escapeMarkdown(description) : `*${w.noDescription}*`);
-  const extras = Object.entries(engagement).filter(([key]) => !KNOWN_FIELDS.has(key));
+  const extras = extraFields(engagement);
   if (extras.length) {
     lines.push('', `**${w.other}**`, '');
-    for (const [key, value] of extras)
-      lines.push(
-        `- ${escapeLine(key)}: ${inlineCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'))}`,
-      );
+    for (const { key, text } of extras) lines.push(`- ${escapeLine(key)}: ${inlineCode(text)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,6 +2,7 @@
 // checks the host applies to everything the webview sends, and the pure builder of what the
 // panel shows. No `vscode`, no DOM.
 import type { Engagement } from '../api/types';
+import { extraFields } from '../core/engagementText';
 import { absoluteTime, formatCount, relativeTime } from '../core/format';
 import { statusLook } from '../core/status';
 export { fill } from '../usage/protocol';
@@ -90,22 +91,6 @@ export interface DetailsWords {
   updated: string;
 }
 
-const KNOWN_FIELDS = new Set([
-  'id',
-  'name',
-  'description',
-  'type',
-  'status',
-  'evaluationCount',
-  'createdAt',
-  'updatedAt',
-]);
-
-function rawValue(value: unknown): string {
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value) ?? String(value);
-}
-
 /** Every contract field (dates absolute and relative) and every extra field the service sent. */
 export function detailsView(
   engagement: Engagement,
@@ -143,9 +128,7 @@ export function detailsView(
       date(w.updated, engagement.updatedAt),
     ],
     description: engagement.description?.trim() ? engagement.description : undefined,
-    extras: Object.entries(engagement)
-      .filter(([key]) => !KNOWN_FIELDS.has(key))
-      .map(([key, value]) => ({ label: key, value: rawValue(value), code: true })),
+    extras: extraFields(engagement).map(({ key, text }) => ({ label: key, value: text, code: true })),
     readAt: absoluteTime(new Date(options.readAt).toISOString()),
     actions: DETAILS_ACTIONS.filter((a) => (acting ? options.canWrite || !WRITE_ACTIONS.includes(a) : a === 'copyId')),
     busy: options.busy ?? false,

@@ -56,12 +56,8 @@ describe('Performance', function () {
    * The reference service on a thread of its own, with 10,000 engagements: Go to Engagement
    * and sorting are measured as a user sees them, the service's work off the extension's thread.
    */
-  let remote: ThreadedService | undefined;
-  const remoteService = async () => (remote ??= await startServiceThread({ engagementCount: 10_000 }));
-  const remoteListRequests = async () =>
-    (await remoteService())
-      .requests()
-      .then((all) => all.filter((r) => r.method === 'GET' && r.path === '/v1/engagements'));
+  let remote: Promise<ThreadedService> | undefined;
+  const remoteService = () => (remote ??= startServiceThread({ engagementCount: 10_000 }));
 
   /** Runs Open Usage Dashboard and measures, from the command on, until `done` holds of the panel's timeline. */
   async function openDashboardUntil(
@@ -127,7 +123,7 @@ describe('Performance', function () {
       await config().update('engagements.pageSize', undefined, vscode.ConfigurationTarget.Global);
       await teardown(ctx);
     }
-    await remote?.close();
+    await (await remote)?.close();
     if (OUT) {
       fs.mkdirSync(path.dirname(OUT), { recursive: true });
       fs.writeFileSync(OUT, `${JSON.stringify({ ...figures, measuredAt: new Date().toISOString() }, null, 2)}\n`);
@@ -441,7 +437,7 @@ describe('Performance', function () {
       );
       await service.setLatency(0);
       assert.equal(timeline.firstItems, loaded, 'the loaded engagements came first');
-      const listed = await remoteListRequests();
+      const listed = (await service.requests()).filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
       assert.ok((timeline.firstItemsAt ?? Infinity) <= (timeline.allItemsAt ?? 0));
       // Date.now() of each arrival against performance.now() of the listing (1 ms of rounding).
       const firstAsked = Math.min(...listed.map((r) => r.at - performance.timeOrigin));
