@@ -10,6 +10,8 @@
 //     (one round trip; one request when reopened), summary reads per interval with 1–3 windows,
 //     Go to Engagement and sorting over 10,000 engagements at 20 ms latency (every page read,
 //     the reference service on a worker thread so that its work is not the extension's);
+//   - in the browser (the e2e suite, the packaged extension): sorting 10,000 engagements from
+//     the key press to the sorted rows on screen;
 //   - sizes of the bundles as shipped in the .vsix (minified and gzip) and of the .vsix;
 //   - Node heap of 10,000 engagements read by the client.
 // Options (environment): BENCH_SKIP_VSCODE=1 leaves the VS Code part out; BENCH_SIZES,
@@ -109,6 +111,22 @@ if (!process.env.BENCH_SKIP_VSCODE) {
     vscodeNote = `not measured: the Performance suite exited with ${result.status}`;
     process.stderr.write(`${result.stdout.slice(-4000)}${result.stderr.slice(-2000)}`);
   }
+}
+
+// Sorting as a person sees it: the e2e suite times it in the browser, from the key press to the rows.
+let sortOnScreen;
+if (!process.env.BENCH_SKIP_VSCODE) {
+  const resultFile = path.join(root, '.bench', 'e2e.json');
+  fs.rmSync(resultFile, { force: true });
+  console.log('Measuring in the browser (node scripts/run-e2e.mjs --grep "Sorting every engagement")…');
+  const result = spawnSync(process.execPath, ['scripts/run-e2e.mjs', '--grep', 'Sorting every engagement'], {
+    encoding: 'utf8',
+    env: { ...process.env, EUS_BENCH_OUT_E2E: resultFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (result.status === 0 && fs.existsSync(resultFile))
+    sortOnScreen = JSON.parse(fs.readFileSync(resultFile, 'utf8')).sortOnScreen;
+  else process.stderr.write(`${result.stdout.slice(-4000)}${result.stderr.slice(-2000)}`);
 }
 
 // ---- the table ----
@@ -239,12 +257,20 @@ if (perf) {
   }
   if (perf.sortAll) {
     row(
-      `Sort ${perf.sortAll.items.toLocaleString('en-US')} engagements (${perf.sortAll.latencyMs} ms latency, the service on its own thread): command → every page read → sorted tree`,
+      `Sort ${perf.sortAll.items.toLocaleString('en-US')} engagements (${perf.sortAll.latencyMs} ms latency, the service on its own thread): command → every page read → VS Code asks for the sorted rows (extension host)`,
       ms(perf.sortAll.ms),
-      '< 500 ms end to end',
-      met(perf.sortAll.ms < 500),
+      '',
+      '',
     );
   }
+}
+if (sortOnScreen) {
+  row(
+    `Sort ${sortOnScreen.items.toLocaleString('en-US')} engagements (${sortOnScreen.latencyMs} ms latency, the service in another process): Enter on "Name" → every page read → the first of all by name at the top of the tree, in the browser (e2e; median of ${sortOnScreen.runs.length}: ${sortOnScreen.runs.map((v) => Math.round(v)).join(', ')} ms)`,
+    ms(sortOnScreen.ms),
+    '< 500 ms end to end',
+    met(sortOnScreen.ms < 500),
+  );
 }
 row(
   'Node heap of 10,000 engagements read by the client',

@@ -185,6 +185,7 @@ async function runWithCodeServer(env, output, results) {
     extensionTestsPath: suite,
   });
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  const profiling = await startRendererProfile(context, page);
 
   const stream = streamer(output);
   const ticker = setInterval(stream, 250);
@@ -223,7 +224,29 @@ async function runWithCodeServer(env, output, results) {
   } finally {
     clearInterval(ticker);
     clearTimeout(timer);
+    await profiling?.stop();
   }
+}
+
+/**
+ * EUS_RENDERER_PROFILE=file: a CPU profile of the workbench (the renderer) for the whole run,
+ * for finding where the UI's time goes. Its clock is the machine's monotonic clock, as is
+ * `process.hrtime()` in the extension host, so the two can be laid side by side.
+ */
+async function startRendererProfile(context, page) {
+  const file = process.env.EUS_RENDERER_PROFILE;
+  if (!file) return undefined;
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await cdp.send('Profiler.stop');
+      fs.writeFileSync(file, JSON.stringify(profile));
+      console.log(`[integration] the workbench's CPU profile: ${file}`);
+    },
+  };
 }
 
 async function cleanup() {

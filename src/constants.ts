@@ -13,6 +13,7 @@ export const Commands = {
   showLogs: `${P}.showLogs`,
   refreshEngagements: `${P}.refreshEngagements`,
   loadMoreEngagements: `${P}.loadMoreEngagements`,
+  showMoreEngagements: `${P}.showMoreEngagements`,
   createEngagement: `${P}.createEngagement`,
   editEngagement: `${P}.editEngagement`,
   renameEngagement: `${P}.renameEngagement`,

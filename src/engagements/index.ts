@@ -181,6 +181,9 @@ export function registerEngagements(services: Services) {
     commands: {
       [Commands.refreshEngagements]: () => store.refresh(),
       [Commands.loadMoreEngagements]: () => store.loadMore(),
+      [Commands.showMoreEngagements]: (list: unknown) => {
+        if (typeof list === 'string') view.provider.showMore(list);
+      },
       [Commands.createEngagement]: async () => (await import('./create')).createEngagement(deps),
       [Commands.editEngagement]: editOne(undefined, vscode.l10n.t('Edit engagement…')),
       [Commands.renameEngagement]: editOne('name', vscode.l10n.t('Rename engagement…')),

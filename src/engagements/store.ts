@@ -118,9 +118,10 @@ export class EngagementStore {
 
   snapshot(): StoreSnapshot {
     const { items, totalCount, pages, stop, fetchedAt, fromCache } = this.loaded;
+    const environmentId = this.source.environmentId();
     return {
-      environmentId: this.source.environmentId(),
-      phase: this.source.environmentId() === undefined ? 'noEnvironment' : this.phase,
+      environmentId,
+      phase: environmentId === undefined ? 'noEnvironment' : this.phase,
       items,
       totalCount,
       hasMore: pages > 0 && stop === undefined && items.length < totalCount,

@@ -31,7 +31,23 @@ export interface LoadMoreNode {
   readonly id: string;
 }
 
-export type TreeNode = EngagementNode | GroupNode | LoadMoreNode;
+/** "Show more…": the next rows of a long list already loaded (the roots, or a group's rows). */
+export interface ShowMoreNode {
+  readonly kind: 'showMore';
+  readonly id: string;
+  /** The list it extends: `root`, or the id of its group. */
+  readonly list: string;
+  parent?: GroupNode;
+}
+
+export type TreeNode = EngagementNode | GroupNode | LoadMoreNode | ShowMoreNode;
+
+/**
+ * Rows a list of the tree shows before a "Show more…" row. VS Code sends every row a tree
+ * lists to the window and back, each time the tree changes: 10,000 rows took about a second
+ * of the machine's time per refresh, to show a screenful of them.
+ */
+export const ROW_STEP = 1_000;
 
 export function isEngagementNode(value: unknown): value is EngagementNode {
   return (
@@ -50,6 +66,20 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   private readonly loadMoreNode: LoadMoreNode = { kind: 'loadMore', id: 'loadMore' };
   /** When VS Code last got engagements for the roots (performance.now()), for measurements. */
   served?: { at: number; count: number; fromCache: boolean };
+  /** The environment of the roots last listed: thousands of rows are asked for right after. */
+  private environmentId?: string;
+  /** Rows shown of each long list (`root` or a group's id), beyond the first ROW_STEP; reset by a new query or environment. */
+  private readonly shownRows = new Map<string, number>();
+  private shownFor?: { query: unknown; environmentId: string };
+  private readonly showMoreNodes = new Map<string, ShowMoreNode>();
+  /**
+   * What VS Code was given since the tree last changed: each row listed (getChildren) points
+   * to the last row of its listing, and VS Code sends a listing on once it has made the item
+   * of its last row (getTreeItem). Who waits for a row to reach VS Code's window.
+   */
+  private listedUpTo = new WeakMap<TreeNode, TreeNode>();
+  private made = new WeakSet<TreeNode>();
+  private readonly waiting = new Set<{ node: TreeNode; done: () => void }>();
   /**
    * Tree items already made, per engagement object and minute (the description says
    * "updated 3 min ago"): a tree of thousands re-renders on every Load more, and most of its
@@ -64,6 +94,8 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
 
   /** Tells VS Code to ask again (the store or the query changed, or time passed). */
   refresh(): void {
+    this.listedUpTo = new WeakMap();
+    this.made = new WeakSet();
     this.changed.fire(undefined);
   }
 
@@ -75,6 +107,11 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   /** The root elements as the tree shows them now. */
   roots(): TreeNode[] {
     const snapshot = this.store.snapshot();
+    const environmentId = (this.environmentId = snapshot.environmentId ?? '');
+    if (this.shownFor?.query !== this.query.current || this.shownFor.environmentId !== environmentId) {
+      this.shownRows.clear();
+      this.shownFor = { query: this.query.current, environmentId };
+    }
     if (snapshot.items.length === 0) return [];
     const result = applyQuery(snapshot.items, this.query.current);
     const live = new Set(snapshot.items.map((e) => e.id));
@@ -83,7 +120,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
     if (result.groups) {
       const by = this.query.current.group as 'status' | 'type';
       roots = result.groups.map((group) => {
-        const id = `group:${by}:${group.key}`;
+        const id = groupId(by, group.key);
         let node = this.groupNodes.get(id);
         if (!node) this.groupNodes.set(id, (node = { kind: 'group', id, group, by }));
         node.group = group;
@@ -91,10 +128,89 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
         return node;
       });
     } else {
-      roots = result.items.map((e) => this.nodeFor(e, undefined));
+      roots = this.rowsOf('root', result.items, undefined);
     }
-    if (snapshot.hasMore) roots.push(this.loadMoreNode);
+    // Rows loaded but not shown come first; then what the service has not sent yet.
+    if (snapshot.hasMore && roots.at(-1)?.kind !== 'showMore') roots.push(this.loadMoreNode);
     return roots;
+  }
+
+  /**
+   * The first rows of a list (as many as shown so far), and "Show more…" when there are more.
+   * Only a whole set read at once is shown in steps: pages loaded one by one with "Load
+   * more…" are shown as they come, the user asked for each.
+   */
+  private rowsOf(list: string, items: readonly Engagement[], parent: GroupNode | undefined): TreeNode[] {
+    const shown = this.store.snapshot().complete ? this.rowsShown(list, items.length) : items.length;
+    const rows: TreeNode[] = [];
+    for (let i = 0; i < shown; i++) rows.push(this.nodeFor(items[i], parent));
+    if (shown < items.length) {
+      let more = this.showMoreNodes.get(list);
+      if (!more) this.showMoreNodes.set(list, (more = { kind: 'showMore', id: `showMore:${list}`, list }));
+      more.parent = parent;
+      rows.push(more);
+    }
+    return rows;
+  }
+
+  private rowsShown(list: string, length: number): number {
+    return Math.min(length, this.shownRows.get(list) ?? ROW_STEP);
+  }
+
+  /** Shows the next ROW_STEP rows of a list. */
+  showMore(list: string): void {
+    this.shownRows.set(list, (this.shownRows.get(list) ?? ROW_STEP) + ROW_STEP);
+    this.refresh();
+  }
+
+  /**
+   * Makes the row of an engagement part of what the tree lists (showing more rows of its list
+   * when it lies further down); true when the tree changed for it.
+   */
+  include(id: string): boolean {
+    const snapshot = this.store.snapshot();
+    if (!snapshot.complete) return false;
+    const result = applyQuery(snapshot.items, this.query.current);
+    const by = this.query.current.group;
+    const group = result.groups?.find((g) => g.items.some((e) => e.id === id));
+    const list = group ? groupId(by, group.key) : 'root';
+    const items = group ? group.items : result.items;
+    const index = items.findIndex((e) => e.id === id);
+    if (index < this.rowsShown(list, items.length)) return false;
+    this.shownRows.set(list, Math.ceil((index + 1) / ROW_STEP) * ROW_STEP);
+    this.refresh();
+    this.roots();
+    return true;
+  }
+
+  /** Whether VS Code got this row since the tree last changed. */
+  isGiven(node: TreeNode): boolean {
+    const last = this.listedUpTo.get(node);
+    return last !== undefined && this.made.has(last);
+  }
+
+  /** Resolves when VS Code next gets this row (it asks after a refresh of a visible tree), or after `timeoutMs`. */
+  whenGiven(node: TreeNode, timeoutMs: number): Promise<void> {
+    if (this.isGiven(node)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const waiter = {
+        node,
+        done: () => {
+          clearTimeout(timer);
+          this.waiting.delete(waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.done, timeoutMs);
+      this.waiting.add(waiter);
+    });
+  }
+
+  /** Rows handed to VS Code by getChildren: each points to the listing's last row. */
+  private listing(rows: TreeNode[]): TreeNode[] {
+    const last = rows.at(-1);
+    if (last) for (const row of rows) this.listedUpTo.set(row, last);
+    return rows;
   }
 
   /** The node showing an engagement, if it is in the tree (after `roots()`). */
@@ -114,27 +230,31 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
     if (!element) {
       // Asking for the roots is what a visible view does: the first load starts here.
       void this.store.ensureLoaded();
-      const roots = this.roots();
+      const roots = this.listing(this.roots());
       if (roots.length > 0)
         this.served = { at: performance.now(), count: roots.length, fromCache: this.store.snapshot().fromCache };
       return roots;
     }
-    if (element.kind === 'group') return element.group.items.map((e) => this.nodeFor(e, element));
+    if (element.kind === 'group') return this.listing(this.rowsOf(element.id, element.group.items, element));
     return [];
   }
 
   getParent(element: TreeNode): TreeNode | undefined {
-    return element.kind === 'engagement' ? element.parent : undefined;
+    return element.kind === 'engagement' || element.kind === 'showMore' ? element.parent : undefined;
   }
 
   getTreeItem(element: TreeNode): vscode.TreeItem {
+    this.made.add(element);
+    if (this.waiting.size) for (const waiter of [...this.waiting]) if (this.isGiven(waiter.node)) waiter.done();
     if (element.kind === 'engagement') return this.engagementItem(element.engagement);
     if (element.kind === 'group') return groupItem(element);
+    if (element.kind === 'showMore') return this.showMoreItem(element);
     return this.loadMoreItem();
   }
 
   private engagementItem(engagement: Engagement): vscode.TreeItem {
-    const environmentId = this.store.snapshot().environmentId ?? '';
+    // VS Code asks for the items of the roots just listed: their environment is the one listed.
+    const environmentId = this.environmentId ?? this.store.snapshot().environmentId ?? '';
     const minute = Math.floor(Date.now() / 60_000);
     const made = this.items.get(engagement);
     if (made && made.minute === minute && made.environmentId === environmentId) return made.item;
@@ -147,6 +267,34 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   resolveTreeItem(item: vscode.TreeItem, element: TreeNode): vscode.TreeItem {
     if (element.kind === 'engagement' && item.tooltip === undefined)
       item.tooltip = engagementTooltip(element.engagement);
+    return item;
+  }
+
+  private showMoreItem(node: ShowMoreNode): vscode.TreeItem {
+    const items = node.parent
+      ? node.parent.group.items
+      : applyQuery(this.store.snapshot().items, this.query.current).items;
+    const shown = this.rowsShown(node.list, items.length);
+    const item = new vscode.TreeItem(
+      vscode.l10n.t(
+        'Show {0} more… ({1} of {2})',
+        formatCount(Math.min(ROW_STEP, items.length - shown)),
+        formatCount(shown),
+        formatCount(items.length),
+      ),
+    );
+    item.id = node.id;
+    item.iconPath = new vscode.ThemeIcon('fold-down');
+    item.contextValue = 'showMore';
+    item.tooltip = vscode.l10n.t(
+      'Every engagement is loaded; the view lists them {0} at a time. Go to Engagement finds any of them.',
+      formatCount(ROW_STEP),
+    );
+    item.command = {
+      command: Commands.showMoreEngagements,
+      title: vscode.l10n.t('Show More Engagements'),
+      arguments: [node.list],
+    };
     return item;
   }
 
@@ -170,6 +318,10 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+function groupId(by: string, key: string): string {
+  return `group:${by}:${key}`;
 }
 
 /** The tree item of an engagement; its tooltip too unless `tooltip: false` (then resolveTreeItem adds it). */

@@ -43,6 +43,9 @@ export function viewState(snapshot: StoreSnapshot, query: QueryState): Engagemen
   return 'ready';
 }
 
+/** The longest a reveal waits for VS Code to get a row it has just been told about. */
+const REVEAL_WAIT_MS = 3_000;
+
 /** Minimum time between two tree repaints that only update "updated N min ago". */
 const CLOCK_TICK_MS = 60_000;
 
@@ -54,6 +57,8 @@ export class EngagementsView implements vscode.Disposable {
   private autoRefresh?: ReturnType<typeof setInterval>;
   private clock?: ReturnType<typeof setInterval>;
   private progress?: { done: () => void };
+  /** Groups the user collapsed (they start expanded). */
+  private readonly collapsed = new Set<string>();
   /** What the tree last rendered: a change that leaves it as it was does not re-render it. */
   private rendered?: {
     items: StoreSnapshot['items'];
@@ -86,6 +91,8 @@ export class EngagementsView implements vscode.Disposable {
       { dispose: () => subscription.dispose() },
       query.onDidChange(() => this.update()),
       this.treeView.onDidChangeVisibility(() => this.onVisibility()),
+      this.treeView.onDidCollapseElement(({ element }) => void this.collapsed.add(element.id)),
+      this.treeView.onDidExpandElement(({ element }) => void this.collapsed.delete(element.id)),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${Settings.section}.${Settings.autoRefreshSeconds}`)) this.onVisibility();
         if (event.affectsConfiguration(`${Settings.section}.${Settings.pageSize}`)) void this.store.refresh();
@@ -258,10 +265,21 @@ export class EngagementsView implements vscode.Disposable {
 
   /** Shows and selects an engagement; false when the filter or paging hides it. */
   async reveal(id: string): Promise<boolean> {
-    this.provider.roots();
+    // A row further down than the tree lists is listed first ("Show more…" as far as needed).
+    if (!this.provider.include(id)) this.provider.roots();
     const node = this.provider.find(id);
     if (!node || !applyQuery([node.engagement], this.query.current).items.length) return false;
     try {
+      // VS Code reveals only a row its window already has: one it has not got yet (just loaded,
+      // just listed, or the view was hidden) is waited for. A hidden view is opened first.
+      // A row of a collapsed group comes with the group: VS Code expands it to reveal the row.
+      const anchor = node.parent && this.collapsed.has(node.parent.id) ? node.parent : node;
+      if (!this.provider.isGiven(anchor)) {
+        const given = this.provider.whenGiven(anchor, REVEAL_WAIT_MS);
+        if (!this.treeView.visible) await this.treeView.reveal(node, { select: false, focus: false });
+        await given;
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
       await this.treeView.reveal(node, { select: true, focus: false, expand: true });
       return true;
     } catch {

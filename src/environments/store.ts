@@ -25,6 +25,12 @@ export class EnvironmentStore implements vscode.Disposable {
   private readonly trustSubscription: vscode.Disposable;
   /** The environments and capabilities, read back as this session wrote them. */
   private readonly state: OwnState;
+  /**
+   * The environments of the settings, read once per change of the settings or of trust: the
+   * tree asks for the active environment for each of thousands of rows, and reading the
+   * settings (inspect, one hash per entry) each time cost seconds over 10,000 rows.
+   */
+  private fromSettings?: Environment[];
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.state = new OwnState(context.globalState);
@@ -34,10 +40,14 @@ export class EnvironmentStore implements vscode.Disposable {
         event.affectsConfiguration(`${Settings.section}.${Settings.environments}`) ||
         event.affectsConfiguration(`${Settings.section}.${Settings.defaultEnvironment}`)
       ) {
+        this.fromSettings = undefined;
         this.changed.fire();
       }
     });
-    this.trustSubscription = vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire());
+    this.trustSubscription = vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      this.fromSettings = undefined;
+      this.changed.fire();
+    });
   }
 
   /**
@@ -48,7 +58,7 @@ export class EnvironmentStore implements vscode.Disposable {
    */
   list(): Environment[] {
     const out: Environment[] = this.userRecords().map((record): Environment => ({ ...record, source: 'user' }));
-    for (const env of this.settingsEnvironments()) if (!out.some((e) => e.id === env.id)) out.push(env);
+    for (const env of this.settingsEnvironments()) if (!out.some((e) => e.id === env.id)) out.push({ ...env });
     return out;
   }
 
@@ -155,6 +165,11 @@ export class EnvironmentStore implements vscode.Disposable {
   }
 
   private settingsEnvironments(): Environment[] {
+    this.fromSettings ??= this.readSettingsEnvironments();
+    return this.fromSettings;
+  }
+
+  private readSettingsEnvironments(): Environment[] {
     const inspected = vscode.workspace
       .getConfiguration(Settings.section)
       .inspect<SettingsEntry[]>(Settings.environments);

@@ -100,6 +100,104 @@ describe('Engagements: find and act on any engagement', function () {
     assert.equal(eng().description(), `${paused.toLocaleString('en-US')} of 1,000 match · status: paused`);
   });
 
+  test('a whole set of 2,500 is listed 1,000 rows at a time: Show more lists the next, Go to Engagement reveals one further down, a new sort starts again', async () => {
+    await seed(2500);
+    suite.ctx.ui.answer(pickByLabel('Name'));
+    await run('sortEngagements');
+    await eng().settled();
+    assert.equal(eng().complete(), true);
+    const byName = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+    const all = [...seeded()].sort((a, b) => byName.compare(a.name, b.name));
+    const listed = async () => {
+      const tree = await eng().tree();
+      const rows = tree.filter((i) => i.kind === 'engagement');
+      const last = tree.at(-1);
+      return { rows, more: last?.kind === 'showMore' ? last.label : undefined, tree };
+    };
+    let view = await listed();
+    assert.equal(view.rows.length, 1000);
+    assert.equal(view.more, 'Show 1,000 more… (1,000 of 2,500)');
+    assert.equal(
+      view.tree.some((i) => i.kind === 'loadMore'),
+      false,
+      'nothing to load: every engagement is read',
+    );
+    assert.deepEqual(
+      view.rows.map((r) => r.label),
+      all.slice(0, 1000).map((e) => e.name),
+      'the first 1,000 of all 2,500 by name',
+    );
+    assert.equal(eng().description(), undefined, 'no filter: nothing said in the title');
+
+    await run('showMoreEngagements', 'root');
+    view = await listed();
+    assert.equal(view.rows.length, 2000);
+    assert.equal(view.more, 'Show 500 more… (2,000 of 2,500)');
+    assert.equal(requests('GET').length, 25, 'listing more reads nothing (the 25 pages of the sort only)');
+
+    // The last by name lies beyond the 2,000 listed: Go to Engagement lists it and selects it.
+    const target = all.at(-1)!;
+    const going = run('goToEngagement');
+    const qp = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick');
+    qp.value = target.id;
+    await waitFor(
+      () => ((qp.activeItems[0] as { id?: string } | undefined)?.id === target.id ? true : undefined),
+      'the match to be the active item',
+    );
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await going;
+    await waitFor(() => eng().selection().includes(target.id), 'the engagement to be revealed and selected');
+    view = await listed();
+    assert.equal(view.rows.length, 2500);
+    assert.equal(view.more, undefined, 'all listed now');
+    eng().closeDetails();
+
+    // Grouped, each group is a list of its own.
+    suite.ctx.ui.answer(pickByLabel('Group by Status'));
+    await run('groupEngagements');
+    await eng().settled();
+    const groups = (await eng().tree()).filter((i) => i.kind === 'group');
+    assert.ok(groups.length > 1);
+    for (const group of groups) {
+      const size = seeded().filter((e) => e.status.toLowerCase() === group.label.toLowerCase()).length;
+      const children = group.children ?? [];
+      assert.equal(children.filter((c) => c.kind === 'engagement').length, Math.min(size, 1000), group.label);
+      assert.equal(
+        children.at(-1)?.kind === 'showMore' ? children.at(-1)?.label : undefined,
+        size > 1000
+          ? `Show ${Math.min(1000, size - 1000).toLocaleString('en-US')} more… (1,000 of ${size.toLocaleString('en-US')})`
+          : undefined,
+        group.label,
+      );
+    }
+    // Another query starts from the first 1,000 again.
+    suite.ctx.ui.answer(pickByLabel('No Grouping'));
+    await run('groupEngagements');
+    await eng().settled();
+    view = await listed();
+    assert.equal(view.rows.length, 1000);
+    assert.equal(view.more, 'Show 1,000 more… (1,000 of 2,500)');
+  });
+
+  test('Go to Engagement with the view hidden opens the view and selects the engagement there', async () => {
+    await sortThousandByName();
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await waitFor(() => (eng().visible() ? undefined : true), 'the view to be hidden');
+    const target = seeded()[700];
+    const going = run('goToEngagement');
+    const qp = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick');
+    qp.value = target.id;
+    await waitFor(
+      () => ((qp.activeItems[0] as { id?: string } | undefined)?.id === target.id ? true : undefined),
+      'the match to be the active item',
+    );
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await going;
+    await waitFor(() => eng().visible(), 'the view to be shown');
+    await waitFor(() => eng().selection().includes(target.id), 'the engagement to be selected in the view');
+    eng().closeDetails();
+  });
+
   test('above the limit it asks first: Only Those Loaded keeps the pages, Read All reads them', async () => {
     await config().update('engagements.wholeSetLimit', 500, vscode.ConfigurationTarget.Global);
     try {
