@@ -10,8 +10,8 @@
 //     (one round trip; one request when reopened), summary reads per interval with 1–3 windows,
 //     Go to Engagement and sorting over 10,000 engagements at 20 ms latency (every page read,
 //     the reference service on a worker thread so that its work is not the extension's);
-//   - in the browser (the e2e suite, the packaged extension): sorting 10,000 engagements from
-//     the key press to the sorted rows on screen;
+//   - in the browser (the e2e suite, the packaged extension): sorting 10,000 engagements and
+//     Go to Engagement over them, from the key press to the rows on screen;
 //   - sizes of the bundles as shipped in the .vsix (minified and gzip) and of the .vsix;
 //   - Node heap of 10,000 engagements read by the client.
 // Options (environment): BENCH_SKIP_VSCODE=1 leaves the VS Code part out; BENCH_SIZES,
@@ -113,19 +113,23 @@ if (!process.env.BENCH_SKIP_VSCODE) {
   }
 }
 
-// Sorting as a person sees it: the e2e suite times it in the browser, from the key press to the rows.
-let sortOnScreen;
+// Sorting and Go to Engagement as a person sees them: the e2e suite times them in the browser,
+// from the key press to the rows on screen.
+let browser = {};
 if (!process.env.BENCH_SKIP_VSCODE) {
   const resultFile = path.join(root, '.bench', 'e2e.json');
   fs.rmSync(resultFile, { force: true });
-  console.log('Measuring in the browser (node scripts/run-e2e.mjs --grep "Sorting every engagement")…');
-  const result = spawnSync(process.execPath, ['scripts/run-e2e.mjs', '--grep', 'Sorting every engagement'], {
-    encoding: 'utf8',
-    env: { ...process.env, EUS_BENCH_OUT_E2E: resultFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  if (result.status === 0 && fs.existsSync(resultFile))
-    sortOnScreen = JSON.parse(fs.readFileSync(resultFile, 'utf8')).sortOnScreen;
+  console.log('Measuring in the browser (node scripts/run-e2e.mjs --grep "as a person sees it")…');
+  const result = spawnSync(
+    process.execPath,
+    ['scripts/run-e2e.mjs', '--grep', 'Every engagement, as a person sees it'],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, EUS_BENCH_OUT_E2E: resultFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  if (result.status === 0 && fs.existsSync(resultFile)) browser = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
   else process.stderr.write(`${result.stdout.slice(-4000)}${result.stderr.slice(-2000)}`);
 }
 
@@ -249,10 +253,10 @@ if (perf) {
       met(g.firstMs < g.latencyMs),
     );
     row(
-      `Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency, the service on its own thread): all matches`,
+      `Go to Engagement over ${g.allItems.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency, the service on its own thread): all matches given to the quick pick (extension host)`,
       ms(g.allMs),
-      '< 500 ms',
-      met(g.allMs < 500),
+      '',
+      '',
     );
   }
   if (perf.sortAll) {
@@ -264,9 +268,26 @@ if (perf) {
     );
   }
 }
+if (browser.goToOnScreen) {
+  const g = browser.goToOnScreen;
+  const runs = (values) => values.map((v) => Math.round(v)).join(', ');
+  row(
+    `Go to Engagement over ${g.items.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency, the service in another process): Ctrl+Alt+E → the 25 loaded in the quick pick, in the browser (e2e; runs ${runs(g.firsts)} ms)`,
+    ms(g.firstMs),
+    '',
+    '',
+  );
+  row(
+    `Go to Engagement over ${g.items.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency, the service in another process): Ctrl+Alt+E → all 10,000 in the quick pick, in the browser (e2e; runs ${runs(g.alls)} ms)`,
+    ms(g.allMs),
+    '< 500 ms',
+    met(g.allMs < 500),
+  );
+}
+const sortOnScreen = browser.sortOnScreen;
 if (sortOnScreen) {
   row(
-    `Sort ${sortOnScreen.items.toLocaleString('en-US')} engagements (${sortOnScreen.latencyMs} ms latency, the service in another process): Enter on "Name" → every page read → the first of all by name at the top of the tree, in the browser (e2e; median of ${sortOnScreen.runs.length}: ${sortOnScreen.runs.map((v) => Math.round(v)).join(', ')} ms)`,
+    `Sort ${sortOnScreen.items.toLocaleString('en-US')} engagements (${sortOnScreen.latencyMs} ms latency, the service in another process): Enter on "Name" → every page read → the first of all by name at the top of the tree, in the browser (e2e; runs ${sortOnScreen.runs.map((v) => Math.round(v)).join(', ')} ms)`,
     ms(sortOnScreen.ms),
     '< 500 ms end to end',
     met(sortOnScreen.ms < 500),
