@@ -1,5 +1,6 @@
 // Usage detail records: the contract leaves their fields open, so the table's columns come
 // from the records themselves, and values of any shape are shown compactly. Pure.
+import type { KeyColumn, KeySort } from './recordDefaults';
 import type { SortDirection } from './query';
 
 export type { SortDirection };
@@ -88,19 +89,9 @@ export interface KeyRow {
   current: boolean;
 }
 
-/** Rows per page of the usage records: the contract's default and maximum. */
-export const DEFAULT_DETAILS_PAGE_SIZE = 25;
-export const MAX_DETAILS_PAGE_SIZE = 100;
-
-export type KeyColumn = 'name' | 'keyId' | 'calls' | 'share' | 'lastUsedAt';
+export { DEFAULT_DETAILS_PAGE_SIZE, DEFAULT_KEY_SORT, MAX_DETAILS_PAGE_SIZE } from './recordDefaults';
+export type { KeyColumn, KeySort } from './recordDefaults';
 export const KEY_COLUMNS: readonly KeyColumn[] = ['name', 'keyId', 'calls', 'share', 'lastUsedAt'];
-
-export interface KeySort {
-  column: KeyColumn;
-  direction: SortDirection;
-}
-
-export const DEFAULT_KEY_SORT: KeySort = { column: 'calls', direction: 'desc' };
 
 /** Shows the start and end of an id, never all of it: at least a third is hidden (`key_admin` → `key…min`). */
 export function maskKeyId(keyId: string, extraSuffix = 0): string {

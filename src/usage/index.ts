@@ -4,16 +4,10 @@ import type { UsageSummary } from '../api/types';
 import { forgetWithEnvironmentOrKey, PerEnvironmentCache } from '../cache';
 import { Commands, Settings, StateKeys, WebviewTypes } from '../constants';
 import { currentPeriod } from '../core/period';
-import { DEFAULT_KEY_SORT } from '../core/records';
+import { DEFAULT_DETAILS_PAGE_SIZE, DEFAULT_KEY_SORT } from '../core/recordDefaults';
 import type { Feature, Services } from '../services';
 import { OwnState } from '../ownState';
-import {
-  DEFAULT_DETAILS_PAGE_SIZE,
-  type DashboardState,
-  type HostMessage,
-  parseViewState,
-  type ViewState,
-} from './protocol';
+import type { DashboardState, HostMessage, ViewState } from './protocol';
 import type { UsageAlerts } from './alerts';
 import { UsageHistory } from './history';
 import { ReadCoordinator } from './readCoordinator';
@@ -194,6 +188,8 @@ export function registerUsage(services: Services) {
 
   /** What the serializer does after a window reload: the saved view state, checked, in the panel VS Code kept. */
   const restore = async (webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<DashboardPanel | undefined> => {
+    // The protocol's checks are loaded with the first dashboard, here or in createDashboardIn.
+    const { parseViewState } = await import('./protocol');
     const view = parseViewState(saved, currentPeriod()) ?? fallbackView(services);
     const duplicate = view ? (panels.get(view.environmentId) ?? (await opened.get(view.environmentId))) : undefined;
     if (!view || duplicate) {
