@@ -29,17 +29,21 @@ export interface GoToTimeline {
 
 const items = new WeakMap<Engagement, Item>();
 
-/** One quick-pick item per engagement, made once per engagement object. */
+/**
+ * One quick-pick item per engagement, made once per engagement object: one line, its status,
+ * type, id and description after the name (all of it searched). A second line (`detail`) per
+ * item cost the window 100–250 ms more to take 10,000 of them.
+ */
 function itemFor(engagement: Engagement): Item {
   let item = items.get(engagement);
   if (item) return item;
   const look = statusLook(engagement.status);
   const description = engagement.description ? shortLabel(engagement.description, '', 120) : '';
+  const facts = `${shortLabel(look.text, '?', 40)} · ${shortLabel(engagement.type, '?', 40)} · ${engagement.id}`;
   item = {
     id: engagement.id,
     label: shortLabel(engagement.name, engagement.id),
-    description: `${shortLabel(look.text, '?', 40)} · ${shortLabel(engagement.type, '?', 40)}`,
-    detail: description ? `${engagement.id} · ${description}` : engagement.id,
+    description: description ? `${facts} · ${description}` : facts,
     iconPath: new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined),
   };
   items.set(engagement, item);
@@ -63,7 +67,6 @@ export async function goToEngagement(
   qp.title = title;
   qp.placeholder = vscode.l10n.t('Type a name, ID, type, status or description');
   qp.matchOnDescription = true;
-  qp.matchOnDetail = true;
   const stop: vscode.QuickInputButton = {
     iconPath: new vscode.ThemeIcon('debug-stop'),
     tooltip: vscode.l10n.t('Stop Reading Every Page'),
