@@ -20,6 +20,16 @@ describe('Engagements: find and act on any engagement', function () {
     suite.ctx.service.clearRequests();
   }
 
+  /** Types an engagement's id into Go to Engagement, as a person would, and accepts the match. */
+  async function chooseById(qp: vscode.QuickPick<vscode.QuickPickItem>, id: string): Promise<void> {
+    qp.value = id;
+    await waitFor(
+      () => ((qp.activeItems[0] as { id?: string } | undefined)?.id === id ? true : undefined),
+      'the match to be the active item',
+    );
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  }
+
   /** 1,000 engagements at the service, sorted by name: once the view settles, every one is read. */
   async function sortThousandByName(): Promise<void> {
     await seed(1000);
@@ -52,12 +62,7 @@ describe('Engagements: find and act on any engagement', function () {
     if (target.description) assert.ok(item.description?.includes(target.description.slice(0, 20)));
     assert.equal(item.detail, undefined);
     // Typed as a person would: the id of the last engagement.
-    qp.value = target.id;
-    await waitFor(
-      () => ((qp.activeItems[0] as { id?: string } | undefined)?.id === target.id ? true : undefined),
-      'the match to be the active item',
-    );
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await chooseById(qp, target.id);
     const chosen = (await going) as { id: string } | undefined;
     assert.equal(chosen?.id, target.id);
     await waitFor(
@@ -141,12 +146,7 @@ describe('Engagements: find and act on any engagement', function () {
     const target = all.at(-1)!;
     const going = run('goToEngagement');
     const qp = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick');
-    qp.value = target.id;
-    await waitFor(
-      () => ((qp.activeItems[0] as { id?: string } | undefined)?.id === target.id ? true : undefined),
-      'the match to be the active item',
-    );
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await chooseById(qp, target.id);
     await going;
     await waitFor(() => eng().selection().includes(target.id), 'the engagement to be revealed and selected');
     view = await listed();
@@ -188,12 +188,7 @@ describe('Engagements: find and act on any engagement', function () {
     const target = seeded()[700];
     const going = run('goToEngagement');
     const qp = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick');
-    qp.value = target.id;
-    await waitFor(
-      () => ((qp.activeItems[0] as { id?: string } | undefined)?.id === target.id ? true : undefined),
-      'the match to be the active item',
-    );
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await chooseById(qp, target.id);
     await going;
     await waitFor(() => eng().visible(), 'the view to be shown');
     await waitFor(() => eng().selection().includes(target.id), 'the engagement to be selected in the view');
