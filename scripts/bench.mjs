@@ -268,30 +268,37 @@ if (perf) {
     );
   }
 }
-if (browser.goToOnScreen) {
-  const g = browser.goToOnScreen;
-  const runs = (values) => values.map((v) => Math.round(v)).join(', ');
-  row(
-    `Go to Engagement over ${g.items.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency, the service in another process): Ctrl+Alt+E → the 25 loaded in the quick pick, in the browser (e2e; runs ${runs(g.firsts)} ms)`,
-    ms(g.firstMs),
-    '',
-    '',
-  );
-  row(
-    `Go to Engagement over ${g.items.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency, the service in another process): Ctrl+Alt+E → all 10,000 in the quick pick, in the browser (e2e; runs ${runs(g.alls)} ms)`,
-    ms(g.allMs),
-    '< 500 ms',
-    met(g.allMs < 500),
-  );
-}
-const sortOnScreen = browser.sortOnScreen;
-if (sortOnScreen) {
-  row(
-    `Sort ${sortOnScreen.items.toLocaleString('en-US')} engagements (${sortOnScreen.latencyMs} ms latency, the service in another process): Enter on "Name" → every page read → the first of all by name at the top of the tree, in the browser (e2e; runs ${sortOnScreen.runs.map((v) => Math.round(v)).join(', ')} ms)`,
-    ms(sortOnScreen.ms),
-    '< 500 ms end to end',
-    met(sortOnScreen.ms < 500),
-  );
+// The browser's figures, against two services the contract allows: the reference (at most 100
+// engagements a page; pages of 1,000 are asked once and refused) and one that takes 1,000.
+const runsOf = (values) => values.map((v) => Math.round(v)).join(', ');
+for (const [key, service] of [
+  ['', 'a service taking at most 100 a page'],
+  ['LargePages', 'a service taking pages of 1,000'],
+]) {
+  const g = browser[`goToOnScreen${key}`];
+  if (g) {
+    row(
+      `Go to Engagement over ${g.items.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency, ${service}, in another process): Ctrl+Alt+E → the 25 loaded in the quick pick, in the browser (e2e; runs ${runsOf(g.firsts)} ms)`,
+      ms(g.firstMs),
+      '',
+      '',
+    );
+    row(
+      `Go to Engagement over ${g.items.toLocaleString('en-US')} engagements (${g.latencyMs} ms latency, ${service}, in another process): Ctrl+Alt+E → all ${g.items.toLocaleString('en-US')} in the quick pick, in the browser (e2e; runs ${runsOf(g.alls)} ms)`,
+      ms(g.allMs),
+      '< 500 ms',
+      met(g.allMs < 500),
+    );
+  }
+  const sort = browser[`sortOnScreen${key}`];
+  if (sort) {
+    row(
+      `Sort ${sort.items.toLocaleString('en-US')} engagements (${sort.latencyMs} ms latency, ${service}, in another process): Enter on "Name" → every page read → the first of all by name at the top of the tree, in the browser (e2e; runs ${runsOf(sort.runs)} ms)`,
+      ms(sort.ms),
+      '< 500 ms end to end',
+      met(sort.ms < 500),
+    );
+  }
 }
 row(
   'Node heap of 10,000 engagements read by the client',

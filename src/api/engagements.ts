@@ -22,13 +22,23 @@ export const ENDPOINTS = {
   update: { method: 'PATCH', path: '/engagements/{id}', scope: 'engagements:write' },
 } as const satisfies Record<string, Endpoint>;
 
-/** What `listAll` asks for first; the service's first answer decides the size of the rest. */
-export const LIST_ALL_PAGE_SIZE = 100;
+/**
+ * The page sizes a whole-set read asks for, largest first. The contract leaves the list's
+ * bounds open: a service may answer pages of 1,000 (10,000 engagements in 10 requests), clamp
+ * the size to its own maximum (its answer says so, and the rest is asked in that size), or
+ * refuse a size it does not allow (400/422): then the next one is asked, and remembered.
+ */
+export const LIST_ALL_PAGE_SIZES = [1_000, 100, 25] as const;
 
 /** How far back a create counts as "just made" when looking for one whose answer was lost. */
 export const RECENT_CREATE_WINDOW_MS = 10 * 60_000;
 
 const MARKER = 'id';
+
+/** A 400 or 422 from the service (not a request refused before sending): it may not take the page size asked. */
+function refusesPageSize(error: unknown): boolean {
+  return error instanceof ApiError && error.kind === 'invalidRequest' && (error.status === 400 || error.status === 422);
+}
 
 function refuse(message: string | undefined, field?: string): void {
   if (message) throw new ApiError('invalidRequest', message, { fieldErrors: field ? { [field]: message } : undefined });
@@ -42,6 +52,9 @@ export interface UpdateOptions extends CallOptions {
 export class EngagementsApi {
   /** The validator the service last gave for each engagement's version, with that version's `updatedAt`. */
   private readonly etags = new Map<string, { etag: string; updatedAt: string }>();
+
+  /** Where in LIST_ALL_PAGE_SIZES whole-set reads start: past the sizes this service refused. */
+  private allSizeIndex = 0;
 
   constructor(private readonly client: ApiClient) {}
 
@@ -65,14 +78,31 @@ export class EngagementsApi {
       onProgress?: (loaded: number, total: number) => void;
     } = {},
   ): Promise<PagedResult<Engagement>> {
-    return fetchAllPages((page, size, signal) => this.list({ page, pageSize: size }, { signal }), {
-      pageSize: options.pageSize ?? LIST_ALL_PAGE_SIZE,
+    const firstSize = options.pageSize ?? LIST_ALL_PAGE_SIZES[this.allSizeIndex];
+    let refused = 0;
+    const fetchPage = async (page: number, size: number, signal?: AbortSignal): Promise<Page<Engagement>> => {
+      if (page !== 1 || options.pageSize !== undefined) return this.list({ page, pageSize: size }, { signal });
+      // The first page tells which size the service takes: a refused size is asked again smaller.
+      for (;;) {
+        const asked = LIST_ALL_PAGE_SIZES[this.allSizeIndex];
+        try {
+          return await this.list({ page, pageSize: asked }, { signal });
+        } catch (error) {
+          if (!refusesPageSize(error) || this.allSizeIndex >= LIST_ALL_PAGE_SIZES.length - 1) throw error;
+          this.allSizeIndex++;
+          refused++;
+        }
+      }
+    };
+    const result = await fetchAllPages(fetchPage, {
+      pageSize: firstSize,
       concurrency: options.concurrency ?? this.client.concurrency,
       limit: options.limit,
       signal: options.signal,
       onProgress: options.onProgress,
       idOf: (engagement) => engagement.id,
     });
+    return refused ? { ...result, requests: result.requests + refused } : result;
   }
 
   async get(id: string, options: CallOptions = {}): Promise<Engagement> {

@@ -88,7 +88,11 @@ export async function fetchAllPages<T>(
   const { signal, idOf } = options;
   const maxPages = options.maxPages ?? 10_000;
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
-  const first = await fetchPage(1, options.pageSize, signal);
+  let first = await fetchPage(1, options.pageSize, signal);
+  // Without a total, a first page shorter than its size is the end of the list, or the most
+  // this service puts on a page (it did not say): the next page, in the size it answered, tells.
+  if (first.totalEstimated && first.data.length > 0 && first.data.length < first.pageSize)
+    first = { ...first, totalCount: first.data.length + 1 };
   const pageSize = learnedPageSize(first, options.pageSize);
   const pages = new Map<number, T[]>([[1, first.data]]);
   const seen = new Set<string>();

@@ -354,10 +354,19 @@ export class Workbench {
 
   /** Hovers a tree row's label and returns the text of the tooltip (hover) that opens. */
   async hoverText(row: Locator): Promise<string> {
-    await row.locator('.label-name').hover({ timeout: SHORT });
     const hover = this.page.locator('.workbench-hover, .monaco-hover:not(.hidden)').filter({ hasText: /\S/ }).last();
-    await hover.waitFor({ state: 'visible', timeout: SHORT });
-    return (await hover.innerText()).trim();
+    // A hover shows after a mouse move over the row and VS Code's delay; on a busy machine the
+    // first move can be lost (CI saw no hover within 15 s once): move off the row and back.
+    for (let attempt = 1; ; attempt++) {
+      await row.locator('.label-name').hover({ timeout: SHORT });
+      try {
+        await hover.waitFor({ state: 'visible', timeout: SHORT / 3 });
+        return (await hover.innerText()).trim();
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        await this.page.mouse.move(0, 0);
+      }
+    }
   }
 
   /** Waits until no notification toast is on screen (progress notifications close when their work ends). */

@@ -447,7 +447,8 @@ describe('Performance', function () {
         'the loaded ones were listed before the service was even asked',
       );
       assert.equal(timeline.allItems, 10_000);
-      assert.ok(listed.length <= 100, `at most one request per page of 100: ${listed.length}`);
+      // This service takes at most 100 a page: pages of 1,000 are asked once (each environment has its client).
+      assert.ok(listed.length <= 101, `one request per page of 100, and one refused: ${listed.length}`);
       timeline.quickPick?.hide();
       await going;
       firsts.push((timeline.firstItemsAt ?? 0) - timeline.startedAt);

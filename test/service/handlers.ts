@@ -9,7 +9,7 @@ import { parseBillingPeriod, parseJsonObject, parsePaging, slicePage } from './p
 import { ENGAGEMENT_STATUSES } from './types';
 import type { Engagement } from './types';
 import type { Reading } from './readings';
-import { createAnswer, pagingOf, single, updateAnswer } from './readings';
+import { createAnswer, listPageSizeMax, pagingOf, single, updateAnswer } from './readings';
 
 export interface HandlerInput extends RequestInput {
   store: ServiceStore;
@@ -62,7 +62,7 @@ export function etagOf(engagement: Engagement): string {
 }
 
 export const listEngagements: Handler = ({ query, store, reading }) => {
-  const paging = parsePaging(query);
+  const paging = parsePaging(query, listPageSizeMax(reading));
   if (!paging.ok) return paging.reply;
   const all = store.engagements;
   const used = pagingOf(reading, paging.value, all.length);

@@ -35,11 +35,11 @@ function integerParam(
   return ok(value);
 }
 
-/** `page` (default 1, ≥ 1) and `pageSize` (default 25, 1–100). */
-export function parsePaging(query: URLSearchParams): Parsed<Paging> {
+/** `page` (default 1, ≥ 1) and `pageSize` (default 25, 1–`maxPageSize`, 100 unless told). */
+export function parsePaging(query: URLSearchParams, maxPageSize = 100): Parsed<Paging> {
   const page = integerParam(query, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
   if (!page.ok) return page;
-  const pageSize = integerParam(query, 'pageSize', 25, 1, 100);
+  const pageSize = integerParam(query, 'pageSize', 25, 1, maxPageSize);
   if (!pageSize.ok) return pageSize;
   return ok({ page: page.value, pageSize: pageSize.value });
 }

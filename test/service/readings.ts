@@ -17,6 +17,11 @@ export type WriteAnswer =
 export type ErrorBodies = 'json' | 'text' | 'html';
 
 export interface Reading {
+  /**
+   * The largest `pageSize` the list of engagements takes; a larger one is refused with 400.
+   * Default 100, or no bound when the reading caps, ignores the size or does not page.
+   */
+  pageSizeMax?: number;
   /** Answers at most this many items per page, whatever `pageSize` asked for. */
   pageSizeCap?: number;
   /** Ignores `pageSize`: every page has its own fixed size (25). */
@@ -34,6 +39,7 @@ export interface Reading {
 /** The named readings the suites run against (and `npm run service -- --reading NAME`). */
 export const READINGS = {
   reference: {},
+  largePages: { pageSizeMax: 1_000 },
   capped50: { pageSizeCap: 50 },
   ignoresPageSize: { ignorePageSize: true },
   ignoresPage: { ignorePage: true },
@@ -51,6 +57,14 @@ export type ReadingName = keyof typeof READINGS;
 export const READING_NAMES = Object.keys(READINGS) as ReadingName[];
 
 export const FIXED_PAGE_SIZE = 25;
+
+/** The largest `pageSize` the list of engagements accepts under `reading` (the usage records keep the contract's 100). */
+export function listPageSizeMax(reading: Reading): number {
+  if (reading.pageSizeMax !== undefined) return reading.pageSizeMax;
+  // A service that clamps the size, or pays it no attention, does not refuse it either.
+  if (reading.pageSizeCap !== undefined || reading.ignorePageSize || reading.noPaging) return Number.MAX_SAFE_INTEGER;
+  return 100;
+}
 
 /** The page the service really answers with, for a request of `page` × `pageSize` over `total` items. */
 export function pagingOf(

@@ -4,12 +4,32 @@
 import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
 import { EngagementStore } from '../../src/engagements/store';
-import { READINGS, READING_NAMES, type Reading, type RunningService } from '../service/server';
+import { READINGS, READING_NAMES, type Reading, type ReadingName, type RunningService } from '../service/server';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
 import { useReferenceService } from './support/referenceService';
 
 const TOTAL = 137;
+
+/**
+ * A whole-set read that names no size asks pages of 1,000, then 100, then 25: how many sizes
+ * each reading refuses before one is taken, and how many engagements its pages then hold.
+ */
+const WHOLE_SET: Record<ReadingName, { refused: number; perPage: number }> = {
+  reference: { refused: 1, perPage: 100 },
+  largePages: { refused: 0, perPage: TOTAL },
+  capped50: { refused: 0, perPage: 50 },
+  ignoresPageSize: { refused: 0, perPage: 25 },
+  ignoresPage: { refused: 0, perPage: TOTAL },
+  onePage: { refused: 0, perPage: TOTAL },
+  wrapped: { refused: 1, perPage: 100 },
+  locationWrites: { refused: 1, perPage: 100 },
+  acceptedWrites: { refused: 1, perPage: 100 },
+  silentWrites: { refused: 1, perPage: 100 },
+  wrappedLocation: { refused: 0, perPage: 50 },
+  textErrors: { refused: 1, perPage: 100 },
+  htmlErrors: { refused: 1, perPage: 100 },
+};
 
 /** Whether the reading lets a client read past the first page. */
 const pages = (reading: Reading) => !reading.ignorePage;
@@ -58,6 +78,37 @@ describe('API client under every reading of the contract', function () {
           assert.equal(all.items.length, 100, 'what the first page held');
           assert.ok(all.requests <= 1 + 32, `bounded: ${all.requests} requests`);
         }
+      });
+
+      it('listAll with no size named: asks big pages, steps down on a refusal, remembers the size taken', async () => {
+        const expected = WHOLE_SET[name];
+        const lists = () => service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
+        const all = await api.engagements.listAll();
+        assert.equal(new Set(all.items.map((e) => e.id)).size, all.items.length, 'no engagement twice');
+        assert.equal(all.totalCount, TOTAL);
+        const asked = lists().map((r) => r.query.pageSize);
+        assert.deepEqual(asked.slice(0, expected.refused + 1), ['1000', '100', '25'].slice(0, expected.refused + 1));
+        if (!pages(reading)) {
+          assert.equal(all.stop, 'ignoresPage');
+          return;
+        }
+        assert.equal(all.stop, undefined);
+        assert.deepEqual(
+          all.items.map((e) => e.id),
+          service.store.engagements.map((e) => e.id),
+          'every engagement, in the service order',
+        );
+        const perPage = reading.noPaging ? TOTAL : expected.perPage;
+        const pagesRead = Math.ceil(TOTAL / perPage);
+        assert.equal(all.requests, expected.refused + pagesRead, 'one request per page, and one per refused size');
+        assert.equal(lists().length, expected.refused + pagesRead);
+
+        // The next read starts at the size this service took: no refused request again.
+        service.clearRequests();
+        const again = await api.engagements.listAll();
+        assert.equal(again.items.length, TOTAL);
+        assert.equal(again.requests, pagesRead);
+        assert.equal(lists()[0].query.pageSize, ['1000', '100', '25'][expected.refused]);
       });
 
       it('the tree store: Load more until everything is shown, or says why not', async () => {
@@ -219,6 +270,43 @@ describe('paging that follows the service', function () {
     assert.deepEqual(
       all.items.map((e) => e.id),
       service.store.engagements.map((e) => e.id),
+    );
+  });
+
+  it('a bare array from a service that puts at most 100 on a page, asked for 1,000: reads on past the short first page', async () => {
+    service.setReading({ pageSizeCap: 100 });
+    service.faults.add({
+      method: 'GET',
+      path: /^\/engagements$/,
+      kind: 'transform',
+      transform: (body) => (body as { data: unknown[] }).data,
+    });
+    try {
+      const all = await api.engagements.listAll();
+      assert.equal(all.items.length, TOTAL, 'not only the first 100');
+      assert.equal(all.stop, undefined);
+      const asked = service.requests.map((r) => `${r.query.page}×${r.query.pageSize}`);
+      assert.deepEqual(asked, ['1×1000', '2×100']);
+    } finally {
+      service.setReading({});
+    }
+  });
+
+  it('a bare array shorter than the size asked and nothing after it: one more request, then done', async () => {
+    service.store.seedEngagements(7);
+    service.faults.add({
+      method: 'GET',
+      path: /^\/engagements$/,
+      kind: 'transform',
+      transform: (body) => (body as { data: unknown[] }).data,
+    });
+    const all = await api.engagements.listAll();
+    assert.equal(all.items.length, 7);
+    assert.equal(all.totalCount, 7);
+    assert.equal(all.stop, undefined);
+    assert.deepEqual(
+      service.requests.map((r) => `${r.status} ${r.query.page}×${r.query.pageSize}`),
+      ['400 1×1000', '200 1×100', '200 2×7'],
     );
   });
 

@@ -48,8 +48,11 @@ describe('engagements store: the whole set', function () {
     assert.equal(s.complete, true);
     assert.equal(s.hasMore, false, 'no "Load more…" once everything is loaded');
     assert.equal(s.readingAll, undefined, 'the progress is gone');
-    assert.equal(listCalls().length, 10, 'pages of 100: ceil(1000 / 100) requests');
-    assert.ok(listCalls().every((r) => r.query.pageSize === '100'));
+    assert.deepEqual(
+      listCalls().map((r) => `${r.status} ${r.query.pageSize}`),
+      ['400 1000', ...Array<string>(10).fill('200 100')],
+      'pages of 1,000 asked first (this service refuses more than 100), then ceil(1000 / 100) pages of 100',
+    );
     assert.ok(progress.length >= 2, 'progress was reported');
     assert.equal(progress.at(-1)?.loaded, 1000);
     assert.equal(progress.at(-1)?.total, 1000);
@@ -80,9 +83,24 @@ describe('engagements store: the whole set', function () {
     assert.equal(listCalls().length, 10);
   });
 
+  it('a service that takes pages of 1,000: one request for 1,000 engagements', async () => {
+    service.setReading({ pageSizeMax: 1_000 });
+    try {
+      assert.equal(await store.loadAll(), true);
+      assert.equal(store.snapshot().items.length, 1000);
+      assert.equal(store.snapshot().complete, true);
+      assert.deepEqual(
+        listCalls().map((r) => `${r.status} ${r.query.page}×${r.query.pageSize}`),
+        ['200 1×1000'],
+      );
+    } finally {
+      service.setReading({});
+    }
+  });
+
   it('calls while one runs share it', async () => {
     await Promise.all([store.loadAll(), store.loadAll(), store.loadAll()]);
-    assert.equal(listCalls().length, 10);
+    assert.equal(listCalls().length, 11, 'one refused size, then 10 pages');
   });
 
   it('a refresh after a whole-set read reads the whole set again (pages of 100, not 25)', async () => {
