@@ -153,6 +153,19 @@ for (const r of listing.rows) {
     met(ok && exact),
   );
 }
+for (const w of listing.whole ?? []) {
+  const service =
+    w.reading === 'largePages'
+      ? 'a service taking pages of 1,000'
+      : 'a service taking at most 100 a page (the reference)';
+  const refused = w.refused ? `, ${w.refused} of them refused (the size asked first)` : '';
+  row(
+    `Read every one of ${w.n.toLocaleString('en-US')} engagements as the extension does (pages of 1,000 asked first) from ${service}, at ${w.latencyMs} ms latency, a new client`,
+    `${w.requests} requests${refused} in ${ms(w.ms)}`,
+    '',
+    '',
+  );
+}
 
 if (perf) {
   const stats = perf.vscodeStats;

@@ -25,9 +25,12 @@ interface Started {
   key: string;
 }
 
-function startServiceProcess(n: number, latencyMs: number, cap?: number): Promise<Started> {
+function startServiceProcess(n: number, latencyMs: number, cap?: number, readingName?: string): Promise<Started> {
   const cli = path.join(__dirname, '..', 'service', 'cli.js');
-  const reading = cap === undefined ? [] : ['--page-size-cap', String(cap)];
+  const reading = [
+    ...(cap === undefined ? [] : ['--page-size-cap', String(cap)]),
+    ...(readingName === undefined ? [] : ['--reading', readingName]),
+  ];
   const child = spawn(
     process.execPath,
     [cli, '--port', '0', '--engagements', String(n), '--latency', String(latencyMs), ...reading],
@@ -102,7 +105,40 @@ async function main(): Promise<void> {
       service.child.kill('SIGTERM');
     }
   }
-  console.log(JSON.stringify({ kind: 'listing', concurrency, rows }));
+  // The whole set as the extension reads it (no size named: pages of 1,000 asked first), from a
+  // service that takes at most 100 a page (the reference) and from one that takes 1,000. Each run
+  // is a new client, as after a switch of environment: the refused size is asked again.
+  const whole: Array<{ reading: string; n: number; latencyMs: number; ms: number; requests: number; refused: number }> =
+    [];
+  const wholeN = Math.max(...sizes);
+  for (const reading of ['reference', 'largePages']) {
+    const service = await startServiceProcess(wholeN, 20, undefined, reading);
+    try {
+      const runs: Array<{ ms: number; requests: number; refused: number }> = [];
+      for (let run = 0; run < 3; run++) {
+        let requests = 0;
+        let refused = 0;
+        const counting: typeof fetch = async (input, init) => {
+          requests++;
+          const response = await fetch(input, init);
+          if (response.status === 400) refused++;
+          return response;
+        };
+        const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.key, fetch: counting });
+        await api.usage.summary(); // open a connection first, as the view's own reads would have
+        requests = 0;
+        const t0 = performance.now();
+        const all = await api.engagements.listAll();
+        runs.push({ ms: performance.now() - t0, requests, refused });
+        if (all.items.length !== wholeN) throw new Error(`whole-set read returned ${all.items.length} of ${wholeN}`);
+      }
+      runs.sort((a, b) => a.ms - b.ms);
+      whole.push({ reading, n: wholeN, latencyMs: 20, ...runs[1] });
+    } finally {
+      service.child.kill('SIGTERM');
+    }
+  }
+  console.log(JSON.stringify({ kind: 'listing', concurrency, rows, whole }));
 }
 
 main().catch((error: unknown) => {
