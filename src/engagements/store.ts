@@ -32,6 +32,8 @@ export interface StoreSnapshot {
   fromCache: boolean;
   /** Every engagement of the environment is loaded (a whole-set read landed): sort and filter see them all. */
   complete: boolean;
+  /** How many engagements the service puts on a page (it may be far more than asked). */
+  pageSize: number;
   /** While every page is being read: how many engagements so far, of how many. */
   readingAll?: { loaded: number; total: number };
 }
@@ -72,6 +74,13 @@ function nothingLoaded(): Loaded {
 /** The least time between two progress steps shown while every page is read. */
 const PROGRESS_STEP_MS = 100;
 
+/**
+ * The most engagements saved for the next session: the largest page the view asks for. A
+ * service may answer far more on a page (one that does not page at all sends every one);
+ * the workspace state is not the place for thousands.
+ */
+export const SAVED_ITEMS_MAX = 100;
+
 export class EngagementStore {
   private readonly listeners = new Set<Listener>();
   private phase: StorePhase = 'idle';
@@ -101,7 +110,7 @@ export class EngagementStore {
     const id = this.source.environmentId();
     const page = id === undefined ? undefined : this.source.cache?.read(id);
     if (!page) return;
-    const items = dedupe(page.items);
+    const items = dedupe(page.items).slice(0, SAVED_ITEMS_MAX);
     const totalCount = Math.max(page.totalCount, items.length);
     this.loaded = { items, totalCount, pages: 1, pageSize: page.pageSize, fetchedAt: page.fetchedAt, fromCache: true };
     this.learn(items);
@@ -132,6 +141,7 @@ export class EngagementStore {
       loadingMore: this.loadingMore !== undefined,
       fromCache,
       complete: this.wholeAt !== undefined && items.length >= totalCount,
+      pageSize: this.loaded.pageSize,
       readingAll: this.wholeProgress ? { ...this.wholeProgress } : undefined,
     };
   }
@@ -251,7 +261,7 @@ export class EngagementStore {
     const id = this.source.environmentId();
     if (id !== undefined)
       this.source.cache?.write(id, {
-        items: loaded.items.slice(0, loaded.pageSize),
+        items: loaded.items.slice(0, Math.min(loaded.pageSize, SAVED_ITEMS_MAX)),
         totalCount: loaded.totalCount,
         pageSize: loaded.pageSize,
         fetchedAt: loaded.fetchedAt,

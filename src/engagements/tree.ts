@@ -10,7 +10,7 @@ import { applyQuery, type EngagementGroup } from '../core/query';
 import { statusLook } from '../core/status';
 import { displayText, shortLabel } from '../core/text';
 import type { QueryState } from './queryState';
-import type { EngagementStore } from './store';
+import type { EngagementStore, StoreSnapshot } from './store';
 
 export interface EngagementNode {
   readonly kind: 'engagement';
@@ -48,6 +48,15 @@ export type TreeNode = EngagementNode | GroupNode | LoadMoreNode | ShowMoreNode;
  * of the machine's time per refresh, to show a screenful of them.
  */
 export const ROW_STEP = 1_000;
+
+/**
+ * Whether long lists are shown ROW_STEP rows at a time: a whole set read at once, or pages
+ * larger than a step (a service that sends thousands for one page, or every engagement at
+ * once). Pages loaded one by one with "Load more…" are shown as they come: the user asked for each.
+ */
+function stepped(snapshot: StoreSnapshot): boolean {
+  return snapshot.complete || snapshot.pageSize > ROW_STEP;
+}
 
 export function isEngagementNode(value: unknown): value is EngagementNode {
   return (
@@ -135,13 +144,9 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
     return roots;
   }
 
-  /**
-   * The first rows of a list (as many as shown so far), and "Show more…" when there are more.
-   * Only a whole set read at once is shown in steps: pages loaded one by one with "Load
-   * more…" are shown as they come, the user asked for each.
-   */
+  /** The first rows of a list (as many as shown so far, when `stepped`), and "Show more…" when there are more. */
   private rowsOf(list: string, items: readonly Engagement[], parent: GroupNode | undefined): TreeNode[] {
-    const shown = this.store.snapshot().complete ? this.rowsShown(list, items.length) : items.length;
+    const shown = stepped(this.store.snapshot()) ? this.rowsShown(list, items.length) : items.length;
     const rows: TreeNode[] = [];
     for (let i = 0; i < shown; i++) rows.push(this.nodeFor(items[i], parent));
     if (shown < items.length) {
@@ -169,7 +174,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
    */
   include(id: string): boolean {
     const snapshot = this.store.snapshot();
-    if (!snapshot.complete) return false;
+    if (!stepped(snapshot)) return false;
     const result = applyQuery(snapshot.items, this.query.current);
     const by = this.query.current.group;
     const group = result.groups?.find((g) => g.items.some((e) => e.id === id));

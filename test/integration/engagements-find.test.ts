@@ -139,7 +139,11 @@ describe('Engagements: find and act on any engagement', function () {
     view = await listed();
     assert.equal(view.rows.length, 2000);
     assert.equal(view.more, 'Show 500 more… (2,000 of 2,500)');
-    assert.equal(requests('GET').length, 25, 'listing more reads nothing (the 25 pages of the sort only)');
+    assert.equal(
+      requests('GET').filter((r) => r.status === 200).length,
+      25,
+      'listing more reads nothing (the 25 pages of the sort only)',
+    );
 
     // The last by name lies beyond the 2,000 listed: Go to Engagement lists it and selects it.
     const target = all.at(-1)!;
@@ -178,6 +182,50 @@ describe('Engagements: find and act on any engagement', function () {
     view = await listed();
     assert.equal(view.rows.length, 1000);
     assert.equal(view.more, 'Show 1,000 more… (1,000 of 2,500)');
+  });
+
+  test('a service that sends all 2,500 on its first page: the tree lists them 1,000 rows at a time, with nothing to load', async () => {
+    suite.ctx.service.setReading({ noPaging: true });
+    try {
+      await seed(2500);
+      assert.equal(eng().complete(), false, 'no sort or filter has read the whole set');
+      assert.equal(eng().loaded().length, 2500, 'every engagement came with the first page');
+      let tree = await eng().tree();
+      const ids = new Set(seeded().map((e) => e.id));
+      const rows = tree.slice(0, 1000);
+      assert.ok(
+        rows.every((i) => i.kind === 'engagement' && ids.has(i.id ?? '')),
+        'the first 1,000 rows are engagements of the service',
+      );
+      assert.equal(new Set(rows.map((i) => i.id)).size, 1000, 'each once');
+      assert.deepEqual(
+        tree.slice(1000).map((i) => `${i.kind} ${i.label}`),
+        ['showMore Show 1,000 more… (1,000 of 2,500)'],
+        'then Show more, and no Load more',
+      );
+      await run('showMoreEngagements', 'root');
+      tree = await eng().tree();
+      assert.equal(tree.filter((i) => i.kind === 'engagement').length, 2000);
+      assert.equal(tree.at(-1)?.label, 'Show 500 more… (2,000 of 2,500)');
+
+      // One beyond the 2,000 listed: Go to Engagement lists as far as it and selects it.
+      const listedIds = new Set(tree.map((i) => i.id));
+      const target = seeded().find((e) => !listedIds.has(e.id))!;
+      const going = run('goToEngagement');
+      const qp = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick');
+      await chooseById(qp, target.id);
+      await going;
+      await waitFor(() => eng().selection().includes(target.id), 'the engagement to be revealed and selected');
+      tree = await eng().tree();
+      assert.ok(
+        tree.some((i) => i.id === target.id),
+        'its row is listed',
+      );
+      assert.equal(tree.filter((i) => i.kind === 'engagement').length, 2500);
+      eng().closeDetails();
+    } finally {
+      suite.ctx.service.setReading({});
+    }
   });
 
   test('Go to Engagement with the view hidden opens the view and selects the engagement there', async () => {

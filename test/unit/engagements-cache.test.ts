@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
 import { MAX_CACHED_ENVIRONMENTS, type MementoLike } from '../../src/cache';
 import { engagementCache } from '../../src/engagements/cache';
-import { EngagementStore } from '../../src/engagements/store';
+import { EngagementStore, SAVED_ITEMS_MAX } from '../../src/engagements/store';
 import type { RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';
 
@@ -136,6 +136,37 @@ describe('engagements saved between sessions', function () {
     switching.reset();
     assert.equal(switching.snapshot().fromCache, true);
     assert.equal(switching.snapshot().items.length, 25);
+  });
+
+  it('saves at most 100 engagements when the service sends thousands for one page', async () => {
+    service.store.seedEngagements(3000);
+    service.setReading({ noPaging: true });
+    try {
+      const first = storeFor('env-1');
+      await first.ensureLoaded();
+      assert.equal(first.snapshot().items.length, 3000, 'the view has every one the service sent');
+      assert.equal(first.snapshot().pageSize, 3000);
+      const saved = memento.data.get(KEY) ?? '';
+      const entry = (JSON.parse(saved) as { entries: Record<string, { items: unknown[] }> }).entries['env-1'];
+      assert.equal(entry.items.length, SAVED_ITEMS_MAX);
+      assert.ok(saved.length < 100_000, `the workspace state holds ${saved.length} characters`);
+
+      // The next activation shows those 100 at once, of 3,000, until the service answers.
+      service.setLatency(300);
+      const next = storeFor('env-1');
+      assert.equal(next.snapshot().fromCache, true);
+      assert.deepEqual(
+        next.snapshot().items.map((e) => e.id),
+        service.store.engagements.slice(0, SAVED_ITEMS_MAX).map((e) => e.id),
+      );
+      assert.equal(next.snapshot().totalCount, 3000);
+      await next.ensureLoaded();
+      assert.equal(next.snapshot().items.length, 3000);
+      assert.equal(next.snapshot().fromCache, false);
+    } finally {
+      service.setReading({});
+      service.setLatency(0);
+    }
   });
 
   it('ignores what it cannot read (an older format, a hand-edited entry)', () => {
