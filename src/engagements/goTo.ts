@@ -8,6 +8,7 @@ import { formatCount } from '../core/format';
 import { statusLook } from '../core/status';
 import { shortLabel } from '../core/text';
 import { type EngagementDeps, environmentLabel, notice, requireApi } from './common';
+import { stopMessage } from './view';
 import { wholeSetMaxAge } from './wholeSet';
 
 interface Item extends vscode.QuickPickItem {
@@ -65,7 +66,8 @@ export async function goToEngagement(
   started.quickPick = qp;
   const title = vscode.l10n.t('Go to Engagement in {0}', environmentLabel(deps) ?? '');
   qp.title = title;
-  qp.placeholder = vscode.l10n.t('Type a name, ID, type, status or description');
+  const placeholder = vscode.l10n.t('Type a name, ID, type, status or description');
+  qp.placeholder = placeholder;
   qp.matchOnDescription = true;
   const stop: vscode.QuickInputButton = {
     iconPath: new vscode.ThemeIcon('debug-stop'),
@@ -91,9 +93,12 @@ export async function goToEngagement(
     const progress = snapshot.readingAll;
     qp.busy = reading || snapshot.refreshing;
     qp.buttons = progress ? [stop] : [];
+    // Engagements the service announced but will not send are said, never silently missing.
+    const short = !progress && !snapshot.complete && snapshot.stop !== undefined;
+    qp.placeholder = short ? stopMessage(snapshot) : placeholder;
     qp.title = progress
       ? vscode.l10n.t('{0} (reading {1} of {2}…)', title, formatCount(progress.loaded), formatCount(progress.total))
-      : snapshot.complete || !snapshot.hasMore
+      : snapshot.complete || (!snapshot.hasMore && !short)
         ? title
         : vscode.l10n.t(
             '{0} ({1} of {2} loaded)',

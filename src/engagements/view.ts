@@ -184,7 +184,7 @@ export class EngagementsView implements vscode.Disposable {
         ? vscode.l10n.t('Showing engagements saved {0}; refreshing…', saved)
         : vscode.l10n.t('Showing engagements saved {0}.', saved);
     }
-    if (snapshot.error === undefined && snapshot.stop) return this.stopMessage(snapshot);
+    if (snapshot.error === undefined && snapshot.stop) return stopMessage(snapshot);
     if (snapshot.error === undefined || snapshot.items.length === 0) return undefined;
     // A failed refresh or Load more keeps what was shown; say why, and how old it is.
     const age = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
@@ -193,33 +193,6 @@ export class EngagementsView implements vscode.Disposable {
       describeError(snapshot.error, env),
       age,
     );
-  }
-
-  /** Engagements the service announced but will not page to: said, never hidden. */
-  private stopMessage(snapshot: StoreSnapshot): string {
-    const shown = formatCount(snapshot.items.length);
-    const total = formatCount(snapshot.totalCount);
-    switch (snapshot.stop) {
-      case 'ignoresPage':
-      case 'repeatsPages':
-        return vscode.l10n.t(
-          'Showing {0} of {1}: the service does not page this list (it answers the first page again).',
-          shown,
-          total,
-        );
-      case 'tooManyPages':
-        return vscode.l10n.t(
-          'Showing {0} of {1}: the service answers in more pages than the extension reads.',
-          shown,
-          total,
-        );
-      default:
-        return vscode.l10n.t(
-          'Showing {0} of {1}: the service announced more engagements than it sends. Refresh to try again.',
-          shown,
-          total,
-        );
-    }
   }
 
   private setContext(key: string, value: unknown): void {
@@ -297,5 +270,32 @@ export class EngagementsView implements vscode.Disposable {
     clearInterval(this.clock);
     this.progress?.done();
     for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** Engagements the service announced but will not page to: said, never hidden. */
+export function stopMessage(snapshot: Pick<StoreSnapshot, 'items' | 'totalCount' | 'stop'>): string {
+  const shown = formatCount(snapshot.items.length);
+  const total = formatCount(snapshot.totalCount);
+  switch (snapshot.stop) {
+    case 'ignoresPage':
+    case 'repeatsPages':
+      return vscode.l10n.t(
+        'Showing {0} of {1}: the service does not page this list (it answers the first page again).',
+        shown,
+        total,
+      );
+    case 'tooManyPages':
+      return vscode.l10n.t(
+        'Showing {0} of {1}: the service answers in more pages than the extension reads.',
+        shown,
+        total,
+      );
+    default:
+      return vscode.l10n.t(
+        'Showing {0} of {1}: the service announced more engagements than it sends. Refresh to try again.',
+        shown,
+        total,
+      );
   }
 }

@@ -1,4 +1,4 @@
-// The matrix: the user's paths (Load more, create, rename, status change, details, export)
+// The matrix: the user's paths (Load more, create, rename, status change, details, export, Go to)
 // inside a real VS Code, against every reading of the contract the reference service speaks
 // (test/service/readings.ts). A path that works only against our own reading fails here.
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { engagementsSuite } from './support/engagementsSuite';
 import { pickByLabel, waitFor } from './support/helpers';
 
 const TOTAL = 137;
-const PATHS = ['Load more', 'create', 'rename', 'status change', 'details', 'export'] as const;
+const PATHS = ['Load more', 'create', 'rename', 'status change', 'details', 'export', 'Go to'] as const;
 
 describe('Every reading of the contract × every path (matrix)', function () {
   this.timeout(90_000);
@@ -172,6 +172,37 @@ describe('Every reading of the contract × every path (matrix)', function () {
           );
         }
         probe.close();
+      });
+
+      combination('Go to', async () => {
+        // Every page read (in the size this service takes), the last engagement found by its id.
+        const target = seeded().at(-1)!;
+        const going = run('goToEngagement');
+        const qp = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick');
+        await waitFor(() => (qp.busy ? undefined : true), 'every page to be read');
+        const listed = requests('GET').filter((r) => r.status === 200);
+        if (pages) {
+          assert.equal(qp.items.length, TOTAL, 'every engagement of the service');
+          assert.equal(qp.placeholder, 'Type a name, ID, type, status or description');
+          assert.ok(listed.length <= Math.ceil(TOTAL / 25), `${listed.length} pages read`);
+          qp.value = target.id;
+          await waitFor(
+            () => ((qp.activeItems[0] as { id?: string } | undefined)?.id === target.id ? true : undefined),
+            'the match to be the active item',
+          );
+          await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+          assert.equal(((await going) as { id: string } | undefined)?.id, target.id);
+          await waitFor(() => eng().selection().includes(target.id), 'the engagement to be revealed and selected');
+          eng().closeDetails();
+        } else {
+          // The service answers its first page whatever is asked: what is missing is said.
+          assert.equal(qp.items.length, 100, 'the one page the service gives');
+          assert.match(qp.title ?? '', /\(100 of 137 loaded\)/);
+          assert.match(qp.placeholder ?? '', /Showing 100 of 137: the service does not page this list/);
+          qp.hide();
+          await going;
+        }
+        assert.deepEqual(errors(), []);
       });
     });
   }
