@@ -347,6 +347,23 @@ export class EngagementStore {
       !this.refreshing
     )
       return Promise.resolve(true);
+    const loaded = this.loaded;
+    if (
+      !this.whole &&
+      !this.refreshing &&
+      !loaded.fromCache &&
+      loaded.pages > 0 &&
+      loaded.stop === undefined &&
+      loaded.items.length >= loaded.totalCount &&
+      loaded.fetchedAt !== undefined &&
+      Date.now() - loaded.fetchedAt < maxAgeMs
+    ) {
+      // Every engagement came with the pages already read (a small environment, or Load more
+      // to the end), lately: nothing is left to read.
+      this.wholeAt = loaded.fetchedAt;
+      this.emit();
+      return Promise.resolve(true);
+    }
     this.whole ??= (async () => {
       const generation = this.generation;
       const api = this.source.api();

@@ -98,6 +98,46 @@ describe('engagements store: the whole set', function () {
     }
   });
 
+  it('every engagement already read with the pages shown, lately: nothing more is asked', async () => {
+    service.store.seedEngagements(60);
+    await store.ensureLoaded();
+    await store.loadMore();
+    await store.loadMore();
+    assert.equal(store.snapshot().items.length, 60);
+    assert.equal(store.snapshot().complete, false, 'pages loaded one by one are not a whole set yet');
+    service.clearRequests();
+    assert.equal(await store.loadAll(60_000), true);
+    assert.equal(listCalls().length, 0, 'the 60 were all read');
+    assert.equal(store.snapshot().complete, true);
+    assert.deepEqual(
+      store.snapshot().items.map((e) => e.id),
+      service.store.engagements.map((e) => e.id),
+    );
+    // Asked for fresh data, it reads again.
+    assert.equal(await store.loadAll(0), true);
+    assert.ok(listCalls().length >= 1);
+  });
+
+  it('a part read, or pages read too long ago: the whole set is read', async () => {
+    await store.ensureLoaded();
+    service.clearRequests();
+    assert.equal(await store.loadAll(60_000), true);
+    assert.ok(listCalls().length > 1, 'the 975 not yet read');
+
+    const small = new EngagementStore({
+      environmentId: () => 'e-2',
+      api: () => api,
+      hasKey: () => Promise.resolve(true),
+      pageSize: () => 25,
+    });
+    service.store.seedEngagements(20);
+    await small.ensureLoaded();
+    await new Promise((r) => setTimeout(r, 30));
+    service.clearRequests();
+    assert.equal(await small.loadAll(20), true);
+    assert.equal(listCalls().length, 1, 'read 30 ms ago, with 20 ms allowed: read again');
+  });
+
   it('calls while one runs share it', async () => {
     await Promise.all([store.loadAll(), store.loadAll(), store.loadAll()]);
     assert.equal(listCalls().length, 11, 'one refused size, then 10 pages');
