@@ -46,6 +46,12 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Sent as `User-Agent` with every request: the extension and its version (see `userAgent`). */
   userAgent?: string;
+  /**
+   * Where the page size each service (by base URL) took for reading every engagement is
+   * kept beyond one client, so a new client (another environment, a new key) does not ask
+   * a size the service already refused. Default: this client only.
+   */
+  listSizes?: Map<string, number>;
 }
 
 /** `eus-tools.engagement-usage/0.1.0 (VS Code 1.100.3)`: who is calling, for the service's logs. */

@@ -53,10 +53,19 @@ export class EngagementsApi {
   /** The validator the service last gave for each engagement's version, with that version's `updatedAt`. */
   private readonly etags = new Map<string, { etag: string; updatedAt: string }>();
 
-  /** Where in LIST_ALL_PAGE_SIZES whole-set reads start: past the sizes this service refused. */
-  private allSizeIndex = 0;
+  constructor(
+    private readonly client: ApiClient,
+    /** Per base URL: where in LIST_ALL_PAGE_SIZES whole-set reads start, past the sizes the service refused. */
+    private readonly listSizes = new Map<string, number>(),
+  ) {}
 
-  constructor(private readonly client: ApiClient) {}
+  private get allSizeIndex(): number {
+    return this.listSizes.get(this.client.baseUrl) ?? 0;
+  }
+
+  private set allSizeIndex(index: number) {
+    this.listSizes.set(this.client.baseUrl, index);
+  }
 
   /** One page as the service answers it: its `page` and `pageSize` may differ from the request. */
   async list({ page = 1, pageSize = 25 }: PageRequest = {}, options: CallOptions = {}): Promise<Page<Engagement>> {

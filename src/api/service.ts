@@ -10,7 +10,7 @@ export class ServiceApi {
 
   constructor(options: ClientOptions) {
     this.client = new ApiClient(options);
-    this.engagements = new EngagementsApi(this.client);
+    this.engagements = new EngagementsApi(this.client, options.listSizes);
     this.usage = new UsageApi(this.client);
   }
 }

@@ -17,6 +17,8 @@ export class Connection implements vscode.Disposable {
   /** The active environment, its URL or its key changed: data shown for it is stale. */
   readonly onDidChange = this.changed.event;
   private cached?: { signature: string; api: ServiceApi };
+  /** The page size each service took for reading every engagement, kept across its clients. */
+  private readonly listSizes = new Map<string, number>();
   private activeId?: string;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -73,6 +75,7 @@ export class Connection implements vscode.Disposable {
     const timeout = vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.requestTimeoutSeconds, 30);
     return new ServiceApi({
       baseUrl: env.baseUrl,
+      listSizes: this.listSizes,
       timeoutMs: Math.max(1, timeout) * 1000,
       userAgent: this.userAgent,
       getKey: async () => {

@@ -273,6 +273,27 @@ describe('paging that follows the service', function () {
     );
   });
 
+  it('the size a service took is kept across clients sharing the memory (another environment, a new key), per base URL', async () => {
+    const listSizes = new Map<string, number>();
+    const client = () =>
+      new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, retryLimit: 0, listSizes });
+    const sizesAsked = () => service.requests.map((r) => `${r.status} ${r.query.pageSize}`);
+    await client().engagements.listAll();
+    assert.deepEqual(sizesAsked(), ['400 1000', '200 100', '200 100']);
+    service.clearRequests();
+    await client().engagements.listAll();
+    assert.deepEqual(sizesAsked(), ['200 100', '200 100'], 'no size asked that this service refused');
+    service.clearRequests();
+    // A client of its own remembers nothing of the others.
+    await new ServiceApi({
+      baseUrl: service.baseUrl,
+      getKey: () => service.keys.admin,
+      retryLimit: 0,
+    }).engagements.listAll();
+    assert.deepEqual(sizesAsked(), ['400 1000', '200 100', '200 100']);
+    assert.deepEqual([...listSizes.keys()], [service.baseUrl.replace(/\/+$/, '')]);
+  });
+
   it('a bare array from a service that puts at most 100 on a page, asked for 1,000: reads on past the short first page', async () => {
     service.setReading({ pageSizeCap: 100 });
     service.faults.add({
