@@ -4,6 +4,7 @@
 import type * as KyModule from 'ky';
 import type { KyInstance } from 'ky';
 import { LIMITS } from '../core/concurrency';
+import { l10n } from '../core/l10n';
 import { parseBaseUrl } from '../core/validation';
 import { ApiError, kindForStatus, parseRetryAfter, readErrorBody, type Endpoint, type WriteOutcome } from './errors';
 import { readWriteAnswer, type WriteAnswer } from './readings';
@@ -279,7 +280,7 @@ export function buildPath(template: string, params: Record<string, string>): str
   return template.replace(/^\//, '').replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
-      throw new ApiError('invalidRequest', `"${String(value)}" is not a valid ${name}.`);
+      throw new ApiError('invalidRequest', l10n.t('"{0}" is not a valid {1}.', String(value), name));
     }
     return encodeURIComponent(value);
   });
@@ -440,18 +441,20 @@ async function toApiError(
     const applied = call.status !== undefined && call.status < 300;
     return new ApiError(
       'network',
-      `${where} answered HTTP ${call.status ?? '?'}, but the answer was cut off before it was complete (${redact(String(detail), call.key)}).`,
+      `${where} answered HTTP ${call.status ?? '?'}, but the answer was cut off before it was complete.`,
       {
         endpoint,
         status: call.status,
+        detail: redact(String(detail), call.key),
         cause: safeCause(error, call.key),
         writeOutcome: outcome(applied ? 'applied' : 'unknown'),
       },
     );
   }
   const notSent = cause?.code !== undefined && NOT_SENT.has(cause.code);
-  return new ApiError('network', `${where} could not reach the service (${redact(String(detail), call.key)}).`, {
+  return new ApiError('network', `${where} could not reach the service.`, {
     endpoint,
+    detail: redact(String(detail), call.key),
     cause: safeCause(error, call.key),
     writeOutcome: outcome(notSent ? undefined : 'unknown'),
   });

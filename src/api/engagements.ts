@@ -13,6 +13,7 @@ import type {
   WriteSource,
 } from './types';
 import { parseEngagement } from './validate';
+import { l10n } from '../core/l10n';
 import { validateName, validatePageRequest, validateStatus, validateType } from '../core/validation';
 
 export const ENDPOINTS = {
@@ -293,6 +294,6 @@ export function updateBody(changes: EngagementChanges): EngagementChanges {
     body.status = changes.status.trim();
   }
   if (Object.keys(body).length === 0)
-    throw new ApiError('invalidRequest', 'Nothing to change: give a name, description or status.');
+    throw new ApiError('invalidRequest', l10n.t('Nothing to change: give a name, description or status.'));
   return body;
 }

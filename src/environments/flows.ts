@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { parseBaseUrl } from '../core/validation';
 import type { Services } from '../services';
+import { describeError } from '../ui/errors';
 import { type InputStep, runSteps } from '../ui/ui';
 import { checkKey } from './keyCheck';
 import { type Capabilities, type Environment, newEnvironmentId, originOf } from './model';
@@ -45,12 +46,15 @@ async function verify(
         keyError: vscode.l10n.t('The service rejected this key (401). Check it and enter it again.'),
       };
     if (result.outcome === 'redirected')
-      return { ok: false, urlError: vscode.l10n.t('{0} Enter the final address of the service.', result.message) };
+      return {
+        ok: false,
+        urlError: vscode.l10n.t('{0} Enter the final address of the service.', describeError(result.error, env.label)),
+      };
     const retry = vscode.l10n.t('Retry');
     const save = vscode.l10n.t('Save Anyway');
     const choice = await ui.current.message(
       'warning',
-      vscode.l10n.t('Could not reach the service to check the key: {0}', result.message),
+      vscode.l10n.t('Could not reach the service to check the key: {0}', describeError(result.error, env.label)),
       { modal: true, detail: vscode.l10n.t('Save the environment without checking, or retry.') },
       retry,
       save,

@@ -6,8 +6,10 @@ import type { Capabilities } from './model';
 export type KeyCheck =
   | { outcome: 'accepted'; capabilities: Capabilities }
   | { outcome: 'rejected'; message: string }
-  | { outcome: 'redirected'; message: string }
-  | { outcome: 'unreachable'; message: string };
+  /** The service pointed elsewhere; `error` says where (the key was not sent there). */
+  | { outcome: 'redirected'; error: unknown }
+  /** No answer from either read; `error` is the first failure. */
+  | { outcome: 'unreachable'; error: unknown };
 
 /**
  * Asks the service what a key may do, before it is saved: one engagement (engagements:read)
@@ -28,14 +30,13 @@ export async function checkKey(api: ServiceApi, signal?: AbortSignal): Promise<K
       message: l10n.t('The service rejected this key (401). Check it and enter it again.'),
     };
   const redirect = errors.find((e) => isApiError(e) && e.kind === 'redirected');
-  if (redirect && isApiError(redirect)) return { outcome: 'redirected', message: redirect.message };
+  if (redirect) return { outcome: 'redirected', error: redirect };
   const answered = (r: PromiseSettledResult<unknown>) =>
     r.status === 'fulfilled' ||
     (isApiError(r.reason) &&
       (r.reason.kind === 'forbidden' || r.reason.kind === 'invalidRequest' || r.reason.kind === 'notFound'));
   if (!answered(engagements) && !answered(usage)) {
-    const first = errors[0];
-    return { outcome: 'unreachable', message: first instanceof Error ? first.message : String(first) };
+    return { outcome: 'unreachable', error: errors[0] };
   }
   const learned = (r: PromiseSettledResult<unknown>): boolean | undefined =>
     r.status === 'fulfilled' ? true : isApiError(r.reason) && r.reason.kind === 'forbidden' ? false : undefined;

@@ -85,11 +85,19 @@ function describeKind(error: unknown, environmentLabel?: string): string {
       );
     case 'network':
       // With a status, the service answered but the connection broke during the body.
+      // The reason is the system's (a code such as ECONNREFUSED), the same in every language.
       return error.status === undefined
-        ? vscode.l10n.t('Cannot reach the service: {0}', error.message)
-        : vscode.l10n.t('The connection broke while the answer arrived: {0}', error.message);
+        ? vscode.l10n.t('Cannot reach the service ({0}).', error.detail ?? '?')
+        : vscode.l10n.t(
+            'The service answered (HTTP {0}), but the connection broke and the answer was cut off ({1}).',
+            error.status,
+            error.detail ?? '?',
+          );
     case 'timeout':
-      return vscode.l10n.t('The service did not answer in time ({0}).', error.message);
+      return vscode.l10n.t(
+        'The service did not answer in time ({0}).',
+        error.endpoint ? `${error.endpoint.method} ${error.endpoint.path}` : '?',
+      );
     case 'cancelled':
       return vscode.l10n.t('Cancelled.');
     case 'badResponse':

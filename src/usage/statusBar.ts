@@ -11,6 +11,7 @@ import { currentLocale } from '../core/l10n';
 import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
 import { currentPeriod } from '../core/period';
 import type { Services } from '../services';
+import { describeError } from '../ui/errors';
 import type { ReadCoordinator } from './readCoordinator';
 
 /** The status bar's yellow: the calls meter is at or past its warning threshold. */
@@ -158,7 +159,7 @@ export class UsageStatusBar implements vscode.Disposable {
       if (isApiError(error) && (error.kind === 'forbidden' || error.kind === 'unauthorized')) return this.hide();
       if (this.shownFor !== env.id) return this.hide();
       // Keep the last figure, and say it could not be refreshed.
-      this.tooltipText = `${this.tooltipText.split('\n\n⚠')[0]}\n\n⚠ ${vscode.l10n.t('Could not refresh: {0}', error instanceof Error ? error.message : String(error))}`;
+      this.tooltipText = `${this.tooltipText.split('\n\n⚠')[0]}\n\n⚠ ${vscode.l10n.t('Could not refresh: {0}', describeError(error, env.label))}`;
       this.item.tooltip = this.tooltipText;
     }
   }

@@ -242,7 +242,7 @@ describe('Reliability: faults against the engagements endpoints', function () {
         assert.ok(seen, 'the user was asked');
         assert.ok(seen.modal);
         assert.match(seen.text, /^Could not reach the service to check the key: /);
-        assert.match(seen.text, fault.raw);
+        assert.match(seen.text, fault.said);
         assert.deepEqual(seen.actions, ['Retry', 'Save Anyway']);
         expectGetBound(seen.requests, fault, 2);
         assert.equal(ctx.ui.prompts.length, 1, 'the key was typed once');

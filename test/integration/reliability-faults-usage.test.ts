@@ -150,7 +150,7 @@ describe('Reliability: faults against the usage endpoints', function () {
         assert.equal(after.visible, true);
         assert.equal(after.text, before.text, 'the last figure stays');
         assert.match(after.tooltip, /⚠ Could not refresh: /);
-        assert.match(after.tooltip, fault.raw);
+        assert.match(after.tooltip, fault.said);
         expectGetBound(count('/usage/summary'), fault);
         ctx.service.faults.clear();
         await usage().refreshStatusBar();

@@ -285,7 +285,9 @@ describe('API client against the reference service', function () {
     it('network: nothing listening', async () => {
       const port = await closedPort();
       const offline = new ServiceApi({ baseUrl: `http://127.0.0.1:${port}/v1`, getKey: () => 'k', retryLimit: 0 });
-      assert.match((await rejectsWith(offline.engagements.list(), 'network')).message, /ECONNREFUSED/);
+      const error = await rejectsWith(offline.engagements.list(), 'network');
+      assert.equal(error.detail, 'ECONNREFUSED', 'the system’s reason, the same in every language');
+      assert.equal(error.message, 'GET /engagements could not reach the service.');
     });
 
     it('timeout when the answer is late, and when the body is slow', async () => {

@@ -12,10 +12,8 @@ export interface FaultCase {
   kind: string;
   /** Whether the client retries a GET that fails this way (2 retries: 3 requests in all). */
   retried: boolean;
-  /** In the sentence the user reads (describeError). */
+  /** In the sentence the user reads (describeError), wherever the failure is shown. */
   said: RegExp;
-  /** In the client's own message (the status bar tooltip and the key check quote it). */
-  raw: RegExp;
   /**
    * What a POST or PATCH that meets this fault comes to: `failed` (certainly not made: Retry
    * offered at once), `notMade` (outcome unknown, checked, not made: Retry offered), `refused`
@@ -28,19 +26,17 @@ export interface FaultCase {
 /** Request timeout used by the fault suites, and the latency that goes beyond it. */
 export const TIMEOUT_SECONDS = 2;
 
-/** A 429: the client's own message names the status; a write is certainly not made. */
-const RATE_LIMITED = { kind: 'rateLimited', raw: /HTTP 429/, write: 'failed' } as const;
+/** A 429: a write is certainly not made. */
+const RATE_LIMITED = { kind: 'rateLimited', write: 'failed' } as const;
 
 /** A 5xx status from the service: said with its number; a write it meets is checked and found not made. */
 function serviceFailed(status: number, retried: boolean, said: RegExp): FaultCase {
-  const raw = new RegExp(`HTTP ${status}`);
   return {
     name: String(status),
     rule: { kind: 'status', status },
     kind: 'server',
     retried,
     said,
-    raw,
     write: 'notMade',
   };
 }
@@ -50,7 +46,6 @@ const NOT_UNDERSTOOD = {
   kind: 'badResponse',
   retried: false,
   said: /in a form this extension does not understand; details are in the log/,
-  raw: /in a form this extension does not understand/,
   write: 'refused',
 } as const;
 
@@ -61,7 +56,6 @@ export const FAULTS: readonly FaultCase[] = [
     kind: 'timeout',
     retried: false,
     said: /did not answer in time/,
-    raw: /did not answer in time/,
     write: 'made',
   },
   {
@@ -94,7 +88,6 @@ export const FAULTS: readonly FaultCase[] = [
     kind: 'network',
     retried: true,
     said: /Cannot reach the service/,
-    raw: /could not reach the service/,
     write: 'notMade',
   },
   {
@@ -113,7 +106,6 @@ export const FAULTS: readonly FaultCase[] = [
     kind: 'network',
     retried: false,
     said: /answer was cut off/,
-    raw: /answer was cut off/,
     write: 'made',
   },
   {
@@ -122,7 +114,6 @@ export const FAULTS: readonly FaultCase[] = [
     kind: 'server',
     retried: true,
     said: /The service failed \(HTTP 502\): 502 Bad Gateway/,
-    raw: /HTTP 502: 502 Bad Gateway/,
     write: 'notMade',
   },
   {
