@@ -32,8 +32,8 @@ export interface StoreSnapshot {
   fromCache: boolean;
   /** Every engagement of the environment is loaded (a whole-set read landed): sort and filter see them all. */
   complete: boolean;
-  /** How many engagements the service puts on a page (it may be far more than asked). */
-  pageSize: number;
+  /** Pages read for the items shown (a service may send far more on one than asked). */
+  pages: number;
   /** While every page is being read: how many engagements so far, of how many. */
   readingAll?: { loaded: number; total: number };
 }
@@ -141,7 +141,7 @@ export class EngagementStore {
       loadingMore: this.loadingMore !== undefined,
       fromCache,
       complete: this.wholeAt !== undefined && items.length >= totalCount,
-      pageSize: this.loaded.pageSize,
+      pages,
       readingAll: this.wholeProgress ? { ...this.wholeProgress } : undefined,
     };
   }

@@ -51,11 +51,12 @@ export const ROW_STEP = 1_000;
 
 /**
  * Whether long lists are shown ROW_STEP rows at a time: a whole set read at once, or pages
- * larger than a step (a service that sends thousands for one page, or every engagement at
- * once). Pages loaded one by one with "Load more…" are shown as they come: the user asked for each.
+ * that brought more than a step each (a service that sends thousands for one page, or every
+ * engagement at once). Pages of up to a step loaded one by one with "Load more…" are shown as
+ * they come: the user asked for each.
  */
 function stepped(snapshot: StoreSnapshot): boolean {
-  return snapshot.complete || snapshot.pageSize > ROW_STEP;
+  return snapshot.complete || snapshot.items.length > ROW_STEP * Math.max(1, snapshot.pages);
 }
 
 export function isEngagementNode(value: unknown): value is EngagementNode {

@@ -72,7 +72,7 @@ describe('Reliability: paging anomalies', function () {
     figures().faultsTried += 1;
   });
 
-  it('a page of 10,000 engagements where 25 were asked for: all shown once, nothing more to load', async () => {
+  it('a page of 10,000 engagements where 25 were asked for: each once, 1,000 rows at a time, nothing more to load', async () => {
     ctx.service.store.seedEngagements(10_000);
     const all = ctx.service.store.engagements;
     ctx.service.faults.add({
@@ -89,6 +89,9 @@ describe('Reliability: paging anomalies', function () {
     assert.equal(eng().totalCount(), 10_000);
     assert.equal(eng().message(), undefined);
     assert.equal(await loadMoreLabel(), undefined, 'everything is shown: no "Load more… (10,000 of 10,000)"');
+    const tree = await eng().tree();
+    assert.equal(tree.filter((i) => i.kind === 'engagement').length, 1000, 'the tree lists the first 1,000');
+    assert.equal(tree.at(-1)?.label, 'Show 1,000 more… (1,000 of 10,000)');
   });
 
   it('the dashboard shows at most a page of records when the service sends 10,000 for a page of 25', async () => {
