@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
 import { parseBaseUrl } from '../core/validation';
 import type { Services } from '../services';
 import { describeError } from '../ui/errors';
@@ -15,6 +16,11 @@ function validateKey(value: string): string | undefined {
 
 type Verified =
   { ok: true; capabilities: Capabilities } | { ok: false; keyError?: string; urlError?: string } | undefined;
+
+/** No answer came at all (no connection, or none in time), as against an answer that was a failure. */
+function unreached(error: unknown): boolean {
+  return isApiError(error) && (error.kind === 'network' || error.kind === 'timeout');
+}
 
 /**
  * Checks a key with the service, with progress. Resolves to its capabilities, to an error to
@@ -54,7 +60,9 @@ async function verify(
     const save = vscode.l10n.t('Save Anyway');
     const choice = await ui.current.message(
       'warning',
-      vscode.l10n.t('Could not reach the service to check the key: {0}', describeError(result.error, env.label)),
+      unreached(result.error)
+        ? vscode.l10n.t('Could not reach the service to check the key: {0}', describeError(result.error, env.label))
+        : vscode.l10n.t('Could not check the key: {0}', describeError(result.error, env.label)),
       { modal: true, detail: vscode.l10n.t('Save the environment without checking, or retry.') },
       retry,
       save,

@@ -241,7 +241,13 @@ describe('Reliability: faults against the engagements endpoints', function () {
         await runCommand('replaceKey', envId);
         assert.ok(seen, 'the user was asked');
         assert.ok(seen.modal);
-        assert.match(seen.text, /^Could not reach the service to check the key: /);
+        const unreached = fault.kind === 'network' || fault.kind === 'timeout';
+        assert.ok(
+          seen.text.startsWith(
+            unreached ? 'Could not reach the service to check the key: ' : 'Could not check the key: ',
+          ),
+          seen.text,
+        );
         assert.match(seen.text, fault.said);
         assert.deepEqual(seen.actions, ['Retry', 'Save Anyway']);
         expectGetBound(seen.requests, fault, 2);
