@@ -7,6 +7,7 @@ import { LIMITS } from '../core/concurrency';
 import { l10n } from '../core/l10n';
 import { parseBaseUrl } from '../core/validation';
 import { ApiError, kindForStatus, parseRetryAfter, readErrorBody, type Endpoint, type WriteOutcome } from './errors';
+import { classifyConnectionFailure, type ConnectionProblem } from './network';
 import { readWriteAnswer, type WriteAnswer } from './readings';
 import { ShapeError } from './validate';
 
@@ -81,20 +82,17 @@ interface Exchange {
   headers: Headers;
 }
 
-/** Connection failures that happen before a request leaves: a write was certainly not carried out. */
-const NOT_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ERR_INVALID_URL',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-]);
-
 const RETRY_STATUS = [429, 502, 503, 504];
+
+/** Connection problems that asking again at once cannot mend: no automatic retry. */
+const LASTING: ReadonlySet<ConnectionProblem> = new Set([
+  'untrustedCertificate',
+  'expiredCertificate',
+  'hostMismatch',
+  'tlsHandshake',
+  'proxyAuthentication',
+  'proxyRefused',
+]);
 
 type Ky = typeof KyModule;
 /** ky, once loaded: with the first request, not at activation (nothing is read then). */
@@ -170,7 +168,9 @@ export class ApiClient {
       return wait !== undefined && wait > this.maxRetryAfterMs ? false : undefined;
     }
     if (isKyError(error, 'TimeoutError') || error instanceof ApiError || isAbort(error)) return false;
-    return error instanceof TypeError ? true : false;
+    if (!(error instanceof TypeError)) return false;
+    const connection = classifyConnectionFailure(error, this.baseUrl);
+    return !(connection && LASTING.has(connection.problem));
   }
 
   /** Sends one request of the contract and returns its checked body. */
@@ -239,7 +239,13 @@ export class ApiClient {
       );
       return result;
     } catch (error) {
-      const apiError = await toApiError(error, endpoint, call, bodyDeadline.signal.aborted && !init.signal?.aborted);
+      const apiError = await toApiError(
+        error,
+        endpoint,
+        call,
+        bodyDeadline.signal.aborted && !init.signal?.aborted,
+        `${this.baseUrl}/${path}`,
+      );
       this.log(
         endpoint,
         logPath,
@@ -360,6 +366,7 @@ async function toApiError(
   endpoint: Endpoint,
   call: { retries: number; key?: string; status?: number; readingBody: boolean },
   bodyTimedOut: boolean,
+  target: string,
 ): Promise<ApiError> {
   const where = `${endpoint.method} ${endpoint.path}`;
   if (error instanceof ApiError) return error;
@@ -451,11 +458,13 @@ async function toApiError(
       },
     );
   }
-  const notSent = cause?.code !== undefined && NOT_SENT.has(cause.code);
-  return new ApiError('network', `${where} could not reach the service.`, {
+  const connection = classifyConnectionFailure(error, target);
+  const problem = connection ? ` (${connection.problem}, ${connection.code} at ${connection.host})` : '';
+  return new ApiError('network', `${where} could not reach the service${redact(problem, call.key)}.`, {
     endpoint,
     detail: redact(String(detail), call.key),
     cause: safeCause(error, call.key),
-    writeOutcome: outcome(notSent ? undefined : 'unknown'),
+    connection,
+    writeOutcome: outcome(connection?.notSent ? undefined : 'unknown'),
   });
 }

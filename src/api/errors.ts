@@ -1,3 +1,4 @@
+import type { ConnectionFailure } from './network';
 import type { Scope } from './types';
 
 /** Every failure of a call to the service becomes one of these kinds. */
@@ -45,6 +46,8 @@ export interface ApiErrorDetails {
   /** Technical detail for the log (never shown as the message). */
   detail?: string;
   writeOutcome?: WriteOutcome;
+  /** For `network`: what went wrong with the connection, when the code says (see network.ts). */
+  connection?: ConnectionFailure;
   cause?: unknown;
 }
 
@@ -60,6 +63,7 @@ export class ApiError extends Error {
   readonly location?: string;
   readonly detail?: string;
   readonly writeOutcome?: WriteOutcome;
+  readonly connection?: ConnectionFailure;
 
   constructor(kind: ApiErrorKind, message: string, details: ApiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -73,13 +77,26 @@ export class ApiError extends Error {
     this.location = details.location;
     this.detail = details.detail;
     this.writeOutcome = details.writeOutcome;
+    this.connection = details.connection;
   }
 
   /** GETs that failed this way may succeed if tried again later. */
   get transient(): boolean {
+    if (this.connection && !TRANSIENT_CONNECTION.has(this.connection.problem)) return false;
     return ['rateLimited', 'server', 'network', 'timeout'].includes(this.kind);
   }
 }
+
+/** Connection problems that may pass by themselves; a certificate or a proxy's refusal does not. */
+const TRANSIENT_CONNECTION = new Set<ConnectionFailure['problem']>([
+  'connectionRefused',
+  'hostUnreachable',
+  'connectTimeout',
+  'connectionDropped',
+  'nameNotFound',
+  'proxyUnreachable',
+  'other',
+]);
 
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;

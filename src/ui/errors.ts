@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
+import type { ConnectionFailure } from '../api/network';
 import { Commands } from '../constants';
 import { currentLocale } from '../core/l10n';
 import type { Ui } from './ui';
@@ -23,7 +24,10 @@ export function describeError(error: unknown, environmentLabel?: string): string
 
 /** A write that got no (whole) answer may still have been carried out by the service. */
 function outcomeNote(error: unknown, checkedNotApplied: boolean | undefined): string | undefined {
-  if (!isApiError(error) || error.writeOutcome !== 'unknown') return undefined;
+  if (!isApiError(error)) return undefined;
+  if (error.connection?.notSent && error.endpoint && error.endpoint.method !== 'GET')
+    return vscode.l10n.t('Nothing was sent, so nothing was changed.');
+  if (error.writeOutcome !== 'unknown') return undefined;
   return checkedNotApplied
     ? vscode.l10n.t('A check found the change was not made, so Retry is safe.')
     : vscode.l10n.t('The service may have made the change anyway: refresh to check before you retry.');
@@ -86,6 +90,7 @@ function describeKind(error: unknown, environmentLabel?: string): string {
     case 'network':
       // With a status, the service answered but the connection broke during the body.
       // The reason is the system's (a code such as ECONNREFUSED), the same in every language.
+      if (error.status === undefined && error.connection) return describeConnection(error.connection, env);
       return error.status === undefined
         ? vscode.l10n.t('Cannot reach the service ({0}).', error.detail ?? '?')
         : vscode.l10n.t(
@@ -106,6 +111,83 @@ function describeKind(error: unknown, environmentLabel?: string): string {
             'The service carried out the change, but its answer could not be read; refresh to see it. Details are in the log.',
           )
         : vscode.l10n.t('The service answered in a form this extension does not understand; details are in the log.');
+  }
+}
+
+/** What went wrong with a connection, and what fixes it; the technical code in brackets. */
+function describeConnection(connection: ConnectionFailure, env: string): string {
+  const { host, code } = connection;
+  switch (connection.problem) {
+    case 'untrustedCertificate':
+      return vscode.l10n.t(
+        "The certificate of {0} is issued by an authority this machine does not trust ({1}). If your company inspects HTTPS traffic or the service uses a private certificate authority, add that authority to the system's trusted certificates (or ask IT); VS Code uses them while the setting http.systemCertificates is on.",
+        host,
+        code,
+      );
+    case 'expiredCertificate':
+      return vscode.l10n.t(
+        "The certificate of {0} has expired or is not valid yet ({1}). Check this machine's date and time; if they are right, the service's certificate must be renewed.",
+        host,
+        code,
+      );
+    case 'hostMismatch':
+      return vscode.l10n.t(
+        'The certificate of {0} is for another host name ({1}). Check the base URL of {2}: it must use the name the certificate was issued for.',
+        host,
+        code,
+        env,
+      );
+    case 'tlsHandshake':
+      return vscode.l10n.t(
+        'A secure connection to {0} could not be made ({1}). Check that the base URL of {2} is right (https:// only where the service speaks HTTPS) and any proxy that inspects HTTPS.',
+        host,
+        code,
+        env,
+      );
+    case 'proxyAuthentication':
+      return vscode.l10n.t(
+        'The proxy asks for authentication before it connects to {0} ({1}). Check the settings http.proxy and http.proxyAuthorization, or sign in to the proxy.',
+        host,
+        code,
+      );
+    case 'proxyRefused':
+      return vscode.l10n.t(
+        'The proxy refused to connect to {0} ({1}). Check the settings http.proxy and http.noProxy, or ask IT to allow this address.',
+        host,
+        code,
+      );
+    case 'proxyUnreachable':
+      return vscode.l10n.t(
+        'The proxy at {0} cannot be reached ({1}). Check the setting http.proxy (or HTTPS_PROXY) and that the proxy is running.',
+        host,
+        code,
+      );
+    case 'nameNotFound':
+      return vscode.l10n.t(
+        'The host name of {0} cannot be found ({1}). Check the base URL of {2}, and the network or VPN.',
+        host,
+        code,
+        env,
+      );
+    case 'connectionRefused':
+      return vscode.l10n.t(
+        '{0} refused the connection ({1}): nothing answers at that address. Check the base URL of {2} and that the service is running.',
+        host,
+        code,
+        env,
+      );
+    case 'hostUnreachable':
+      return vscode.l10n.t('{0} cannot be reached ({1}). Check the network or VPN.', host, code);
+    case 'connectTimeout':
+      return vscode.l10n.t(
+        '{0} did not accept a connection in time ({1}). Check the network, VPN or proxy.',
+        host,
+        code,
+      );
+    case 'connectionDropped':
+      return vscode.l10n.t('The connection to {0} closed before an answer came ({1}).', host, code);
+    case 'other':
+      return vscode.l10n.t('Cannot reach the service ({0}).', code);
   }
 }
 

@@ -287,7 +287,10 @@ describe('API client against the reference service', function () {
       const offline = new ServiceApi({ baseUrl: `http://127.0.0.1:${port}/v1`, getKey: () => 'k', retryLimit: 0 });
       const error = await rejectsWith(offline.engagements.list(), 'network');
       assert.equal(error.detail, 'ECONNREFUSED', 'the system’s reason, the same in every language');
-      assert.equal(error.message, 'GET /engagements could not reach the service.');
+      assert.equal(
+        error.message,
+        `GET /engagements could not reach the service (connectionRefused, ECONNREFUSED at 127.0.0.1:${port}).`,
+      );
     });
 
     it('timeout when the answer is late, and when the body is slow', async () => {

@@ -87,7 +87,7 @@ export const FAULTS: readonly FaultCase[] = [
     rule: { kind: 'drop' },
     kind: 'network',
     retried: true,
-    said: /Cannot reach the service/,
+    said: /The connection to 127\.0\.0\.1:\d+ closed before an answer came \(UND_ERR_SOCKET\)/,
     write: 'notMade',
   },
   {
