@@ -402,9 +402,9 @@ export function engagementItem(
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `engagement:${environmentId}:${engagement.id}`;
   const described = describeEngagement(engagement, Date.now());
-  const description = options.pending ? `${vscode.l10n.t('pending')} · ${described}` : described;
   // Colour alone never carries the status: statuses the contract does not name are written out.
-  item.description = look.kind === 'other' ? `${displayText(look.text)} · ${description}` : description;
+  const description = look.kind === 'other' ? `${displayText(look.text)} · ${described}` : described;
+  item.description = options.pending ? `${vscode.l10n.t('pending')} · ${description}` : description;
   item.iconPath = new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined);
   if (options.tooltip !== false) item.tooltip = engagementTooltip(engagement, options.pending);
   item.contextValue = `engagement status-${look.kind}`;
@@ -439,7 +439,7 @@ function pendingItem(node: PendingNode, environmentId: string): vscode.TreeItem 
   const label = shortLabel(name, vscode.l10n.t('(no name)'));
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.id = `pending:${environmentId}:${node.id}`;
-  item.description = vscode.l10n.t('{0} · pending', shortLabel(type, ''));
+  item.description = vscode.l10n.t('pending · {0}', shortLabel(type, ''));
   item.iconPath = new vscode.ThemeIcon('watch');
   item.contextValue = 'pending';
   item.tooltip = vscode.l10n.t(

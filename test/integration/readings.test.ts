@@ -107,7 +107,7 @@ describe('Every reading of the contract × every path (matrix)', function () {
           const row = (await eng().tree()).find((i) => i.kind === 'pending');
           assert.ok(row, 'a pending row');
           assert.equal(row.label, title);
-          assert.equal(row.description, 'onboarding · pending');
+          assert.equal(row.description, 'pending · onboarding');
           assert.equal(row.icon, 'watch');
           assert.match(
             eng().notices().at(-1) ?? '',
