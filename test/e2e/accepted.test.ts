@@ -69,6 +69,7 @@ describe('A create the service accepts for processing (e2e)', function () {
     const gets = wb.service.requests.filter((r) => r.method === 'GET' && r.path === `/v1/engagements/${made[0].id}`);
     // Looks at 0, 0.5, 1.5, 3.5 and 7.5 s: the fifth finds it (the service makes it at 5 s).
     assert.ok(gets.length >= 2 && gets.length <= 9, `${gets.length} GETs of the engagement`);
+    console.log(`    [e2e] a 202 create: ${posts.length} POST, ${gets.length} GETs of the engagement`);
     const toasts = await wb.notificationTexts();
     assert.ok(!toasts.some((t) => /Could not|failed|could not be read/i.test(t)), `no failure: ${toasts.join(' | ')}`);
   });
