@@ -1,14 +1,16 @@
 import type { ApiClient } from './client';
-import { ApiError, type Endpoint } from './errors';
+import { ApiError, type Endpoint, isApiError } from './errors';
 import { fetchAllPages, type PagedResult } from './paging';
 import { locatedId, readPage, type WriteAnswer } from './readings';
 import type {
+  AcceptedWrite,
   CallOptions,
   Engagement,
   EngagementChanges,
   NewEngagement,
   Page,
   PageRequest,
+  WriteOutcome,
   WriteResult,
   WriteSource,
 } from './types';
@@ -33,6 +35,12 @@ export const LIST_ALL_PAGE_SIZES = [1_000, 100, 25] as const;
 
 /** How far back a create counts as "just made" when looking for one whose answer was lost. */
 export const RECENT_CREATE_WINDOW_MS = 10 * 60_000;
+
+/**
+ * How much earlier than its answer's `Date` (the service's clock, in whole seconds) an
+ * accepted create's `createdAt` may be: the service may date it when it took the request.
+ */
+const ANSWER_DATE_SLACK_MS = 5_000;
 
 const MARKER = 'id';
 
@@ -135,28 +143,43 @@ export class EngagementsApi {
 
   /**
    * Never retried automatically: a create must not be sent twice. Any 2xx is a success; when
-   * the answer carries no engagement it is read back from its `Location` (only on this
-   * environment's own base URL), or found as the newest engagement with the name and type sent.
+   * the answer carries no whole engagement it is read back: the one it names (its `Location`,
+   * only on this environment's own base URL, or the id in its body) with one GET, else the
+   * newest engagement with the name and type sent. A 202 whose engagement cannot be read yet
+   * is accepted, not failed: the outcome says what to look for again.
    */
-  async create(input: NewEngagement, options: CallOptions = {}): Promise<WriteResult> {
+  async create(input: NewEngagement, options: CallOptions = {}): Promise<WriteOutcome> {
     const body = createBody(input);
+    const sentAt = Date.now();
     const answer = await this.client.send(ENDPOINTS.create, {
       json: body,
       signal: options.signal,
       parse: parseEngagement,
       marker: MARKER,
     });
-    return this.settle(answer, async () => {
-      const id = locatedId(answer.location, this.client.baseUrl, 'engagements');
-      if (id !== undefined) return { engagement: await this.get(id), source: 'location' };
-      const found = await this.findCreated(body, undefined, options);
+    const located = locatedId(answer.location, this.client.baseUrl, 'engagements');
+    const id = located ?? answer.namedId;
+    const named = located !== undefined ? 'location' : 'named';
+    // Made after the service answered (by its clock, when it says the time), else lately.
+    const answeredAt = Date.parse(answer.date ?? '');
+    const createdFrom = Number.isFinite(answeredAt)
+      ? answeredAt - ANSWER_DATE_SLACK_MS
+      : sentAt - RECENT_CREATE_WINDOW_MS;
+    const accepted: AcceptedWrite = { pending: 'create', input: body, sentAt, createdFrom };
+    if (id !== undefined) Object.assign(accepted, { id, named });
+    return this.settle(answer, accepted, async () => {
+      if (id !== undefined) return { engagement: await this.get(id), source: named };
+      // After a 202 the engagement may not be there yet: an older one with the same name is not it.
+      const from = answer.status === 202 ? createdFrom : Number.NEGATIVE_INFINITY;
+      const found = await this.searchCreated(body, from, options);
       return found ? { engagement: found, source: 'search' } : undefined;
     });
   }
 
   /** PATCH with only the given fields. `type` is not part of the body's type and is never sent. */
-  async update(id: string, changes: EngagementChanges, options: UpdateOptions = {}): Promise<WriteResult> {
+  async update(id: string, changes: EngagementChanges, options: UpdateOptions = {}): Promise<WriteOutcome> {
     const body = updateBody(changes);
+    const sentAt = Date.now();
     const answer = await this.client.send(ENDPOINTS.update, {
       params: { id },
       json: body,
@@ -167,25 +190,35 @@ export class EngagementsApi {
     });
     return this.settle(
       answer,
+      { pending: 'update', id, changes: body, sentAt },
       async () => ({ engagement: await this.get(id), source: 'reread' }),
       (engagement) => holdsChanges(engagement, body),
     );
   }
 
   /**
-   * The result of a 2xx write: what it answered, or what reading back found. A read-back that
-   * shows the change was not made (nothing matching a create; a PATCH's fields not there,
-   * unless the service answered 202 and may apply it later) is a failure with nothing applied.
+   * The result of a 2xx write: what it answered, or what reading back found. After a 202
+   * (accepted for processing) a read-back that finds nothing, or finds the change not made yet,
+   * or fails (a 404: it is not there yet) is `accepted`: to be looked for again. Otherwise a
+   * read-back that shows the change was not made (nothing matching a create; a PATCH's fields
+   * not there) is a failure with nothing applied.
    */
   private async settle(
     answer: WriteAnswer<Engagement>,
+    accepted: AcceptedWrite,
     readBack: () => Promise<{ engagement: Engagement; source: WriteSource } | undefined>,
     holds: (engagement: Engagement) => boolean = () => true,
-  ): Promise<WriteResult> {
-    const accepted = answer.status === 202;
+  ): Promise<WriteOutcome> {
     if (answer.resource) {
       this.remember(answer.resource, answer.etag);
-      return { engagement: answer.resource, source: 'answer', accepted };
+      return { engagement: answer.resource, source: 'answer', accepted: answer.status === 202 };
+    }
+    if (answer.status === 202) {
+      const found = await readBack().catch((error: unknown) => {
+        if (isApiError(error) && error.kind === 'cancelled') throw error;
+        return undefined;
+      });
+      return found && holds(found.engagement) ? { ...found, accepted: true } : accepted;
     }
     let found: { engagement: Engagement; source: WriteSource } | undefined;
     try {
@@ -202,7 +235,7 @@ export class EngagementsApi {
         },
       );
     }
-    if (!found || (!accepted && !holds(found.engagement))) {
+    if (!found || !holds(found.engagement)) {
       throw new ApiError(
         'badResponse',
         'The service answered that the change was made, but reading it back shows it was not.',
@@ -212,7 +245,37 @@ export class EngagementsApi {
         },
       );
     }
-    return { ...found, accepted };
+    return { ...found, accepted: false };
+  }
+
+  /**
+   * One look for a write the service accepted (202) and did not show yet: the engagement named
+   * (a 404 means not yet), the newest one created since with the name and type sent when
+   * nothing was named, or the updated one once it holds every field sent. Undefined: not yet.
+   */
+  async findAccepted(write: AcceptedWrite, options: CallOptions = {}): Promise<WriteResult | undefined> {
+    if (write.pending === 'update') {
+      const engagement = await this.getIfThere(write.id, options);
+      return engagement && holdsChanges(engagement, write.changes)
+        ? { engagement, source: 'reread', accepted: true }
+        : undefined;
+    }
+    if (write.id !== undefined) {
+      const engagement = await this.getIfThere(write.id, options);
+      return engagement && { engagement, source: write.named ?? 'named', accepted: true };
+    }
+    const found = await this.searchCreated(write.input, write.createdFrom, options);
+    return found && { engagement: found, source: 'search', accepted: true };
+  }
+
+  /** The engagement, or undefined when the service answers 404 (it has not made it yet). */
+  private async getIfThere(id: string, options: CallOptions): Promise<Engagement | undefined> {
+    try {
+      return await this.get(id, options);
+    } catch (error) {
+      if (isApiError(error) && error.kind === 'notFound') return undefined;
+      throw error;
+    }
   }
 
   /**
@@ -225,16 +288,18 @@ export class EngagementsApi {
     since: number | undefined,
     options: CallOptions = {},
   ): Promise<Engagement | undefined> {
-    const body = createBody(input);
-    const all = await this.listAll({ signal: options.signal });
     const from = since === undefined ? Number.NEGATIVE_INFINITY : since - RECENT_CREATE_WINDOW_MS;
-    const matches = all.items.filter(
-      (e) =>
-        e.name === body.name &&
-        e.type === body.type &&
-        (body.description ?? '') === (e.description ?? '') &&
-        Date.parse(e.createdAt) >= from,
-    );
+    return this.searchCreated(createBody(input), from, options);
+  }
+
+  /** The newest engagement with the POST body's name, type and description, created at `from` or later. */
+  private async searchCreated(
+    body: NewEngagement,
+    from: number,
+    options: CallOptions,
+  ): Promise<Engagement | undefined> {
+    const all = await this.listAll({ signal: options.signal });
+    const matches = all.items.filter((e) => isCreated(e, body, from));
     matches.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
     return matches[0];
   }
@@ -267,8 +332,21 @@ export class EngagementsApi {
   }
 }
 
+/**
+ * Whether an engagement is the one a create sent (`body`, the POST body as `createBody` made
+ * it): the same name, type and description, created at `from` (ms since epoch) or later.
+ */
+export function isCreated(engagement: Engagement, body: NewEngagement, from: number): boolean {
+  return (
+    engagement.name === body.name &&
+    engagement.type === body.type &&
+    (body.description ?? '') === (engagement.description ?? '') &&
+    Date.parse(engagement.createdAt) >= from
+  );
+}
+
 /** Whether an engagement holds every field of a PATCH body. */
-function holdsChanges(engagement: Engagement, body: EngagementChanges): boolean {
+export function holdsChanges(engagement: Engagement, body: EngagementChanges): boolean {
   return Object.entries(body).every(([field, value]) => (engagement[field] ?? '') === value);
 }
 

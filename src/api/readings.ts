@@ -28,15 +28,23 @@ export interface WriteAnswer<T> {
   resource?: T;
   /** Why the body could not serve as the resource (empty, not JSON, another shape). */
   unreadable?: string;
+  /**
+   * The id a body that is not the whole resource named (`{"id": "…"}`, some of its fields, a
+   * pending body such as `{"status": "pending", "id": "…"}`, bare or wrapped): the resource
+   * to read back.
+   */
+  namedId?: string;
   /** The `Location` header, as sent. */
   location?: string;
   etag?: string;
+  /** The `Date` header: when the service answered, by its own clock. */
+  date?: string;
 }
 
 /**
- * Reads a write answer: 200, 201, 202 or 204, with the resource (bare or wrapped), with an
- * empty body, with something else, or with only a `Location`. Never throws for a 2xx: an
- * answer without a usable resource is for the caller to read back.
+ * Reads a write answer: 200, 201, 202 or 204, with the resource (bare or wrapped), with some
+ * of it or only its id, with an empty body, with something else, or with only a `Location`.
+ * Never throws for a 2xx: an answer without a usable resource is for the caller to read back.
  */
 export function readWriteAnswer<T>(
   status: number,
@@ -49,6 +57,7 @@ export function readWriteAnswer<T>(
     status,
     location: headers.get('Location') ?? undefined,
     etag: headers.get('ETag') ?? undefined,
+    date: headers.get('Date') ?? undefined,
   };
   if (!text.trim()) return { ...answer, unreadable: 'an empty body' };
   let body: unknown;
@@ -57,10 +66,15 @@ export function readWriteAnswer<T>(
   } catch {
     return { ...answer, unreadable: 'a body that is not JSON' };
   }
+  const single = unwrapSingle(body, marker);
   try {
-    return { ...answer, resource: parse(unwrapSingle(body, marker)) };
+    return { ...answer, resource: parse(single) };
   } catch (error) {
-    return { ...answer, unreadable: error instanceof ShapeError ? error.message : String(error) };
+    const unreadable = error instanceof ShapeError ? error.message : String(error);
+    const named = isObject(single) ? single[marker] : undefined;
+    return typeof named === 'string' && named.trim() !== ''
+      ? { ...answer, unreadable, namedId: named }
+      : { ...answer, unreadable };
   }
 }
 
@@ -96,11 +110,38 @@ function whole(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
+/** Where a page envelope may hold its items, in order of preference. */
+export const PAGE_ITEM_FIELDS = ['data', 'items', 'records', 'results'] as const;
+/** Where it may say its total, page size and page number (at the top, or under `meta` / `pagination`). */
+export const PAGE_TOTAL_FIELDS = ['totalCount', 'total', 'total_count', 'count'] as const;
+export const PAGE_SIZE_FIELDS = ['pageSize', 'page_size', 'per_page', 'limit'] as const;
+export const PAGE_NUMBER_FIELDS = ['page', 'pageNumber', 'current_page'] as const;
+
 /**
- * A page, in any of the forms a service may use: the envelope `{data, page, pageSize,
- * totalCount}` (the paging fields may also sit under `meta` or `pagination`), or a bare
+ * The items of a page envelope: the first array under a name services use for them, else the
+ * envelope's one array field (`{"engagements": […], "total": 230}`). Several arrays and none of
+ * those names, or no array at all, is a shape this extension does not guess at.
+ */
+function pageItems(body: Obj): { field: string; items: unknown[] } {
+  for (const field of PAGE_ITEM_FIELDS) {
+    const value = body[field];
+    if (Array.isArray(value)) return { field, items: value };
+  }
+  const arrays = Object.keys(body).filter((field) => Array.isArray(body[field]));
+  if (arrays.length === 1) return { field: arrays[0], items: body[arrays[0]] as unknown[] };
+  if (arrays.length > 1) throw new ShapeError('', 'one array of items', `several arrays (${arrays.join(', ')})`);
+  const data = body.data;
+  throw new ShapeError('data', 'an array', data === undefined ? 'nothing' : data === null ? 'null' : typeof data);
+}
+
+/**
+ * A page, in any of the forms a service may use: an envelope with its items under `data`,
+ * `items`, `records`, `results` (or its one array field), its total, page size and page
+ * number at the top or under `meta` or `pagination` under any of the names above (the
+ * contract's `{data, page, pageSize, totalCount}`, `{items, total}`, Django's `{count, next,
+ * previous, results}`, Laravel's `{data, meta: {current_page, per_page, total}}`), or a bare
  * array. `page` and `pageSize` are what the service says it answered; when it does not say,
- * the request's. Without a `totalCount`, one more item is assumed after a full page.
+ * the request's. Without a total, one more item is assumed after a full page.
  */
 export function readPage<T>(
   body: unknown,
@@ -112,20 +153,24 @@ export function readPage<T>(
     return withTotal(data, request.page, request.pageSize, undefined);
   }
   if (!isObject(body)) throw new ShapeError('', 'a page of items', body === null ? 'null' : typeof body);
-  if (!Array.isArray(body.data))
-    throw new ShapeError('data', 'an array', body.data === undefined ? 'nothing' : typeof body.data);
-  const data = body.data.map((item, index) => parseItem(item, `data[${index}]`));
+  const { field, items } = pageItems(body);
+  const data = items.map((item, index) => parseItem(item, `${field}[${index}]`));
   const meta = [body, body.meta, body.pagination].filter(isObject);
-  const field = (name: string) => meta.map((m) => m[name]).find((v) => v !== undefined);
-  const page = whole(field('page'));
-  const pageSize = whole(field('pageSize'));
-  const total = field('totalCount') ?? field('total');
-  const totalCount = whole(total);
+  /** The first of `names` that the envelope or its `meta`/`pagination` holds: its name and value. */
+  const find = (names: readonly string[]): { name: string; value: unknown } | undefined => {
+    for (const name of names)
+      for (const m of meta) if (m[name] !== undefined && m[name] !== null) return { name, value: m[name] };
+    return undefined;
+  };
+  const page = whole(find(PAGE_NUMBER_FIELDS)?.value);
+  const pageSize = whole(find(PAGE_SIZE_FIELDS)?.value);
+  const total = find(PAGE_TOTAL_FIELDS);
+  const totalCount = whole(total?.value);
   if (total !== undefined && totalCount === undefined)
     throw new ShapeError(
-      'totalCount',
+      total.name,
       'a whole number',
-      typeof total === 'string' ? `"${total.slice(0, 20)}"` : typeof total,
+      typeof total.value === 'string' ? `"${total.value.slice(0, 20)}"` : typeof total.value,
     );
   return withTotal(
     data,

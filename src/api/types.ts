@@ -80,8 +80,12 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** How a write's result was learned: from its answer, or read back because the answer had none. */
-export type WriteSource = 'answer' | 'location' | 'reread' | 'search';
+/**
+ * How a write's result was learned: from its answer, or read back because the answer carried
+ * no whole engagement: from its `Location`, from the id its body named, by reading the updated
+ * engagement again, or by searching for the newest one with the name and type sent.
+ */
+export type WriteSource = 'answer' | 'location' | 'named' | 'reread' | 'search';
 
 export interface WriteResult {
   /** The engagement as the service now holds it. */
@@ -89,4 +93,40 @@ export interface WriteResult {
   source: WriteSource;
   /** The service answered 202: it accepted the change and may apply it a little later. */
   accepted: boolean;
+}
+
+/**
+ * A write the service accepted (202) and does not show yet: a read-back found no engagement
+ * (or one without the change). Not a failure: it is looked for again (see
+ * `src/engagements/pending.ts`) until it appears.
+ */
+export type AcceptedWrite =
+  | {
+      pending: 'create';
+      /** The engagement's id, when the answer named it: in its `Location`, or in its body. */
+      id?: string;
+      named?: 'location' | 'named';
+      /** What was sent (the POST body). */
+      input: NewEngagement;
+      /** When it was sent (ms since epoch, this machine's clock). */
+      sentAt: number;
+      /**
+       * The earliest `createdAt` the engagement can have (ms since epoch): a search for it
+       * passes over older engagements with the same name and type.
+       */
+      createdFrom: number;
+    }
+  | {
+      pending: 'update';
+      id: string;
+      /** What was sent (the PATCH body). */
+      changes: EngagementChanges;
+      sentAt: number;
+    };
+
+/** What a create or update came to: done (with the engagement), or accepted and not shown yet. */
+export type WriteOutcome = WriteResult | AcceptedWrite;
+
+export function isAccepted(outcome: WriteOutcome): outcome is AcceptedWrite {
+  return 'pending' in outcome;
 }

@@ -124,6 +124,16 @@ async function submit(deps: EngagementDeps, input: NewEngagement, pinned?: Pinne
       confirmWrite(deps, vscode.l10n.t('Created “{0}” ({1}).', created.name, created.id), how);
       if (pin.active() && !(await deps.view.reveal(created.id))) await hiddenByFilter(deps, created.name);
     },
+    accepted: {
+      pending: vscode.l10n.t(
+        'The service accepted “{0}” for processing; it shows as pending in the view until the service shows it.',
+        input.name,
+      ),
+      notShown: vscode.l10n.t(
+        'The service accepted “{0}” and has not shown it yet. Refresh in a moment to see it.',
+        input.name,
+      ),
+    },
     // Only offered when nothing was created: the same input, to the same environment.
     retry: () => submit(deps, input, pin),
     edit: () => createEngagement(deps, input, 0),

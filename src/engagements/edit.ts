@@ -242,6 +242,16 @@ export async function applyChanges(
         confirmWrite(deps, vscode.l10n.t('Updated “{0}”.', updated.name), how);
         if (pin.active()) await deps.view.reveal(updated.id);
       },
+      accepted: {
+        pending: vscode.l10n.t(
+          'The service accepted the change to “{0}” for processing; the new values show as pending until the service shows them.',
+          shown.name,
+        ),
+        notShown: vscode.l10n.t(
+          'The service accepted the change to “{0}” and has not shown it yet. Refresh in a moment to see it.',
+          shown.name,
+        ),
+      },
       retry: again,
       edit: reopen,
       handle: async (error) => {

@@ -139,6 +139,8 @@ export function registerEngagements(services: Services) {
   context.subscriptions.push(
     query,
     view,
+    // Reads and the looks for accepted writes in flight stop with the view.
+    { dispose: () => store.dispose() },
     { dispose: () => details?.dispose() },
     // A write refused for lack of engagements:write (remembered per environment until its key is replaced).
     services.environments.onDidChangeCapabilities(() => view.update()),

@@ -2,7 +2,7 @@
 // again first; if any changed meanwhile the user chooses Overwrite, Reload or Cancel for the
 // batch. Failures are reported by name, and Retry sends only the failed ones again.
 import * as vscode from 'vscode';
-import type { Engagement } from '../api/types';
+import { type AcceptedWrite, type Engagement, isAccepted } from '../api/types';
 import { changedFields, differingFields } from '../core/changes';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { isApiError } from '../api/errors';
@@ -10,7 +10,7 @@ import { describeError, showError } from '../ui/errors';
 import { isBack } from '../ui/ui';
 import { type EngagementDeps, notice, requireApi, ui, withProgress } from './common';
 import { askStatus } from './edit';
-import { pinEnvironment, type Pinned } from './writes';
+import { notShownYet, pinEnvironment, type Pinned } from './writes';
 
 function engagements(count: number): string {
   return count === 1 ? vscode.l10n.t('1 engagement') : vscode.l10n.t('{0} engagements', count);
@@ -79,16 +79,56 @@ async function setStatuses(deps: EngagementDeps, pin: Pinned, toChange: Engageme
     if (choice !== overwrite) return;
   }
   const ready = fresh.map((pair) => pair.fresh);
-  const failures = await patchAll(deps, pin, ready, status);
-  await report(deps, pin, [...unreadable, ...failures], ready.length + unreadable.length, status);
+  const { failures, accepted } = await patchAll(deps, pin, ready, status);
+  followAcceptedMany(deps, pin, accepted, status);
+  await report(deps, pin, [...unreadable, ...failures], ready.length + unreadable.length, status, accepted.length);
+}
+
+/**
+ * Changes the service accepted (202) and does not show yet: pending in the tree while each is
+ * looked for again; one message when some are still not shown after the window.
+ */
+function followAcceptedMany(deps: EngagementDeps, pin: Pinned, accepted: AcceptedWrite[], status: string): void {
+  if (accepted.length === 0) return;
+  const count = engagements(accepted.length);
+  notice(
+    deps,
+    vscode.l10n.t(
+      'The service accepted the status “{0}” of {1} for processing; it shows as pending until the service shows it.',
+      status,
+      count,
+    ),
+  );
+  if (!pin.active()) return;
+  void Promise.all(accepted.map((write) => deps.store.track(write)))
+    .then(async (outcomes) => {
+      const notShown = outcomes.filter((o) => o.kind === 'notShown').length;
+      if (notShown === 0) return;
+      await notShownYet(
+        deps,
+        pin,
+        vscode.l10n.t(
+          'The service accepted the status “{0}” of {1} and has not shown it yet. Refresh in a moment to see it.',
+          status,
+          engagements(notShown),
+        ),
+      );
+    })
+    .catch((error: unknown) => deps.services.log.error('Following accepted status changes failed', error));
 }
 
 /** `checked`: the outcome was unknown and a check found the change not made (Retry is safe). */
 type Failure = { engagement: Engagement; error: unknown; checked?: boolean };
 
-async function patchAll(deps: EngagementDeps, pin: Pinned, targets: Engagement[], status: string): Promise<Failure[]> {
+async function patchAll(
+  deps: EngagementDeps,
+  pin: Pinned,
+  targets: Engagement[],
+  status: string,
+): Promise<{ failures: Failure[]; accepted: AcceptedWrite[] }> {
   const { api } = pin;
-  if (targets.length === 0) return [];
+  const accepted: AcceptedWrite[] = [];
+  if (targets.length === 0) return { failures: [], accepted };
   const checkedNotMade = new Set<string>();
   const results = await withProgress(
     vscode.l10n.t('Setting the status of {0} to “{1}”…', engagements(targets.length), status),
@@ -96,7 +136,12 @@ async function patchAll(deps: EngagementDeps, pin: Pinned, targets: Engagement[]
       mapLimited(targets, LIMITS.perEngagement, async (e) => {
         let updated: Engagement;
         try {
-          updated = (await api.engagements.update(e.id, { status }, { expectedUpdatedAt: e.updatedAt })).engagement;
+          const outcome = await api.engagements.update(e.id, { status }, { expectedUpdatedAt: e.updatedAt });
+          if (isAccepted(outcome)) {
+            accepted.push(outcome);
+            return undefined;
+          }
+          updated = outcome.engagement;
         } catch (error) {
           if (!isApiError(error) || !error.writeOutcome) throw error;
           // Made, or perhaps made: look before calling it failed.
@@ -116,7 +161,7 @@ async function patchAll(deps: EngagementDeps, pin: Pinned, targets: Engagement[]
       deps.services.log.error(`Setting the status of engagement ${targets[i].id} failed`, r.reason);
     }
   });
-  return failures;
+  return { failures, accepted };
 }
 
 async function report(
@@ -125,8 +170,10 @@ async function report(
   failures: Failure[],
   attempted: number,
   status: string,
+  /** How many of the attempted the service accepted and does not show yet (said apart). */
+  accepted = 0,
 ): Promise<void> {
-  const succeeded = attempted - failures.length;
+  const succeeded = attempted - failures.length - accepted;
   if (succeeded > 0) notice(deps, vscode.l10n.t('Set the status of {0} to “{1}”.', engagements(succeeded), status));
   if (failures.length === 0) return;
   // Retry sends again only what certainly did not happen (an unknown outcome was checked above).

@@ -2,12 +2,14 @@
 // the last failure. Views render snapshots of it; commands ask it to load and tell it what
 // they changed. It does not import `vscode`, so unit tests drive it against the reference
 // service directly.
+import { holdsChanges, isCreated } from '../api/engagements';
 import { isApiError } from '../api/errors';
 import { checkPage, type PagingStop } from '../api/paging';
 import type { ServiceApi } from '../api/service';
-import type { Engagement } from '../api/types';
+import type { AcceptedWrite, Engagement } from '../api/types';
 import { LIMITS } from '../core/concurrency';
 import type { EngagementCache } from './cache';
+import { type AcceptedOutcome, type LookOptions, lookAgain } from './pending';
 
 export type StorePhase = 'noEnvironment' | 'keyMissing' | 'idle' | 'loading' | 'loaded' | 'failed';
 
@@ -36,6 +38,15 @@ export interface StoreSnapshot {
   pages: number;
   /** While every page is being read: how many engagements so far, of how many. */
   readingAll?: { loaded: number; total: number };
+  /** Writes the service accepted (202) and does not show yet, oldest first: the tree shows them as pending. */
+  pending: readonly PendingWrite[];
+}
+
+/** A write the service accepted and does not show yet, as the tree shows it. */
+export interface PendingWrite {
+  /** Its own key, for the tree's row. */
+  readonly key: string;
+  readonly write: AcceptedWrite;
 }
 
 /** Where the store gets its client: the active environment's connection and settings. */
@@ -46,6 +57,8 @@ export interface StoreSource {
   pageSize(): number;
   /** Where the last first page of each environment is kept between sessions. */
   cache?: EngagementCache;
+  /** How accepted writes are looked for again (tests: a short schedule, a clock of their own). */
+  acceptedLooks?: LookOptions;
 }
 
 type Listener = () => void;
@@ -100,6 +113,12 @@ export class EngagementStore {
   private whole?: Promise<boolean>;
   private wholeAbort?: AbortController;
   private wholeProgress?: { loaded: number; total: number };
+  /** Writes accepted and not shown yet, by key; each with the look that ends it. */
+  private readonly pendingWrites = new Map<
+    string,
+    { entry: PendingWrite; abort: AbortController; end: (outcome: AcceptedOutcome) => void }
+  >();
+  private pendingCount = 0;
 
   constructor(private readonly source: StoreSource) {
     this.restoreCache();
@@ -143,6 +162,7 @@ export class EngagementStore {
       complete: this.wholeAt !== undefined && items.length >= totalCount,
       pages,
       readingAll: this.wholeProgress ? { ...this.wholeProgress } : undefined,
+      pending: [...this.pendingWrites.values()].map((p) => p.entry),
     };
   }
 
@@ -193,6 +213,7 @@ export class EngagementStore {
     this.wholeAt = undefined;
     this.whole = undefined;
     this.wholeProgress = undefined;
+    this.cancelPending();
     this.restoreCache();
     this.emit();
   }
@@ -258,6 +279,7 @@ export class EngagementStore {
     this.error = undefined;
     this.phase = 'loaded';
     this.learn(loaded.items);
+    this.pendingShownIn(loaded.items);
     const id = this.source.environmentId();
     if (id !== undefined)
       this.source.cache?.write(id, {
@@ -307,6 +329,7 @@ export class EngagementStore {
         loaded.totalCount = page.totalCount;
         // Items may move between pages when others are created meanwhile: each id shows once.
         loaded.items = dedupe([...loaded.items, ...page.data]);
+        this.pendingShownIn(page.data);
       }
       this.error = undefined;
       this.learn(page.data);
@@ -331,6 +354,69 @@ export class EngagementStore {
     }
     this.learn([engagement]);
     this.emit();
+  }
+
+  /**
+   * A write the service accepted (202) and does not show yet. The tree shows it as pending (a
+   * create as a row of its own, an update's new values on its row) while it is looked for
+   * again (`lookAgain`); once the service shows it, it takes its place like any write. Stopped
+   * by reset() (another environment or key) and dispose(). Resolves with what became of it.
+   */
+  track(write: AcceptedWrite): Promise<AcceptedOutcome> {
+    const api = this.source.api();
+    if (!api) return Promise.resolve({ kind: 'cancelled' });
+    const key = `pending:${++this.pendingCount}`;
+    const abort = new AbortController();
+    let end!: (outcome: AcceptedOutcome) => void;
+    const ended = new Promise<AcceptedOutcome>((resolve) => (end = resolve));
+    this.pendingWrites.set(key, { entry: { key, write }, abort, end });
+    this.emit();
+    const signal = AbortSignal.any([abort.signal, this.abort.signal]);
+    void lookAgain((look) => api.engagements.findAccepted(write, { signal: look }), signal, this.source.acceptedLooks)
+      .catch((): AcceptedOutcome => ({ kind: 'notShown' }))
+      .then((outcome) => this.endPending(key, outcome, true));
+    return ended;
+  }
+
+  /** Ends an accepted write's look: shown (its engagement takes its place), not shown, or cancelled. */
+  private endPending(key: string, outcome: AcceptedOutcome, upsert: boolean): void {
+    const pending = this.pendingWrites.get(key);
+    if (!pending) return;
+    this.pendingWrites.delete(key);
+    pending.abort.abort();
+    if (outcome.kind === 'shown' && upsert)
+      this.upsert(outcome.result.engagement, pending.entry.write.pending === 'create');
+    else this.emit();
+    pending.end(outcome);
+  }
+
+  /** Accepted writes that a read now shows are done: the engagement read takes their place. */
+  private pendingShownIn(items: readonly Engagement[]): void {
+    for (const [key, { entry }] of [...this.pendingWrites]) {
+      const write = entry.write;
+      const engagement =
+        write.pending === 'update'
+          ? items.find((e) => e.id === write.id && holdsChanges(e, write.changes))
+          : items.find((e) =>
+              write.id !== undefined ? e.id === write.id : isCreated(e, write.input, write.createdFrom),
+            );
+      if (!engagement) continue;
+      const source =
+        write.pending === 'update' ? 'reread' : write.id !== undefined ? (write.named ?? 'named') : 'search';
+      this.endPending(key, { kind: 'shown', result: { engagement, source, accepted: true } }, false);
+    }
+  }
+
+  private cancelPending(): void {
+    for (const key of [...this.pendingWrites.keys()]) this.endPending(key, { kind: 'cancelled' }, false);
+  }
+
+  /** Stops every read and look in flight (the view is going away). */
+  dispose(): void {
+    this.generation++;
+    this.abort.abort();
+    this.cancelPending();
+    this.listeners.clear();
   }
 
   /**

@@ -2,7 +2,7 @@
 // group, filter); it never talks HTTP. Tree nodes are kept per id, so `reveal`, selection
 // and expansion find the same element after a refresh.
 import * as vscode from 'vscode';
-import type { Engagement } from '../api/types';
+import type { Engagement, EngagementChanges } from '../api/types';
 import { Commands } from '../constants';
 import { describeEngagement, engagementMarkdown } from '../core/engagementText';
 import { formatCount } from '../core/format';
@@ -10,7 +10,7 @@ import { applyQuery, type EngagementGroup } from '../core/query';
 import { statusLook } from '../core/status';
 import { displayText, shortLabel } from '../core/text';
 import type { QueryState } from './queryState';
-import type { EngagementStore, StoreSnapshot } from './store';
+import type { EngagementStore, PendingWrite, StoreSnapshot } from './store';
 
 export interface EngagementNode {
   readonly kind: 'engagement';
@@ -40,7 +40,14 @@ export interface ShowMoreNode {
   parent?: GroupNode;
 }
 
-export type TreeNode = EngagementNode | GroupNode | LoadMoreNode | ShowMoreNode;
+/** A create the service accepted (202) and does not show yet: the name and type typed, marked pending. */
+export interface PendingNode {
+  readonly kind: 'pending';
+  readonly id: string;
+  pending: PendingWrite & { write: { pending: 'create' } };
+}
+
+export type TreeNode = EngagementNode | GroupNode | LoadMoreNode | ShowMoreNode | PendingNode;
 
 /**
  * Rows a list of the tree shows before a "Show more…" row. VS Code sends every row a tree
@@ -96,6 +103,10 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
    * items have not changed. The tooltip is made only when VS Code asks (resolveTreeItem).
    */
   private items = new WeakMap<Engagement, { minute: number; environmentId: string; item: vscode.TreeItem }>();
+  /** Engagements shown with the new values of an update the service accepted and does not show yet. */
+  private pendingIds = new Set<string>();
+  private overlaid = new WeakMap<Engagement, { changes: string; engagement: Engagement }>();
+  private readonly pendingNodes = new Map<string, PendingNode>();
 
   constructor(
     private readonly store: EngagementStore,
@@ -122,8 +133,9 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
       this.shownRows.clear();
       this.shownFor = { query: this.query.current, environmentId };
     }
-    if (snapshot.items.length === 0) return [];
-    const result = applyQuery(snapshot.items, this.query.current);
+    const pending = this.pendingRows(snapshot);
+    if (snapshot.items.length === 0) return pending;
+    const result = applyQuery(this.shownItems(snapshot), this.query.current);
     const live = new Set(snapshot.items.map((e) => e.id));
     for (const id of this.engagementNodes.keys()) if (!live.has(id)) this.engagementNodes.delete(id);
     let roots: TreeNode[];
@@ -142,7 +154,48 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
     }
     // Rows loaded but not shown come first; then what the service has not sent yet.
     if (snapshot.hasMore && roots.at(-1)?.kind !== 'showMore') roots.push(this.loadMoreNode);
-    return roots;
+    return pending.length ? [...pending, ...roots] : roots;
+  }
+
+  /** Creates the service accepted and does not show yet: first, whatever the sort, group or filter. */
+  private pendingRows(snapshot: StoreSnapshot): PendingNode[] {
+    const rows: PendingNode[] = [];
+    const live = new Set<string>();
+    for (const entry of snapshot.pending) {
+      if (entry.write.pending !== 'create') continue;
+      live.add(entry.key);
+      let node = this.pendingNodes.get(entry.key);
+      if (!node)
+        this.pendingNodes.set(
+          entry.key,
+          (node = { kind: 'pending', id: entry.key, pending: entry as PendingNode['pending'] }),
+        );
+      rows.push(node);
+    }
+    for (const key of this.pendingNodes.keys()) if (!live.has(key)) this.pendingNodes.delete(key);
+    return rows;
+  }
+
+  /**
+   * The engagements as the tree shows them: with the new values of updates the service
+   * accepted and does not show yet (the store keeps what the service said).
+   */
+  private shownItems(snapshot: StoreSnapshot): readonly Engagement[] {
+    const changes = new Map<string, EngagementChanges>();
+    for (const { write } of snapshot.pending)
+      if (write.pending === 'update') changes.set(write.id, { ...changes.get(write.id), ...write.changes });
+    this.pendingIds = new Set(changes.keys());
+    if (changes.size === 0) return snapshot.items;
+    return snapshot.items.map((e) => {
+      const change = changes.get(e.id);
+      if (!change) return e;
+      const key = JSON.stringify(change);
+      const made = this.overlaid.get(e);
+      if (made?.changes === key) return made.engagement;
+      const engagement = { ...e, ...change };
+      this.overlaid.set(e, { changes: key, engagement });
+      return engagement;
+    });
   }
 
   /** The first rows of a list (as many as shown so far, when `stepped`), and "Show more…" when there are more. */
@@ -176,7 +229,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   include(id: string): boolean {
     const snapshot = this.store.snapshot();
     if (!stepped(snapshot)) return false;
-    const result = applyQuery(snapshot.items, this.query.current);
+    const result = applyQuery(this.shownItems(snapshot), this.query.current);
     const by = this.query.current.group;
     const group = result.groups?.find((g) => g.items.some((e) => e.id === id));
     const list = group ? groupId(by, group.key) : 'root';
@@ -255,6 +308,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
     if (element.kind === 'engagement') return this.engagementItem(element.engagement);
     if (element.kind === 'group') return groupItem(element);
     if (element.kind === 'showMore') return this.showMoreItem(element);
+    if (element.kind === 'pending') return pendingItem(element, this.environmentId ?? '');
     return this.loadMoreItem();
   }
 
@@ -264,7 +318,8 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
     const minute = Math.floor(Date.now() / 60_000);
     const made = this.items.get(engagement);
     if (made && made.minute === minute && made.environmentId === environmentId) return made.item;
-    const item = engagementItem(engagement, environmentId, { tooltip: false });
+    const pending = this.pendingIds.has(engagement.id);
+    const item = engagementItem(engagement, environmentId, { tooltip: false, pending });
     this.items.set(engagement, { minute, environmentId, item });
     return item;
   }
@@ -272,14 +327,14 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   /** The tooltip (every field as Markdown), made when VS Code is about to show it. */
   resolveTreeItem(item: vscode.TreeItem, element: TreeNode): vscode.TreeItem {
     if (element.kind === 'engagement' && item.tooltip === undefined)
-      item.tooltip = engagementTooltip(element.engagement);
+      item.tooltip = engagementTooltip(element.engagement, this.pendingIds.has(element.id));
     return item;
   }
 
   private showMoreItem(node: ShowMoreNode): vscode.TreeItem {
     const items = node.parent
       ? node.parent.group.items
-      : applyQuery(this.store.snapshot().items, this.query.current).items;
+      : applyQuery(this.shownItems(this.store.snapshot()), this.query.current).items;
     const shown = this.rowsShown(node.list, items.length);
     const item = new vscode.TreeItem(
       vscode.l10n.t(
@@ -330,11 +385,15 @@ function groupId(by: string, key: string): string {
   return `group:${by}:${key}`;
 }
 
-/** The tree item of an engagement; its tooltip too unless `tooltip: false` (then resolveTreeItem adds it). */
+/**
+ * The tree item of an engagement; its tooltip too unless `tooltip: false` (then resolveTreeItem
+ * adds it). `pending`: it shows the new values of an update the service accepted and does not
+ * show yet, and says so.
+ */
 export function engagementItem(
   engagement: Engagement,
   environmentId: string,
-  options: { tooltip?: boolean } = {},
+  options: { tooltip?: boolean; pending?: boolean } = {},
 ): vscode.TreeItem {
   const look = statusLook(engagement.status);
   // Shortened with an ellipsis (the whole name is in the tooltip and the details); a name with
@@ -342,11 +401,12 @@ export function engagementItem(
   const name = shortLabel(engagement.name, engagement.id);
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `engagement:${environmentId}:${engagement.id}`;
-  const description = describeEngagement(engagement, Date.now());
+  const described = describeEngagement(engagement, Date.now());
   // Colour alone never carries the status: statuses the contract does not name are written out.
-  item.description = look.kind === 'other' ? `${displayText(look.text)} · ${description}` : description;
+  const description = look.kind === 'other' ? `${displayText(look.text)} · ${described}` : described;
+  item.description = options.pending ? `${vscode.l10n.t('pending')} · ${description}` : description;
   item.iconPath = new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined);
-  if (options.tooltip !== false) item.tooltip = engagementTooltip(engagement);
+  if (options.tooltip !== false) item.tooltip = engagementTooltip(engagement, options.pending);
   item.contextValue = `engagement status-${look.kind}`;
   // A click (or Enter) opens the details in the one reusable details tab.
   item.command = {
@@ -361,11 +421,34 @@ export function engagementItem(
 }
 
 /** Every field as untrusted Markdown without HTML: no command link in it can run. */
-export function engagementTooltip(engagement: Engagement): vscode.MarkdownString {
-  const tooltip = new vscode.MarkdownString(engagementMarkdown(engagement, { heading: false }));
+export function engagementTooltip(engagement: Engagement, pending = false): vscode.MarkdownString {
+  const fields = engagementMarkdown(engagement, { heading: false });
+  const tooltip = new vscode.MarkdownString(
+    pending
+      ? `${vscode.l10n.t('Pending: the service accepted this change and does not show it yet.')}\n\n${fields}`
+      : fields,
+  );
   tooltip.isTrusted = false;
   tooltip.supportHtml = false;
   return tooltip;
+}
+
+/** A create the service accepted and does not show yet: the name and type typed, its own icon, "pending". */
+function pendingItem(node: PendingNode, environmentId: string): vscode.TreeItem {
+  const { name, type } = node.pending.write.input;
+  const label = shortLabel(name, vscode.l10n.t('(no name)'));
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.id = `pending:${environmentId}:${node.id}`;
+  item.description = vscode.l10n.t('pending · {0}', shortLabel(type, ''));
+  item.iconPath = new vscode.ThemeIcon('watch');
+  item.contextValue = 'pending';
+  item.tooltip = vscode.l10n.t(
+    '“{0}” ({1}): the service accepted it and does not show it yet. It is looked for again for about a minute and shown here when the service shows it.',
+    displayText(name),
+    displayText(type),
+  );
+  item.accessibilityInformation = { label: `${label}, ${vscode.l10n.t('pending')}, ${displayText(type)}` };
+  return item;
 }
 
 function groupItem(node: GroupNode): vscode.TreeItem {

@@ -26,7 +26,8 @@ export type EngagementsViewState =
 export function viewState(snapshot: StoreSnapshot, query: QueryState): EngagementsViewState {
   if (snapshot.phase === 'noEnvironment') return 'noEnvironment';
   if (snapshot.phase === 'keyMissing') return 'keyMissing';
-  if (snapshot.items.length === 0) {
+  // A create the service accepted and does not show yet is a row of the tree.
+  if (snapshot.items.length === 0 && !snapshot.pending.some((p) => p.write.pending === 'create')) {
     // With nothing to show, a failure explains the empty view (also after an empty list).
     if (snapshot.phase === 'failed' || (snapshot.phase === 'loaded' && snapshot.error !== undefined)) {
       const error = snapshot.error;
@@ -67,6 +68,8 @@ export class EngagementsView implements vscode.Disposable {
     totalCount: number;
     loadingMore: boolean;
     environmentId?: string;
+    /** The keys of the writes shown as pending. */
+    pending: string;
   };
 
   constructor(
@@ -134,6 +137,7 @@ export class EngagementsView implements vscode.Disposable {
       totalCount: snapshot.totalCount,
       loadingMore: snapshot.loadingMore,
       environmentId: snapshot.environmentId,
+      pending: snapshot.pending.map((p) => p.key).join(' '),
     };
     const last = this.rendered;
     this.rendered = next;
@@ -142,7 +146,8 @@ export class EngagementsView implements vscode.Disposable {
       last.items === next.items &&
       last.query === next.query &&
       last.hasMore === next.hasMore &&
-      last.environmentId === next.environmentId;
+      last.environmentId === next.environmentId &&
+      last.pending === next.pending;
     if (!same) this.provider.refresh();
     else if (last.loadingMore !== next.loadingMore || last.totalCount !== next.totalCount)
       this.provider.refreshLoadMore();

@@ -1,12 +1,14 @@
 // One way to send a create or an update and say what happened. A write the service carried
-// out is reported as done, whatever form its answer took. A write whose outcome is unknown (a
-// timeout, a cut connection, a 5xx) is never called failed: it is checked first, and Retry
-// is offered only when the check shows it did not happen. The user's input is kept throughout.
+// out is reported as done, whatever form its answer took. A write the service accepted (202)
+// and does not show yet is shown as pending and looked for again, never called failed. A
+// write whose outcome is unknown (a timeout, a cut connection, a 5xx) is never called failed
+// either: it is checked first, and Retry is offered only when the check shows it did not
+// happen. The user's input is kept throughout.
 import * as vscode from 'vscode';
 import { type ApiError, isApiError } from '../api/errors';
 import { Settings } from '../constants';
 import type { ServiceApi } from '../api/service';
-import type { Engagement, WriteResult } from '../api/types';
+import { type AcceptedWrite, type Engagement, isAccepted, type WriteOutcome, type WriteResult } from '../api/types';
 import { describeError, showError } from '../ui/errors';
 import { type EngagementDeps, notice, ui, withProgress } from './common';
 
@@ -37,11 +39,18 @@ export interface WriteFlow {
   /** What is being done, for messages: "create “Churn calls”". */
   action: string;
   progress: string;
-  send: () => Promise<WriteResult>;
+  send: () => Promise<WriteOutcome>;
   /** After an unknown outcome: the engagement if the change is there, undefined if it is not. */
   check: () => Promise<Engagement | undefined>;
   /** Shows the result (tree, notice); `late` when only the check found it. */
   done: (engagement: Engagement, how: { result?: WriteResult; late?: boolean }) => Promise<void>;
+  /** What the user is told of a write the service accepted (202) and does not show yet. */
+  accepted: {
+    /** At once: it is shown as pending. */
+    pending: string;
+    /** When the service has not shown it within the window. */
+    notShown: string;
+  };
   retry: () => Promise<unknown>;
   edit: () => Promise<unknown>;
   /** Called for a failure that is not about the outcome (e.g. a conflict); true when handled. */
@@ -50,15 +59,49 @@ export interface WriteFlow {
 
 /** Sends the write and reports. Resolves when the user has nothing more to decide. */
 export async function performWrite(deps: EngagementDeps, flow: WriteFlow): Promise<void> {
-  let result: WriteResult;
+  let outcome: WriteOutcome;
   try {
-    result = await withProgress(flow.progress, flow.send);
+    outcome = await withProgress(flow.progress, flow.send);
   } catch (error) {
     deps.services.log.error(`Could not ${flow.action}`, error);
     await settleFailure(deps, flow, error);
     return;
   }
-  await flow.done(result.engagement, { result });
+  if (isAccepted(outcome)) followAccepted(deps, flow.pin, outcome, flow);
+  else await flow.done(outcome.engagement, { result: outcome });
+}
+
+/**
+ * A write the service accepted (202) and does not show yet: the tree shows it as pending
+ * while the store looks for it again (`src/engagements/pending.ts`). When it appears, `done`
+ * shows it like any write; when it does not within the window, the user is told so, with
+ * Refresh. Never Retry (it was accepted), never "failed". Returns at once: the look goes on
+ * in the background, and another environment or key ends it.
+ */
+export function followAccepted(
+  deps: EngagementDeps,
+  pin: Pinned,
+  write: AcceptedWrite,
+  flow: Pick<WriteFlow, 'accepted' | 'action'> & { done?: WriteFlow['done'] },
+): void {
+  deps.services.log.info(`The service accepted "${flow.action}" (202) and does not show it yet; looking again`);
+  // The tree shows the active environment only: a write to another one is not looked for.
+  if (!pin.active()) return notice(deps, flow.accepted.notShown);
+  notice(deps, flow.accepted.pending);
+  void deps.store
+    .track(write)
+    .then(async (outcome) => {
+      if (outcome.kind === 'shown') await flow.done?.(outcome.result.engagement, { result: outcome.result });
+      else if (outcome.kind === 'notShown') await notShownYet(deps, pin, flow.accepted.notShown);
+    })
+    .catch((error: unknown) => deps.services.log.error(`Following "${flow.action}" failed`, error));
+}
+
+/** Says that the service accepted a write and has not shown it yet; Refresh reads the list again. */
+export async function notShownYet(deps: EngagementDeps, pin: Pinned, text: string): Promise<void> {
+  const refresh = vscode.l10n.t('Refresh');
+  const choice = await ui(deps).message('info', text, {}, refresh);
+  if (choice === refresh && pin.active()) await deps.store.refresh();
 }
 
 async function settleFailure(deps: EngagementDeps, flow: WriteFlow, error: unknown): Promise<void> {
@@ -173,8 +216,7 @@ export function confirmWrite(deps: EngagementDeps, text: string, how: { result?:
     parts.push(
       vscode.l10n.t('Its answer did not name the engagement: the newest one with this name and type is shown.'),
     );
-  if (how.result?.accepted)
-    parts.push(vscode.l10n.t('The service accepted it for processing; refresh if something is not shown yet.'));
+  if (how.result?.accepted) parts.push(vscode.l10n.t('The service accepted it for processing and shows it now.'));
   notice(deps, parts.join(' '));
 }
 

@@ -155,6 +155,92 @@ describe('Engagements: create and update', function () {
     );
   });
 
+  test('multi-select Change Status answered 202: each new status pending on its row, then shown; said as accepted, never failed', async () => {
+    suite.ctx.service.setReading({ writes: 'accepted', acceptedDelayMs: 1_200 });
+    try {
+      const shown = (await items())
+        .filter((i) => !['archived', 'paused'].includes(seeded().find((e) => e.id === i.id)?.status ?? ''))
+        .slice(0, 3);
+      const nodes = shown.map((i) => ({
+        kind: 'engagement',
+        id: i.id,
+        engagement: seeded().find((e) => e.id === i.id),
+      }));
+      suite.ctx.ui.answer(pickByLabel('paused'));
+      await run('changeEngagementStatus', nodes[0], nodes);
+      assert.equal(patches().length, 3, 'each sent once');
+      assert.match(
+        eng().notices().at(-1) ?? '',
+        /The service accepted the status “paused” of 3 engagements for processing/,
+      );
+      const rows = (await items()).filter((i) => shown.some((s) => s.id === i.id));
+      assert.ok(
+        rows.every((r) => r.description?.startsWith('pending · paused · ')),
+        `pending: ${rows.map((r) => r.description).join(' | ')}`,
+      );
+      await waitFor(
+        async () =>
+          (await items())
+            .filter((i) => shown.some((s) => s.id === i.id))
+            .every((r) => r.description?.startsWith('paused · ')),
+        'every row to show the status the service now holds',
+        20_000,
+      );
+      for (const item of shown) assert.equal(seeded().find((e) => e.id === item.id)?.status, 'paused');
+      assert.deepEqual(
+        suite.ctx.ui.messages.filter((m) => m.level !== 'info'),
+        [],
+        'nothing reported as failed',
+      );
+    } finally {
+      suite.ctx.service.setReading({});
+    }
+  });
+
+  it('a 202 create the service does not show within the window: said accepted and not shown yet, with Refresh; never Retry, never failed', async function () {
+    this.timeout(120_000);
+    suite.ctx.service.setReading({ writes: 'accepted', acceptedDelayMs: 10 * 60_000 });
+    const told = (m: { text: string }) => /has not shown it yet/.test(m.text);
+    try {
+      suite.ctx.ui.answer('Queued for long', pickByLabel('onboarding'), '', pickByLabel('Create'));
+      suite.ctx.ui.answerWhen(told, 'Refresh');
+      await run('createEngagement');
+      assert.ok(
+        (await eng().tree()).some((i) => i.kind === 'pending' && i.label === 'Queued for long'),
+        'pending at once',
+      );
+      const message = await waitFor(
+        () => suite.ctx.ui.messages.find(told),
+        'the message after about a minute of looking',
+        90_000,
+      );
+      assert.equal(message.level, 'info');
+      assert.equal(
+        message.text,
+        'The service accepted “Queued for long” and has not shown it yet. Refresh in a moment to see it.',
+      );
+      assert.deepEqual(message.actions, ['Refresh']);
+      assert.equal(
+        suite.ctx.ui.messages.filter((m) => m.level !== 'info' || /Retry|failed|could not be read/i.test(m.text))
+          .length,
+        0,
+        'never Retry, never failed',
+      );
+      assert.ok(!(await eng().tree()).some((i) => i.kind === 'pending'), 'no longer pending');
+      const id = suite.ctx.service.requests.find(
+        (r) => r.method === 'GET' && r.path.startsWith('/v1/engagements/'),
+      )?.path;
+      assert.ok(id);
+      assert.equal(requests('POST').length, 1);
+      assert.equal(requests('GET', id).length, 9, 'the look with the answer and 8 more: one GET each');
+      await waitFor(() => requests('GET').length > 0, 'Refresh to read the list again');
+      assert.equal(suite.ctx.ui.pending, 0, 'every scripted answer was used');
+    } finally {
+      suite.ctx.ui.dropStanding(told);
+      suite.ctx.service.setReading({});
+    }
+  });
+
   test('if the engagement changed on the server since it was shown: Cancel, Reload or Overwrite', async () => {
     const target = (await items())[2];
     suite.ctx.service.store.updateEngagement(target.id!, { description: 'Changed elsewhere' });

@@ -6,12 +6,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { acceptedDelay } from '../service/readings';
 import { READINGS, READING_NAMES, type Reading } from '../service/server';
 import { allReady, openDashboard } from './support/dashboard';
 import { engagementsSuite } from './support/engagementsSuite';
 import { pickByLabel, waitFor } from './support/helpers';
 
 const TOTAL = 137;
+/**
+ * Looks for an accepted write: the one with its answer, then one after each of the 8 waits of
+ * ACCEPTED_LOOK_DELAYS_MS (src/engagements/pending.ts; its unit test holds it to 9 in all).
+ */
+const MOST_LOOKS = 9;
+/** Long enough for an accepted write applied 1.2 s later to be looked for and shown (looks at 0, 0.5, 1.5, 3.5 s). */
+const ACCEPTED_WAIT_MS = 20_000;
 const PATHS = ['Load more', 'create', 'rename', 'status change', 'details', 'export', 'Go to'] as const;
 
 describe('Every reading of the contract × every path (matrix)', function () {
@@ -19,6 +27,8 @@ describe('Every reading of the contract × every path (matrix)', function () {
   const suite = engagementsSuite();
   const { eng, run, items, seeded, requests } = suite;
   const passed = new Set<string>();
+  /** Requests of each create, by reading (printed after the suite). */
+  const counts: string[] = [];
   let tmp: string;
 
   before(async () => {
@@ -37,6 +47,7 @@ describe('Every reading of the contract × every path (matrix)', function () {
     console.log(
       `[matrix] ${READING_NAMES.length} readings × ${PATHS.length} paths = ${READING_NAMES.length * PATHS.length} combinations, ${passed.size} passed`,
     );
+    if (counts.length) console.log(`[matrix] requests of a create: ${counts.join('; ')}`);
   });
 
   const errors = () =>
@@ -45,6 +56,11 @@ describe('Every reading of the contract × every path (matrix)', function () {
   for (const name of READING_NAMES) {
     const reading: Reading = READINGS[name];
     const pages = !reading.ignorePage;
+    /** The service accepts writes (202) and applies them only a little later. */
+    const later = acceptedDelay(reading) > 0;
+    const writes = reading.writes ?? 'body';
+    /** The write answer names the engagement without being it: read back with one GET. */
+    const named = ['location', 'accepted', 'idOnly', 'partial'].includes(writes);
     describe(`reading "${name}"`, () => {
       beforeEach(async () => {
         suite.ctx.service.setReading(reading);
@@ -84,20 +100,56 @@ describe('Every reading of the contract × every path (matrix)', function () {
       });
 
       combination('create', async () => {
-        suite.ctx.ui.answer(`Made under ${name}`, pickByLabel('onboarding'), 'described', pickByLabel('Create'));
+        const title = `Made under ${name}`;
+        suite.ctx.ui.answer(title, pickByLabel('onboarding'), 'described', pickByLabel('Create'));
         await run('createEngagement');
         assert.equal(requests('POST').length, 1, 'sent once');
-        const made = seeded().filter((e) => e.name === `Made under ${name}`);
+        if (later) {
+          // Accepted, not there yet: a row of its own, marked pending, the name and type typed.
+          const row = (await eng().tree()).find((i) => i.kind === 'pending');
+          assert.ok(row, 'a pending row');
+          assert.equal(row.label, title);
+          assert.equal(row.description, 'pending · onboarding');
+          assert.equal(row.icon, 'watch');
+          assert.match(
+            eng().notices().at(-1) ?? '',
+            /The service accepted “Made under \w+” for processing; it shows as pending/,
+          );
+          await waitFor(
+            async () => !(await eng().tree()).some((i) => i.kind === 'pending'),
+            'the pending row to give way to the engagement',
+            ACCEPTED_WAIT_MS,
+          );
+        }
+        const made = seeded().filter((e) => e.name === title);
         assert.equal(made.length, 1, 'created once');
+        const id = made[0].id;
         assert.deepEqual(errors(), [], 'reported as done, not failed');
-        assert.match(eng().notices().at(-1) ?? '', new RegExp(`Created “Made under ${name}” \\(${made[0].id}\\)`));
-        if (reading.writes === 'silent')
+        assert.match(eng().notices().at(-1) ?? '', new RegExp(`Created “${title}” \\(${id}\\)`));
+        if (writes === 'silent' || writes === 'acceptedSilent')
           assert.match(eng().notices().at(-1) ?? '', /newest one with this name and type/);
+        else assert.doesNotMatch(eng().notices().at(-1) ?? '', /did not name the engagement/);
         assert.ok(
-          (await items()).some((i) => i.id === made[0].id),
-          'the tree shows it at once',
+          (await items()).some((i) => i.id === id),
+          'the tree shows the engagement',
         );
-        await waitFor(() => eng().selection().includes(made[0].id), 'the new engagement to be selected');
+        await waitFor(() => eng().selection().includes(id), 'the new engagement to be selected');
+        const log = suite.ctx.service.requests.map((r) => `${r.method} ${r.path}`);
+        const gets = requests('GET', `/v1/engagements/${id}`).length;
+        if (writes === 'body') assert.deepEqual(log, ['POST /v1/engagements'], 'the answer was the engagement');
+        else if (named && !later)
+          assert.deepEqual(log, ['POST /v1/engagements', `GET /v1/engagements/${id}`], 'exactly 2 requests: POST, GET');
+        else if (later && writes !== 'acceptedSilent')
+          assert.ok(gets >= 2 && gets <= MOST_LOOKS && gets === log.length - 1, `1 POST and ${gets} GETs of it`);
+        else {
+          // Nothing named: the list searched (a refused size, then pages of 100), at most once per look.
+          const lists = requests('GET').length;
+          assert.ok(
+            lists >= 1 && lists <= MOST_LOOKS * (1 + Math.ceil(TOTAL / 100)) && lists === log.length - 1,
+            `1 POST and ${lists} list reads`,
+          );
+        }
+        counts.push(`${name}: ${log.length} requests (1 POST, ${log.length - 1} GET)`);
       });
 
       combination('rename', async () => {
@@ -106,11 +158,22 @@ describe('Every reading of the contract × every path (matrix)', function () {
         await run('renameEngagement', target.id);
         assert.equal(requests('PATCH', '/v1/engagements/').length, 1, 'sent once');
         assert.deepEqual(errors(), []);
-        assert.equal(seeded().find((e) => e.id === target.id)?.name, `Renamed under ${name}`);
+        if (later) {
+          // Accepted, not applied yet: the tree shows the new name, marked pending.
+          const row = (await items()).find((i) => i.id === target.id);
+          assert.equal(row?.label, `Renamed under ${name}`);
+          assert.match(row?.description ?? '', /^pending · /);
+        }
         await waitFor(
-          async () => (await items()).find((i) => i.id === target.id)?.label === `Renamed under ${name}`,
-          'the tree to show the new name',
+          async () => {
+            const row = (await items()).find((i) => i.id === target.id);
+            return row?.label === `Renamed under ${name}` && !/pending/.test(row.description ?? '');
+          },
+          'the tree to show the new name, no longer pending',
+          ACCEPTED_WAIT_MS,
         );
+        assert.equal(seeded().find((e) => e.id === target.id)?.name, `Renamed under ${name}`);
+        assert.deepEqual(errors(), []);
       });
 
       combination('status change', async () => {
@@ -119,11 +182,16 @@ describe('Every reading of the contract × every path (matrix)', function () {
         await run('changeEngagementStatus', target.id);
         assert.equal(requests('PATCH', '/v1/engagements/').length, 1);
         assert.deepEqual(errors(), []);
-        assert.equal(seeded().find((e) => e.id === target.id)?.status, 'completed');
         await waitFor(
-          async () => (await items()).find((i) => i.id === target.id)?.icon === 'pass-filled',
-          'the tree to show the completed icon',
+          async () => {
+            const row = (await items()).find((i) => i.id === target.id);
+            return row?.icon === 'pass-filled' && !/pending/.test(row.description ?? '');
+          },
+          'the tree to show the completed icon, no longer pending',
+          ACCEPTED_WAIT_MS,
         );
+        assert.equal(seeded().find((e) => e.id === target.id)?.status, 'completed');
+        assert.deepEqual(errors(), []);
       });
 
       combination('details', async () => {

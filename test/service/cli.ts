@@ -1,7 +1,7 @@
 // Runs the reference service from the command line (npm run service, npm start, benchmarks):
 //   node out/test/service/cli.js [--port N] [--seed N] [--latency MS] [--engagements N] [reading options]
 // Prints the base URL, the demo keys and one machine-readable line `READY {"baseUrl",…,"keys"}`.
-import type { Reading, WriteAnswer, ErrorBodies } from './readings';
+import type { Reading, WriteAnswer, ErrorBodies, PageForm } from './readings';
 import { READING_NAMES, readingByName } from './readings';
 import type { RunningService, ServiceOptions } from './server';
 import { startService } from './server';
@@ -22,11 +22,28 @@ How the service reads what the contract leaves open (default: the reference read
   --no-paging          answer every item in one page
   --wrap               single reads, write answers, summary and by-key inside {"data": …}
   --writes MODE        body (201/200 + engagement), location (201 + Location, 204),
-                       accepted (202, no body), silent (201/200, no body, no Location)
+                       accepted (202, no body), silent (201/200, no body, no Location),
+                       idOnly (201/200 + {"id"}), partial (201/200 + id, name, status),
+                       acceptedBody (202 + {"status":"pending","id"}), acceptedSilent (202, nothing)
+  --accepted-delay MS  apply accepted (202) writes MS later: a create appears, an update's
+                       fields change only then
+  --pages FORM         pages of the list and the usage records as envelope ({data, page,
+                       pageSize, totalCount}), items ({items, total}), results ({count, next,
+                       previous, results}) or meta ({data, links, meta: {current_page, per_page, total}})
   --errors FORMAT      error bodies as json, text or html
   --help               this text`;
 
-const WRITE_MODES: readonly WriteAnswer[] = ['body', 'location', 'accepted', 'silent'];
+const WRITE_MODES: readonly WriteAnswer[] = [
+  'body',
+  'location',
+  'accepted',
+  'silent',
+  'idOnly',
+  'partial',
+  'acceptedBody',
+  'acceptedSilent',
+];
+const PAGE_FORMS: readonly PageForm[] = ['envelope', 'items', 'results', 'meta'];
 const ERROR_FORMATS: readonly ErrorBodies[] = ['json', 'text', 'html'];
 
 /** The reading flags that take no value: each switches one reading on. */
@@ -61,6 +78,16 @@ function readingFlag(flag: string, value: () => string | undefined, reading: Rea
     }
     case '--writes':
       reading.writes = oneOf(flag, value(), WRITE_MODES);
+      return true;
+    case '--accepted-delay': {
+      const raw = value();
+      if (raw === undefined || !/^\d+$/.test(raw))
+        throw new Error(`--accepted-delay needs a whole number of milliseconds, got ${raw ?? 'nothing'}`);
+      reading.acceptedDelayMs = Number(raw);
+      return true;
+    }
+    case '--pages':
+      reading.pageForm = oneOf(flag, value(), PAGE_FORMS);
       return true;
     case '--errors':
       reading.errorBodies = oneOf(flag, value(), ERROR_FORMATS);

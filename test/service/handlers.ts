@@ -9,7 +9,7 @@ import { parseBillingPeriod, parseJsonObject, parsePaging, slicePage } from './p
 import { ENGAGEMENT_STATUSES } from './types';
 import type { Engagement } from './types';
 import type { Reading } from './readings';
-import { createAnswer, listPageSizeMax, pagingOf, single, updateAnswer } from './readings';
+import { acceptedDelay, createAnswer, listPageSizeMax, pageBody, pagingOf, single, updateAnswer } from './readings';
 
 export interface HandlerInput extends RequestInput {
   store: ServiceStore;
@@ -66,7 +66,7 @@ export const listEngagements: Handler = ({ query, store, reading }) => {
   if (!paging.ok) return paging.reply;
   const all = store.engagements;
   const used = pagingOf(reading, paging.value, all.length);
-  return json(200, { data: slicePage(all, used), ...used, totalCount: all.length });
+  return json(200, pageBody(reading, { items: slicePage(all, used), ...used, total: all.length }, '/v1/engagements'));
 };
 
 export const getEngagement: Handler = ({ store, reading, id = '' }) => {
@@ -109,11 +109,14 @@ export const createEngagement: Handler = (input) => {
   if (Object.keys(errors).length > 0 || name === undefined || type === undefined) {
     return fieldErrors(422, 'validation_failed', errors);
   }
+  // An accepted write with a delay: the engagement is made (and listed) only later.
+  const delay = acceptedDelay(input.reading);
   const created = input.store.createEngagement(
     description === undefined ? { name, type } : { name, type, description },
+    delay,
   );
   const answer = createAnswer(input.reading, created, `/v1/engagements/${encodeURIComponent(created.id)}`);
-  return { ...answer, headers: { ...answer.headers, ETag: etagOf(created) } };
+  return delay ? answer : { ...answer, headers: { ...answer.headers, ETag: etagOf(created) } };
 };
 
 export const updateEngagement: Handler = (input) => {
@@ -140,6 +143,12 @@ export const updateEngagement: Handler = (input) => {
   if (name !== undefined) changes.name = name;
   if (description !== undefined) changes.description = description;
   if (status !== undefined) changes.status = status;
+  const delay = acceptedDelay(input.reading);
+  if (delay) {
+    // Accepted: the fields change only later; until then reads show the engagement as it was.
+    input.store.defer(delay, () => input.store.updateEngagement(id, changes));
+    return updateAnswer(input.reading, current);
+  }
   const updated = input.store.updateEngagement(id, changes);
   if (!updated) return notFound(`No engagement with id ${JSON.stringify(id)}`);
   const answer = updateAnswer(input.reading, updated);
@@ -161,12 +170,12 @@ export const usageDetails: Handler = (input) => {
   if (!paging.ok) return paging.reply;
   const records = input.store.details(period.value);
   const used = pagingOf(input.reading, paging.value, records.length);
-  return json(200, {
-    billingPeriod: period.value,
-    data: slicePage(records, used),
-    ...used,
-    totalCount: records.length,
-  });
+  return json(
+    200,
+    pageBody(input.reading, { items: slicePage(records, used), ...used, total: records.length }, '/v1/usage/details', {
+      billingPeriod: period.value,
+    }),
+  );
 };
 
 export const usageByKey: Handler = (input) => {

@@ -12,9 +12,27 @@ export type WriteAnswer =
   /** 202 + Location and no body on create, 202 and no body on update. */
   | 'accepted'
   /** 201 with neither body nor Location on create, 200 with an empty body on update. */
-  | 'silent';
+  | 'silent'
+  /** 201 / 200 with only the id, `{"id": "…"}`, and no Location. */
+  | 'idOnly'
+  /** 201 / 200 with some of the engagement's fields (`id`, `name`, `status`), and no Location. */
+  | 'partial'
+  /** 202 with a pending body, `{"status": "pending", "id": "…"}`, and no Location. */
+  | 'acceptedBody'
+  /** 202 with neither body nor Location: nothing names the engagement. */
+  | 'acceptedSilent';
+
+/** The answers that accept a write for processing (202): with `acceptedDelayMs` it is applied later. */
+export const ACCEPTED_WRITES: readonly WriteAnswer[] = ['accepted', 'acceptedBody', 'acceptedSilent'];
 
 export type ErrorBodies = 'json' | 'text' | 'html';
+
+/**
+ * How a page of engagements or usage records is put: the contract's envelope `{data, page,
+ * pageSize, totalCount}` (the default), `{items, total}`, Django REST's `{count, next,
+ * previous, results}`, or Laravel's `{data, links, meta: {current_page, per_page, total, …}}`.
+ */
+export type PageForm = 'envelope' | 'items' | 'results' | 'meta';
 
 export interface Reading {
   /**
@@ -33,8 +51,19 @@ export interface Reading {
   /** Single reads, write answers, the usage summary and by-key inside `{"data": …}`. */
   wrapSingle?: boolean;
   writes?: WriteAnswer;
+  /**
+   * With an accepted (202) write: the service applies it this many milliseconds later (by its
+   * clock): a create appears in reads only then, an update's fields change only then.
+   * Without it, an accepted write is applied at once.
+   */
+  acceptedDelayMs?: number;
+  /** How pages of the list and of the usage records are put (default the contract's envelope). */
+  pageForm?: PageForm;
   errorBodies?: ErrorBodies;
 }
+
+/** The delay of the readings whose accepted writes are applied later: a look or two after the answer. */
+export const ACCEPTED_DELAY_MS = 1_200;
 
 /** The named readings the suites run against (and `npm run service -- --reading NAME`). */
 export const READINGS = {
@@ -49,6 +78,14 @@ export const READINGS = {
   acceptedWrites: { writes: 'accepted' },
   silentWrites: { writes: 'silent' },
   wrappedLocation: { wrapSingle: true, writes: 'location', pageSizeCap: 50 },
+  idOnlyWrites: { writes: 'idOnly' },
+  partialWrapped: { writes: 'partial', wrapSingle: true },
+  delayedAccepted: { writes: 'accepted', acceptedDelayMs: ACCEPTED_DELAY_MS },
+  acceptedPending: { writes: 'acceptedBody', acceptedDelayMs: ACCEPTED_DELAY_MS },
+  acceptedSilent: { writes: 'acceptedSilent', acceptedDelayMs: ACCEPTED_DELAY_MS },
+  itemsEnvelope: { pageForm: 'items' },
+  resultsEnvelope: { pageForm: 'results' },
+  metaEnvelope: { pageForm: 'meta' },
   textErrors: { errorBodies: 'text' },
   htmlErrors: { errorBodies: 'html' },
 } as const satisfies Record<string, Reading>;
@@ -83,8 +120,22 @@ export function single(reading: Reading, body: unknown): unknown {
   return reading.wrapSingle ? { data: body } : body;
 }
 
-/** The answer to a create that made `created`. */
-export function createAnswer(reading: Reading, created: unknown, location: string): Reply {
+/** How long after answering the service applies a write under `reading` (0: at once). */
+export function acceptedDelay(reading: Reading): number {
+  return ACCEPTED_WRITES.includes(reading.writes ?? 'body') ? Math.max(0, reading.acceptedDelayMs ?? 0) : 0;
+}
+
+/** Some of an engagement's fields, as a service that answers a write with a summary puts them. */
+function partial(engagement: { id: string; name: string; status: string }): unknown {
+  return { id: engagement.id, name: engagement.name, status: engagement.status };
+}
+
+/** The answer to a create that made (or, accepted, will make) `created`. */
+export function createAnswer(
+  reading: Reading,
+  created: { id: string; name: string; status: string },
+  location: string,
+): Reply {
   switch (reading.writes ?? 'body') {
     case 'body':
       return { status: 201, body: single(reading, created), headers: { Location: location } };
@@ -94,20 +145,74 @@ export function createAnswer(reading: Reading, created: unknown, location: strin
       return { status: 202, headers: { Location: location } };
     case 'silent':
       return { status: 201 };
+    case 'idOnly':
+      return { status: 201, body: single(reading, { id: created.id }) };
+    case 'partial':
+      return { status: 201, body: single(reading, partial(created)) };
+    case 'acceptedBody':
+      return { status: 202, body: single(reading, { status: 'pending', id: created.id }) };
+    case 'acceptedSilent':
+      return { status: 202 };
   }
 }
 
-/** The answer to an update that produced `updated`. */
-export function updateAnswer(reading: Reading, updated: unknown): Reply {
+/** The answer to an update that produced (or, accepted, will produce) `updated`. */
+export function updateAnswer(reading: Reading, updated: { id: string; name: string; status: string }): Reply {
   switch (reading.writes ?? 'body') {
     case 'body':
       return { status: 200, body: single(reading, updated) };
     case 'location':
       return { status: 204 };
     case 'accepted':
+    case 'acceptedSilent':
       return { status: 202 };
     case 'silent':
       return { status: 200 };
+    case 'idOnly':
+      return { status: 200, body: single(reading, { id: updated.id }) };
+    case 'partial':
+      return { status: 200, body: single(reading, partial(updated)) };
+    case 'acceptedBody':
+      return { status: 202, body: single(reading, { status: 'pending', id: updated.id }) };
+  }
+}
+
+/**
+ * A page of `items` in the reading's form. `path` is the endpoint's (for the links some
+ * forms carry); `extra` are fields the envelope has beside its paging (the records' period).
+ */
+export function pageBody(
+  reading: Reading,
+  page: { items: unknown[]; page: number; pageSize: number; total: number },
+  path: string,
+  extra: Record<string, unknown> = {},
+): unknown {
+  const { items, total } = page;
+  const last = Math.max(1, Math.ceil(total / page.pageSize));
+  const link = (n: number) => (n >= 1 && n <= last ? `${path}?page=${n}&pageSize=${page.pageSize}` : null);
+  switch (reading.pageForm ?? 'envelope') {
+    case 'envelope':
+      return { ...extra, data: items, page: page.page, pageSize: page.pageSize, totalCount: total };
+    case 'items':
+      return { items, total };
+    case 'results':
+      return { count: total, next: link(page.page + 1), previous: link(page.page - 1), results: items };
+    case 'meta': {
+      const from = items.length ? (page.page - 1) * page.pageSize + 1 : null;
+      return {
+        data: items,
+        links: { first: link(1), last: link(last), prev: link(page.page - 1), next: link(page.page + 1) },
+        meta: {
+          current_page: page.page,
+          from,
+          last_page: last,
+          path,
+          per_page: page.pageSize,
+          to: from === null ? null : from + items.length - 1,
+          total,
+        },
+      };
+    }
   }
 }
 

@@ -200,6 +200,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 
   function toAnswer(reply: Reply, id: string): Answer {
     const headers: Record<string, string> = {
+      // When it answered, by the service's clock (a test may move it).
+      Date: now().toUTCString(),
       'Content-Type': JSON_TYPE,
       'Cache-Control': 'no-store',
       'X-Request-Id': id,

@@ -30,8 +30,11 @@ function clone<T>(value: T): T {
 }
 
 export class ServiceStore {
-  /** Engagements in list order (newest first). Replace with setEngagements or edit in place. */
-  engagements: Engagement[] = [];
+  private list: Engagement[] = [];
+  /** Writes accepted (202) to be applied later, at `at` by the service clock, in order. */
+  private deferred: Array<{ at: number; apply: () => void }> = [];
+  /** Ids given to accepted creates not made yet. */
+  private readonly promised = new Set<string>();
   /** Keys that may call the service. */
   keys: KeySpec[] = [];
   private readonly summaries = new Map<string, UsageSummary>();
@@ -42,6 +45,38 @@ export class ServiceStore {
   /** The first billing period of the account: the summary of an earlier one is answered 404. Unset: every period has a summary. */
   accountStart?: string;
 
+  /**
+   * Engagements in list order (newest first). Replace with setEngagements or edit in place.
+   * Reading them first applies the accepted writes that are due by the service clock.
+   */
+  get engagements(): Engagement[] {
+    this.applyDue();
+    return this.list;
+  }
+
+  set engagements(list: Engagement[]) {
+    this.list = list;
+  }
+
+  /** Applies `apply` `delayMs` from now by the service clock (an accepted write processed later). */
+  defer(delayMs: number, apply: () => void): void {
+    this.deferred.push({ at: this.options.now().getTime() + delayMs, apply });
+  }
+
+  /** How many accepted writes are still to be applied. */
+  get deferredCount(): number {
+    return this.deferred.length;
+  }
+
+  private applyDue(): void {
+    if (this.deferred.length === 0) return;
+    const now = this.options.now().getTime();
+    const due = this.deferred.filter((d) => d.at <= now);
+    if (due.length === 0) return;
+    this.deferred = this.deferred.filter((d) => d.at > now);
+    for (const { apply } of due) apply();
+  }
+
   constructor(private readonly options: StoreOptions) {
     this.rng = createRng(options.seed);
     this.idRng = createRng(options.seed ^ 0x5bd1e995);
@@ -51,6 +86,8 @@ export class ServiceStore {
   /** Back to the seeded data: same seed, same data; timestamps relative to `now()`. */
   reset(): void {
     const now = this.options.now();
+    this.deferred = [];
+    this.promised.clear();
     this.rng = createRng(this.options.seed);
     this.idRng = createRng(this.options.seed ^ 0x5bd1e995);
     this.engagements = generateEngagements(this.rng, this.options.engagementCount, now);
@@ -70,11 +107,15 @@ export class ServiceStore {
 
   /** Replaces all engagements (copied; order kept). */
   setEngagements(list: readonly Engagement[]): void {
+    this.deferred = [];
+    this.promised.clear();
     this.engagements = list.map(clone);
   }
 
   /** Replaces all engagements with `n` generated ones. */
   seedEngagements(n: number): void {
+    this.deferred = [];
+    this.promised.clear();
     this.engagements = generateEngagements(this.rng, n, this.options.now());
   }
 
@@ -82,10 +123,15 @@ export class ServiceStore {
     return this.engagements.find((e) => e.id === id);
   }
 
-  createEngagement(input: NewEngagementInput): Engagement {
+  /**
+   * Makes an engagement; with `delayMs`, an accepted create: its id is given now, but it is
+   * made (and listed, with that creation time) only `delayMs` later by the service clock.
+   */
+  createEngagement(input: NewEngagementInput, delayMs = 0): Engagement {
     let id = randomId(this.idRng, 'eng_');
-    while (this.getEngagement(id)) id = randomId(this.idRng, 'eng_');
-    const at = this.options.now().toISOString();
+    while (this.getEngagement(id) || this.promised.has(id)) id = randomId(this.idRng, 'eng_');
+    const when = new Date(this.options.now().getTime() + delayMs);
+    const at = when.toISOString();
     const engagement: Engagement = {
       id,
       name: input.name,
@@ -96,8 +142,16 @@ export class ServiceStore {
       updatedAt: at,
     };
     if (input.description !== undefined) engagement.description = input.description;
-    this.engagements.unshift(engagement);
-    return engagement;
+    if (delayMs <= 0) {
+      this.engagements.unshift(engagement);
+      return engagement;
+    }
+    this.promised.add(id);
+    this.defer(delayMs, () => {
+      this.promised.delete(id);
+      this.list.unshift(engagement);
+    });
+    return structuredClone(engagement);
   }
 
   /** Applies the given fields; updatedAt always moves strictly later. Undefined if unknown. */

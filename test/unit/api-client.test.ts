@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type RequestLog, userAgent } from '../../src/api/client';
 import { ServiceApi } from '../../src/api/service';
 import type { RunningService } from '../service/server';
+import { done } from './support/writes';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
 import { useReferenceService } from './support/referenceService';
@@ -47,7 +48,7 @@ describe('API client against the reference service', function () {
       const agent = userAgent('eus-tools.engagement-usage', '0.1.0', 'VS Code 1.100.3');
       assert.equal(agent, 'eus-tools.engagement-usage/0.1.0 (VS Code 1.100.3)');
       const named = make({ userAgent: agent });
-      const created = await named.engagements.create({ name: 'Agent check', type: 'evaluation' });
+      const created = done(await named.engagements.create({ name: 'Agent check', type: 'evaluation' }));
       await named.engagements.get(created.engagement.id);
       await named.usage.summary();
       const sent = service.requests.map((r) => r.userAgent);
@@ -89,11 +90,13 @@ describe('API client against the reference service', function () {
     });
 
     it('gets, creates and updates an engagement; PATCH carries only the given fields', async () => {
-      const { engagement: created, source } = await api.engagements.create({
-        name: '  Churn calls  ',
-        type: 'quality-review',
-        description: 'Why customers leave',
-      });
+      const { engagement: created, source } = done(
+        await api.engagements.create({
+          name: '  Churn calls  ',
+          type: 'quality-review',
+          description: 'Why customers leave',
+        }),
+      );
       assert.equal(source, 'answer');
       assert.equal(created.name, 'Churn calls');
       assert.equal(created.status, 'active');
@@ -104,7 +107,7 @@ describe('API client against the reference service', function () {
       const got = await api.engagements.get(created.id);
       assert.equal(got.id, created.id);
 
-      const { engagement: updated } = await api.engagements.update(created.id, { status: 'completed' });
+      const { engagement: updated } = done(await api.engagements.update(created.id, { status: 'completed' }));
       assert.equal(updated.status, 'completed');
       assert.equal(updated.name, 'Churn calls');
       assert.ok(updated.updatedAt > created.updatedAt);
@@ -149,12 +152,14 @@ describe('API client against the reference service', function () {
       assert.equal(service.requests.at(-1)?.query.pageSize, '101', 'sent, not refused before sending');
       const name = 'N'.repeat(600);
       const description = 'd'.repeat(5000);
-      const { engagement } = await api.engagements.create({ name, type: 't'.repeat(300), description });
+      const { engagement } = done(await api.engagements.create({ name, type: 't'.repeat(300), description }));
       assert.equal(engagement.name, name);
-      const { engagement: renamed } = await api.engagements.update(engagement.id, {
-        status: 'completed',
-        description: 'e'.repeat(3000),
-      });
+      const { engagement: renamed } = done(
+        await api.engagements.update(engagement.id, {
+          status: 'completed',
+          description: 'e'.repeat(3000),
+        }),
+      );
       assert.equal(renamed.description?.length, 3000);
     });
 

@@ -4,10 +4,14 @@
 import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
 import { EngagementStore } from '../../src/engagements/store';
+import type { WriteResult, WriteSource } from '../../src/api/types';
+import { type AcceptedOutcome, lookAgain, type Sleep } from '../../src/engagements/pending';
+import { ACCEPTED_WRITES, acceptedDelay, type WriteAnswer } from '../service/readings';
 import { READINGS, READING_NAMES, type Reading, type ReadingName, type RunningService } from '../service/server';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
 import { useReferenceService } from './support/referenceService';
+import { done, pending } from './support/writes';
 
 const TOTAL = 137;
 
@@ -29,7 +33,34 @@ const WHOLE_SET: Record<ReadingName, { refused: number; perPage: number }> = {
   wrappedLocation: { refused: 0, perPage: 50 },
   textErrors: { refused: 1, perPage: 100 },
   htmlErrors: { refused: 1, perPage: 100 },
+  idOnlyWrites: { refused: 1, perPage: 100 },
+  partialWrapped: { refused: 1, perPage: 100 },
+  delayedAccepted: { refused: 1, perPage: 100 },
+  acceptedPending: { refused: 1, perPage: 100 },
+  acceptedSilent: { refused: 1, perPage: 100 },
+  itemsEnvelope: { refused: 1, perPage: 100 },
+  resultsEnvelope: { refused: 1, perPage: 100 },
+  metaEnvelope: { refused: 1, perPage: 100 },
 };
+
+/** How each write answer's result is learned: from the answer, what it names, or a search. */
+const CREATE_SOURCE: Record<WriteAnswer, WriteSource> = {
+  body: 'answer',
+  location: 'location',
+  accepted: 'location',
+  silent: 'search',
+  idOnly: 'named',
+  partial: 'named',
+  acceptedBody: 'named',
+  acceptedSilent: 'search',
+};
+
+const live = () => new AbortController().signal;
+
+function shown(outcome: AcceptedOutcome): WriteResult {
+  assert.equal(outcome.kind, 'shown', 'the service shows the accepted write within the window');
+  return outcome.result;
+}
 
 /** Whether the reading lets a client read past the first page. */
 const pages = (reading: Reading) => !reading.ignorePage;
@@ -137,37 +168,74 @@ describe('API client under every reading of the contract', function () {
         assert.equal(store.snapshot().items.length, snapshot.items.length);
       });
 
-      it('get, create and update: each write sent once and reported with the engagement it made', async () => {
+      it('get, create and update: each write sent once, read back with as few requests as its answer allows', async () => {
         const target = service.store.engagements[3];
         const got = await api.engagements.get(target.id);
         assert.equal(got.id, target.id);
         assert.equal(got.name, target.name);
 
+        // The service's clock stands still unless a look's wait moves it (an accepted write's delay).
+        reference.clock = new Date();
+        const advance: Sleep = (ms) => {
+          reference.clock = new Date(reference.clock.getTime() + ms);
+          return Promise.resolve();
+        };
+        const writes = reading.writes ?? 'body';
+        const later = acceptedDelay(reading) > 0;
         const before = service.store.engagements.length;
-        const created = await api.engagements.create({
+        service.clearRequests();
+        const outcome = await api.engagements.create({
           name: 'Reading check',
           type: 'quality-review',
           description: 'made under a reading',
         });
+        let created: WriteResult;
+        if (later) {
+          const accepted = pending(outcome);
+          assert.equal(accepted.pending, 'create');
+          assert.equal(service.store.engagements.length, before, 'not made yet: the service applies it later');
+          created = shown(
+            await lookAgain((signal) => api.engagements.findAccepted(accepted, { signal }), live(), { sleep: advance }),
+          );
+        } else created = done(outcome);
         assert.equal(created.engagement.name, 'Reading check');
         assert.equal(created.engagement.type, 'quality-review');
         assert.equal(created.engagement.id, service.store.engagements[0].id, 'the engagement the service made');
         assert.equal(service.store.engagements.length, before + 1, 'created once');
         assert.equal(service.requests.filter((r) => r.method === 'POST').length, 1);
-        const expectedSource = { body: 'answer', location: 'location', accepted: 'location', silent: 'search' }[
-          reading.writes ?? 'body'
-        ];
-        assert.equal(created.source, expectedSource);
-        assert.equal(created.accepted, reading.writes === 'accepted');
+        assert.equal(created.source, CREATE_SOURCE[writes]);
+        assert.equal(created.accepted, ACCEPTED_WRITES.includes(writes));
+        const id = created.engagement.id;
+        const reads = service.requests.filter((r) => r.method === 'GET').map((r) => r.path);
+        if (writes === 'body') assert.deepEqual(reads, [], 'the answer was the engagement: nothing read back');
+        else if (CREATE_SOURCE[writes] === 'search')
+          assert.ok(
+            reads.length > 0 && reads.every((path) => path === '/v1/engagements'),
+            `nothing named: the list searched (${reads.length} requests)`,
+          );
+        else if (later)
+          // The look with the answer, and one per wait until the delay has passed (0.5 s, 1.5 s).
+          assert.deepEqual(reads, [`/v1/engagements/${id}`, `/v1/engagements/${id}`, `/v1/engagements/${id}`]);
+        else assert.deepEqual(reads, [`/v1/engagements/${id}`], 'the answer named it: exactly one GET of it');
 
-        const updated = await api.engagements.update(target.id, {
-          name: 'Renamed under a reading',
-          status: 'completed',
-        });
+        service.clearRequests();
+        const changes = { name: 'Renamed under a reading', status: 'completed' };
+        const changed = await api.engagements.update(target.id, changes);
+        let updated: WriteResult;
+        if (later) {
+          const accepted = pending(changed);
+          assert.deepEqual(accepted, { pending: 'update', id: target.id, changes, sentAt: accepted.sentAt });
+          assert.equal(service.store.getEngagement(target.id)?.name, target.name, 'not changed yet');
+          updated = shown(
+            await lookAgain((signal) => api.engagements.findAccepted(accepted, { signal }), live(), { sleep: advance }),
+          );
+        } else updated = done(changed);
         assert.equal(updated.engagement.name, 'Renamed under a reading');
         assert.equal(updated.engagement.status, 'completed');
         assert.equal(service.requests.filter((r) => r.method === 'PATCH').length, 1, 'sent once');
-        assert.equal(updated.source, (reading.writes ?? 'body') === 'body' ? 'answer' : 'reread');
+        assert.equal(updated.source, writes === 'body' ? 'answer' : 'reread');
+        const rereads = service.requests.filter((r) => r.method === 'GET').length;
+        assert.equal(rereads, writes === 'body' ? 0 : later ? 3 : 1);
       });
 
       it('usage: summary, by-key and every detail record', async () => {
@@ -429,7 +497,7 @@ describe('writes whose answers name no engagement, and writes whose outcome is u
   it('a 2xx whose body is not an engagement is read back, not reported as a failure', async () => {
     const target = service.store.engagements[0];
     service.faults.add({ method: 'PATCH', kind: 'transform', times: 1, transform: () => ({ ok: true }) });
-    const result = await api.engagements.update(target.id, { name: 'Read back' });
+    const result = done(await api.engagements.update(target.id, { name: 'Read back' }));
     assert.equal(result.source, 'reread');
     assert.equal(result.engagement.name, 'Read back');
   });

@@ -278,3 +278,104 @@ describe('reference service: engagements', () => {
     });
   });
 });
+
+describe('reference service: readings of the page and write forms', () => {
+  const reference = useReferenceService({ clock: new Date('2025-06-15T12:00:00.000Z') });
+  let svc: RunningService;
+  const get = <T>(p: string, query?: Record<string, string | number>) =>
+    probe<T>(svc.baseUrl, 'GET', p, { key: svc.keys.admin, query });
+  const post = <T>(body: unknown) => probe<T>(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body });
+  const patch = <T>(id: string, body: unknown) =>
+    probe<T>(svc.baseUrl, 'PATCH', `/engagements/${encodeURIComponent(id)}`, { key: svc.keys.admin, body });
+  const later = (ms: number) => {
+    reference.clock = new Date(reference.clock.getTime() + ms);
+  };
+
+  beforeEach(() => {
+    svc = reference.service;
+  });
+  afterEach(() => svc.setReading({}));
+
+  it('pages in each form, for the engagements and the usage records alike', async () => {
+    const period = svc.store.currentPeriod();
+    const records = svc.store.details(period).length;
+    for (const [pageForm, keys] of [
+      ['envelope', ['data', 'page', 'pageSize', 'totalCount']],
+      ['items', ['items', 'total']],
+      ['results', ['count', 'next', 'previous', 'results']],
+      ['meta', ['data', 'links', 'meta']],
+    ] as const) {
+      svc.setReading({ pageForm });
+      const list = await get<Record<string, unknown>>('/engagements', { page: 2, pageSize: 10 });
+      assert.deepEqual(Object.keys(list.json).sort(), [...keys].sort(), pageForm);
+      const details = await get<Record<string, unknown>>('/usage/details', { page: 1, pageSize: 10 });
+      const expected = pageForm === 'envelope' ? [...keys, 'billingPeriod'] : keys;
+      assert.deepEqual(Object.keys(details.json).sort(), [...expected].sort(), `${pageForm} (records)`);
+      if (pageForm === 'results') {
+        assert.equal(list.json.count, 60);
+        assert.equal(list.json.next, '/v1/engagements?page=3&pageSize=10');
+        assert.equal(list.json.previous, '/v1/engagements?page=1&pageSize=10');
+        assert.equal((list.json.results as unknown[]).length, 10);
+        assert.equal(details.json.count, records);
+      }
+      if (pageForm === 'meta') {
+        const meta = list.json.meta as Record<string, unknown>;
+        assert.deepEqual(
+          [meta.current_page, meta.per_page, meta.total, meta.from, meta.to, meta.last_page],
+          [2, 10, 60, 11, 20, 6],
+        );
+      }
+      if (pageForm === 'items') assert.equal(list.json.total, 60);
+    }
+  });
+
+  it('id-only and partial answers: the id alone, or some fields, and no Location', async () => {
+    svc.setReading({ writes: 'idOnly' });
+    const made = await post<{ id: string }>({ name: 'Only id', type: 'onboarding' });
+    assert.equal(made.status, 201);
+    assert.deepEqual(made.json, { id: svc.store.engagements[0].id });
+    assert.equal(made.headers.get('location'), null);
+    const renamed = await patch<unknown>(made.json.id, { name: 'Only id, renamed' });
+    assert.deepEqual(renamed.json, { id: made.json.id });
+    svc.setReading({ writes: 'partial', wrapSingle: true });
+    const partial = await post<{ data: unknown }>({ name: 'Partial', type: 'onboarding' });
+    assert.deepEqual(partial.json, { data: { id: svc.store.engagements[0].id, name: 'Partial', status: 'active' } });
+  });
+
+  it('accepted with a delay: a create appears, an update applies, only once the service clock has passed it', async () => {
+    svc.setReading({ writes: 'acceptedBody', acceptedDelayMs: 1_200 });
+    const accepted = await post<{ status: string; id: string }>({ name: 'Queued', type: 'onboarding' });
+    assert.equal(accepted.status, 202);
+    assert.equal(accepted.json.status, 'pending');
+    const id = accepted.json.id;
+    assert.equal((await get(`/engagements/${id}`)).status, 404, 'not there yet');
+    assert.equal((await get<ListPage>('/engagements')).json.totalCount, 60);
+    later(1_199);
+    assert.equal((await get(`/engagements/${id}`)).status, 404, 'still not');
+    later(1);
+    const shown = await get<Engagement>(`/engagements/${id}`);
+    assert.equal(shown.status, 200);
+    assert.equal(shown.json.name, 'Queued');
+    assert.equal(shown.json.createdAt, reference.clock.toISOString(), 'made when it was processed');
+    assert.equal((await get<ListPage>('/engagements')).json.data[0].id, id, 'listed first');
+
+    const changed = await patch<{ status: string; id: string }>(id, { status: 'paused' });
+    assert.equal(changed.status, 202);
+    assert.deepEqual(changed.json, { status: 'pending', id });
+    assert.equal((await get<Engagement>(`/engagements/${id}`)).json.status, 'active', 'not applied yet');
+    later(1_200);
+    assert.equal((await get<Engagement>(`/engagements/${id}`)).json.status, 'paused');
+  });
+
+  it('accepted without a body or a Location names nothing; reset forgets what was still to be done', async () => {
+    svc.setReading({ writes: 'acceptedSilent', acceptedDelayMs: 1_200 });
+    const accepted = await post({ name: 'Unnamed', type: 'onboarding' });
+    assert.equal(accepted.status, 202);
+    assert.equal(accepted.text, '');
+    assert.equal(accepted.headers.get('location'), null);
+    assert.equal(svc.store.deferredCount, 1);
+    svc.store.seedEngagements(5);
+    later(5_000);
+    assert.equal(svc.store.engagements.length, 5, 'new data: the accepted create of the old is gone');
+  });
+});

@@ -6,7 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { RunningService } from '../service/server';
 import type { Engagement } from '../service/types';
-import { startService } from '../service/server';
+import { READING_NAMES, startService } from '../service/server';
 import { probe } from '../service/probe';
 import { useReferenceService } from './support/referenceService';
 
@@ -211,6 +211,25 @@ describe('reference service: close()', () => {
 });
 
 describe('reference service: CLI', () => {
+  it('accepts every named reading (npm run service -- --reading NAME)', async function () {
+    this.timeout(60_000);
+    const cli = path.join(__dirname, '..', 'service', 'cli.js');
+    for (const name of READING_NAMES) {
+      // --help after the reading: the name is read (an unknown one exits 2), then the usage printed.
+      const child = spawn(process.execPath, [cli, '--reading', name, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (c: string) => (out += c));
+      const code = await Promise.race([
+        new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c))),
+        new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 5000)),
+      ]);
+      if (code === 'timeout') child.kill('SIGKILL');
+      assert.equal(code, 0, name);
+      assert.ok(out.includes(name), `the usage lists ${name}`);
+    }
+  });
+
   it('starts with the readings asked, prints the keys and a READY line, serves, and exits cleanly on SIGTERM', async function () {
     this.timeout(15_000);
     const cli = path.join(__dirname, '..', 'service', 'cli.js');
@@ -281,6 +300,9 @@ describe('reference service: CLI', () => {
       [['--port', 'abc'], /--port needs a non-negative integer/],
       [['--writes', 'nope'], /--writes takes body, location, accepted, silent/],
       [['--errors=xml'], /--errors takes json, text, html/],
+      [['--pages', 'xml'], /--pages takes envelope, items, results, meta/],
+      [['--accepted-delay', 'soon'], /--accepted-delay needs a whole number of milliseconds/],
+      [['--reading', 'nope'], /Unknown reading "nope"; known: reference, /],
     ] as const) {
       const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';

@@ -1,0 +1,245 @@
+// The forms a service may give what the contract leaves open, read in the one place that
+// knows them (src/api/readings.ts): pages of records and engagements under any of the common
+// names, and write answers that name the engagement without being it. Then, over real HTTP
+// against the reference service: an answer that names the engagement costs exactly one GET.
+import assert from 'node:assert/strict';
+import { readPage, readWriteAnswer } from '../../src/api/readings';
+import type { Page } from '../../src/api/types';
+import { parseEngagement, ShapeError } from '../../src/api/validate';
+import type { RunningService } from '../service/server';
+import { useReferenceService } from './support/referenceService';
+import { done } from './support/writes';
+
+type Item = { id: string };
+const items = (from: number, n: number): Item[] => Array.from({ length: n }, (_, i) => ({ id: `r${from + i}` }));
+const asItem = (item: unknown): Item => item as Item;
+const REQUEST = { page: 2, pageSize: 25 };
+
+/** A page form, and what the client reads from it (page 2 of 25 asked). */
+const PAGE_FORMS: Array<{ form: string; body: unknown; expected: Omit<Page<Item>, 'data'> & { items: number } }> = [
+  {
+    form: 'the contract: {data, page, pageSize, totalCount}',
+    body: { data: items(25, 25), page: 2, pageSize: 25, totalCount: 230 },
+    expected: { items: 25, page: 2, pageSize: 25, totalCount: 230 },
+  },
+  {
+    form: '{items, total}',
+    body: { items: items(25, 25), total: 230 },
+    expected: { items: 25, page: 2, pageSize: 25, totalCount: 230 },
+  },
+  {
+    form: '{records, total_count, page, per_page}',
+    body: { records: items(20, 20), total_count: 230, page: 2, per_page: 20 },
+    expected: { items: 20, page: 2, pageSize: 20, totalCount: 230 },
+  },
+  {
+    form: 'Django REST: {count, next, previous, results}',
+    body: { count: 230, next: '/v1/x?page=3', previous: '/v1/x?page=1', results: items(25, 25) },
+    expected: { items: 25, page: 2, pageSize: 25, totalCount: 230 },
+  },
+  {
+    form: 'Laravel: {data, links, meta: {current_page, per_page, total}}',
+    body: {
+      data: items(10, 10),
+      links: { first: '/v1/x?page=1', next: '/v1/x?page=3' },
+      meta: { current_page: 2, from: 11, last_page: 23, per_page: 10, to: 20, total: 230 },
+    },
+    expected: { items: 10, page: 2, pageSize: 10, totalCount: 230 },
+  },
+  {
+    form: '{results, pagination: {pageNumber, limit, totalCount}}',
+    body: { results: items(50, 50), pagination: { pageNumber: 2, limit: 50, totalCount: 230 } },
+    expected: { items: 50, page: 2, pageSize: 50, totalCount: 230 },
+  },
+  {
+    form: '{data, meta: {page, page_size, total}}',
+    body: { data: items(25, 25), meta: { page: 2, page_size: 25, total: '230' } },
+    expected: { items: 25, page: 2, pageSize: 25, totalCount: 230 },
+  },
+  {
+    form: 'the one array field, whatever its name: {engagements, total}',
+    body: { engagements: items(25, 25), total: 230, generatedAt: '2026-01-01T00:00:00Z' },
+    expected: { items: 25, page: 2, pageSize: 25, totalCount: 230 },
+  },
+  {
+    form: 'a known name before any other array: {data, warnings}',
+    body: { warnings: ['slow'], data: items(25, 25), totalCount: 230 },
+    expected: { items: 25, page: 2, pageSize: 25, totalCount: 230 },
+  },
+  {
+    form: 'an empty `data` beside the items: {data: null, items, total}',
+    body: { data: null, items: items(25, 25), total: 230 },
+    expected: { items: 25, page: 2, pageSize: 25, totalCount: 230 },
+  },
+  {
+    form: '{items} without a total: one more assumed after a full page',
+    body: { items: items(25, 25) },
+    expected: { items: 25, page: 2, pageSize: 25, totalCount: 51, totalEstimated: true },
+  },
+  {
+    form: 'a bare array',
+    body: items(25, 10),
+    expected: { items: 10, page: 2, pageSize: 25, totalCount: 35, totalEstimated: true },
+  },
+];
+
+describe('page forms (readPage): records and engagements under any of the common names', () => {
+  for (const { form, body, expected } of PAGE_FORMS) {
+    it(form, () => {
+      const page = readPage(body, REQUEST, asItem);
+      const { items: count, ...paging } = expected;
+      assert.equal(page.data.length, count);
+      assert.deepEqual({ ...page, data: undefined }, { ...paging, data: undefined });
+      assert.ok(
+        page.data.every((item) => /^r\d+$/.test(item.id)),
+        'the items themselves',
+      );
+    });
+  }
+
+  it('names the item of a form in a shape error (the log says where)', () => {
+    assert.throws(
+      () =>
+        readPage({ results: [{ id: 1 }] }, REQUEST, (item, path) => {
+          throw new ShapeError(`${path}.id`, 'a string', typeof (item as { id: unknown }).id);
+        }),
+      /results\[0\]\.id: expected a string, got number/,
+    );
+  });
+
+  for (const [what, body, message] of [
+    ['several arrays and none of the known names', { warnings: [], rows: [] }, /several arrays \(warnings, rows\)/],
+    ['no array at all', { page: 1 }, /data: expected an array, got nothing/],
+    ['`data` that is not an array, and nothing else', { data: 'soon' }, /data: expected an array, got string/],
+    ['a total that is not a whole number', { items: [], total: 'many' }, /total: expected a whole number/],
+    ['not an object', 'a page', /expected a page of items/],
+  ] as const) {
+    it(`refuses a page with ${what}`, () => {
+      assert.throws(() => readPage(body, REQUEST, asItem), message);
+    });
+  }
+});
+
+describe('write answers that name the engagement (readWriteAnswer)', () => {
+  const engagement = {
+    id: 'eng_1',
+    name: 'Q3 review',
+    type: 'quality-review',
+    status: 'active',
+    evaluationCount: 0,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+  };
+  const headers = (values: Record<string, string> = {}) => ({ get: (name: string) => values[name] ?? null });
+  const read = (status: number, text: string) => readWriteAnswer(status, text, headers(), parseEngagement, 'id');
+
+  for (const [what, body, named] of [
+    ['the whole engagement', engagement, undefined],
+    ['only its id', { id: 'eng_1' }, 'eng_1'],
+    ['only its id, wrapped', { data: { id: 'eng_1' } }, 'eng_1'],
+    ['some of its fields', { id: 'eng_1', name: 'Q3 review', status: 'active' }, 'eng_1'],
+    ['some of its fields, wrapped', { data: { id: 'eng_1', name: 'Q3 review' } }, 'eng_1'],
+    ['a pending body', { status: 'pending', id: 'eng_1' }, 'eng_1'],
+    ['a pending body, wrapped', { data: { status: 'pending', id: 'eng_1' } }, 'eng_1'],
+    ['an id that is a number', { id: 7 }, undefined],
+    ['an empty id', { id: '  ' }, undefined],
+    ['no id', { status: 'pending' }, undefined],
+  ] as const) {
+    it(`${what}: ${named ? `names ${named}` : what === 'the whole engagement' ? 'is the engagement' : 'names nothing'}`, () => {
+      const answer = read(202, JSON.stringify(body));
+      assert.equal(answer.namedId, named);
+      if (what === 'the whole engagement') assert.equal(answer.resource?.id, 'eng_1');
+      else {
+        assert.equal(answer.resource, undefined);
+        assert.ok(answer.unreadable, 'why it is not the engagement, for the log');
+      }
+    });
+  }
+
+  it('keeps the Location and the Date the service answered with', () => {
+    const answer = readWriteAnswer(
+      201,
+      '',
+      headers({ Location: '/v1/engagements/eng_1', Date: 'Tue, 24 Nov 2026 10:00:00 GMT' }),
+      parseEngagement,
+      'id',
+    );
+    assert.deepEqual(
+      { location: answer.location, date: answer.date, unreadable: answer.unreadable },
+      { location: '/v1/engagements/eng_1', date: 'Tue, 24 Nov 2026 10:00:00 GMT', unreadable: 'an empty body' },
+    );
+  });
+});
+
+describe('a write answer that names the engagement is completed by reading that one engagement', function () {
+  const reference = useReferenceService();
+  let service: RunningService;
+  beforeEach(() => {
+    service = reference.service;
+  });
+  afterEach(() => service.setReading({}));
+  const api = () => reference.api({ retryLimit: 0 });
+  const log = () => service.requests.map((r) => `${r.method} ${r.path}`);
+
+  for (const [what, transform] of [
+    ['only its id', (e: { id: string }) => ({ id: e.id })],
+    ['only its id, wrapped', (e: { id: string }) => ({ data: { id: e.id } })],
+    ['some of its fields', (e: { id: string; name: string }) => ({ id: e.id, name: e.name })],
+    ['some of its fields, wrapped', (e: { id: string; status: string }) => ({ data: { id: e.id, status: e.status } })],
+  ] as const) {
+    it(`a create answered with ${what}: exactly 2 requests (POST, GET of it), and the answer is said to have named it`, async () => {
+      // A service that answers with some fields and no Location; the body rewritten to each form.
+      service.setReading({ writes: 'partial' });
+      service.faults.add({
+        method: 'POST',
+        kind: 'transform',
+        times: 1,
+        transform: (body) => transform(body as never),
+      });
+      const before = service.store.engagements.length;
+      const created = done(await api().engagements.create({ name: 'Named back', type: 'onboarding' }));
+      const made = service.store.engagements[0];
+      assert.equal(service.store.engagements.length, before + 1);
+      assert.deepEqual(created.engagement, made, 'the whole engagement, as the service holds it');
+      assert.equal(created.source, 'named', 'not a search: nothing says "did not name the engagement"');
+      assert.deepEqual(log(), ['POST /v1/engagements', `GET /v1/engagements/${made.id}`]);
+    });
+  }
+
+  it('the same under the readings idOnlyWrites and partialWrapped, for creates and updates', async () => {
+    for (const reading of [{ writes: 'idOnly' }, { writes: 'partial', wrapSingle: true }] as const) {
+      service.setReading(reading);
+      service.clearRequests();
+      const created = done(await api().engagements.create({ name: `Named ${reading.writes}`, type: 'onboarding' }));
+      assert.equal(created.source, 'named');
+      assert.deepEqual(log(), ['POST /v1/engagements', `GET /v1/engagements/${created.engagement.id}`]);
+      service.clearRequests();
+      const updated = done(await api().engagements.update(created.engagement.id, { status: 'paused' }));
+      assert.equal(updated.engagement.status, 'paused');
+      assert.deepEqual(log(), [
+        `PATCH /v1/engagements/${created.engagement.id}`,
+        `GET /v1/engagements/${created.engagement.id}`,
+      ]);
+    }
+  });
+
+  it('a Location alone: the same 2 requests', async () => {
+    service.setReading({ writes: 'location' });
+    const created = done(await api().engagements.create({ name: 'Located', type: 'onboarding' }));
+    assert.equal(created.source, 'location');
+    assert.deepEqual(log(), ['POST /v1/engagements', `GET /v1/engagements/${created.engagement.id}`]);
+  });
+
+  it('an answer that names nothing: the list is searched (the only case)', async () => {
+    service.setReading({ writes: 'silent' });
+    const created = done(await api().engagements.create({ name: 'Unnamed', type: 'onboarding' }));
+    assert.equal(created.source, 'search');
+    assert.equal(log()[0], 'POST /v1/engagements');
+    assert.ok(
+      log()
+        .slice(1)
+        .every((line) => line === 'GET /v1/engagements'),
+      log().join(', '),
+    );
+  });
+});
