@@ -1,6 +1,7 @@
 // Runs the reference service from the command line (npm run service, npm start, benchmarks):
 //   node out/test/service/cli.js [--port N] [--seed N] [--latency MS] [--engagements N] [reading options]
 // Prints the base URL, the demo keys and one machine-readable line `READY {"baseUrl",…,"keys"}`.
+import { FRAMEWORK_ERRORS } from './errorFormats';
 import type { Reading, WriteAnswer, ErrorBodies } from './readings';
 import { READING_NAMES, readingByName } from './readings';
 import type { RunningService, ServiceOptions } from './server';
@@ -23,11 +24,12 @@ How the service reads what the contract leaves open (default: the reference read
   --wrap               single reads, write answers, summary and by-key inside {"data": …}
   --writes MODE        body (201/200 + engagement), location (201 + Location, 204),
                        accepted (202, no body), silent (201/200, no body, no Location)
-  --errors FORMAT      error bodies as json, text or html
+  --errors FORMAT      error bodies as json, text, html, or as a framework writes them:
+                       ${FRAMEWORK_ERRORS.join(', ')}
   --help               this text`;
 
 const WRITE_MODES: readonly WriteAnswer[] = ['body', 'location', 'accepted', 'silent'];
-const ERROR_FORMATS: readonly ErrorBodies[] = ['json', 'text', 'html'];
+const ERROR_FORMATS: readonly ErrorBodies[] = ['json', 'text', 'html', ...FRAMEWORK_ERRORS];
 
 /** The reading flags that take no value: each switches one reading on. */
 const SWITCHES: Record<string, 'ignorePageSize' | 'ignorePage' | 'noPaging' | 'wrapSingle'> = {
