@@ -36,6 +36,30 @@ describe('The service says no, in every error format: what the user sees', funct
       .ui.messages.filter((m) => m.level === 'error' || m.level === 'warning')
       .map((m) => m.text);
 
+  suite.test(
+    'fields named like what every object has (constructor, toString) are reasons in the message, not steps',
+    async () => {
+      ctx().service.faults.add({
+        method: 'POST',
+        kind: 'status',
+        status: 422,
+        rawBody: '{"errors": {"constructor": ["odd"], "toString": ["odder"], "__proto__": ["oddest"]}}',
+        times: 1,
+      });
+      ctx().ui.onMessages((m) => {
+        assert.equal(
+          m.text,
+          'Could not create “Plain”. The request was refused: oddest (constructor: odd; toString: odder)',
+        );
+        assert.ok(m.actions.includes('Edit'), 'what was typed can be changed');
+        return undefined;
+      });
+      ctx().ui.answer('Plain', pickByLabel('onboarding'), '', pickByLabel('Create'));
+      await run('createEngagement');
+      assert.equal(ctx().ui.prompts.length, 4, 'no box reopened');
+    },
+  );
+
   for (const [name, reason] of Object.entries(NAME_REASON) as Array<[ReadingName, string | undefined]>) {
     describe(`error format "${name}"`, () => {
       beforeEach(() => ctx().service.setReading(READINGS[name]));
