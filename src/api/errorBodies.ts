@@ -13,6 +13,7 @@
 // - Django REST `{field: [..]}`, `non_field_errors`, `{detail: "…"}`
 // - GraphQL-style `{errors: [{message, path, extensions}]}` behind a REST gateway
 // - plain text, HTML (and XML) pages, tags stripped
+import { formatCount } from '../core/format';
 import { l10n } from '../core/l10n';
 import type { Scope } from './types';
 
@@ -194,11 +195,11 @@ class Said {
       Math.max(0, fieldNames.length - ERROR_BODY_LIMITS.fields) +
       this.unread;
     let serverMessage = messages.slice(0, ERROR_BODY_LIMITS.messages).join('; ') || undefined;
-    if (serverMessage && more > 0) serverMessage = l10n.t('{0} (and {1} more)', serverMessage, more);
+    if (serverMessage && more > 0) serverMessage = l10n.t('{0} (and {1} more)', serverMessage, formatCount(more));
     else if (!serverMessage && more > 0)
       serverMessage = l10n.t(
         'the service gave {0} reasons',
-        Math.min(fieldNames.length, ERROR_BODY_LIMITS.fields) + more,
+        formatCount(Math.min(fieldNames.length, ERROR_BODY_LIMITS.fields) + more),
       );
     const info: ErrorBodyInfo = {};
     if (serverMessage) info.serverMessage = serverMessage;

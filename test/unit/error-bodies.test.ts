@@ -431,14 +431,14 @@ const ROWS: Row[] = [
     format: 'hostile: 10,000 errors: three shown, the rest counted',
     contentType: JSON_TYPE,
     body: { errors: Array.from({ length: 10_000 }, (_, i) => ({ detail: `reason ${i}` })) },
-    expected: { serverMessage: 'reason 0; reason 1; reason 2 (and 9997 more)' },
+    expected: { serverMessage: 'reason 0; reason 1; reason 2 (and 9,997 more)' },
   },
   {
     format: 'hostile: 10,000 fields: eight kept, the rest counted',
     contentType: JSON_TYPE,
     body: { errors: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`f${i}`, ['bad']])) },
     expected: {
-      serverMessage: 'the service gave 10000 reasons',
+      serverMessage: 'the service gave 10,000 reasons',
       fieldErrors: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`f${i}`, 'bad'])),
     },
   },
