@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { type ApiError, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
 import { Commands } from '../constants';
 import { currentLocale } from '../core/l10n';
 import type { Ui } from './ui';
+import type { ApiError } from '../api/errors';
 
 export interface ErrorActions {
   /** What was being done, for the message: "create the engagement". */
