@@ -420,7 +420,14 @@ async function toApiError(
     const kind = kindForStatus(status);
     const retryAfterMs =
       kind === 'rateLimited' || status === 503 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined;
-    const said = body.serverMessage ? `: ${body.serverMessage}` : '';
+    // For the log: the service's words, or the fields it named when it said nothing else.
+    const reasons =
+      body.serverMessage ??
+      (body.fieldErrors &&
+        Object.entries(body.fieldErrors)
+          .map(([field, message]) => `${field}: ${message}`)
+          .join('; '));
+    const said = reasons ? `: ${reasons}` : '';
     return new ApiError(kind, `${where} failed with HTTP ${status}${said}`, {
       endpoint,
       status,

@@ -7,7 +7,7 @@ import { Commands } from '../constants';
 import { validateName, validateType } from '../core/validation';
 import { isBack, runSteps } from '../ui/ui';
 import { type EngagementDeps, environmentLabel, requireApi, ui } from './common';
-import { confirmWrite, performWrite, pinEnvironment, refusedFields, type Pinned } from './writes';
+import { confirmWrite, performWrite, pinEnvironment, refusalFor, refusedFields, type Pinned } from './writes';
 
 const STEPS = 4;
 
@@ -151,11 +151,8 @@ const FIELD_STEPS: Record<string, number> = { name: 0, type: 1, description: 2 }
 
 /** The field the service refused (a 400/422 naming it), if it is one the flow asks for. */
 function refusedField(error: unknown): { step: number; message: string } | undefined {
-  const fields = refusedFields(error) ?? {};
-  const field = Object.keys(fields).find((f) => f in FIELD_STEPS);
-  return field === undefined
-    ? undefined
-    : { step: FIELD_STEPS[field], message: vscode.l10n.t('The service refused this {0}: {1}', field, fields[field]) };
+  const refusal = refusalFor(refusedFields(error), Object.keys(FIELD_STEPS));
+  return refusal && { step: FIELD_STEPS[refusal.field], message: refusal.message };
 }
 
 async function hiddenByFilter(deps: EngagementDeps, name: string): Promise<void> {

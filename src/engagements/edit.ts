@@ -12,7 +12,7 @@ import { isApiError } from '../api/errors';
 import { showError } from '../ui/errors';
 import { type Back, isBack, runSteps } from '../ui/ui';
 import { type EngagementDeps, notice, requireApi, ui, withProgress } from './common';
-import { confirmWrite, performWrite, pinEnvironment, refusedFields, type Pinned } from './writes';
+import { confirmWrite, performWrite, pinEnvironment, refusalFor, refusedFields, type Pinned } from './writes';
 
 export type EditField = 'name' | 'description' | 'status';
 
@@ -259,10 +259,9 @@ export async function applyChanges(
           conflict = true;
           return true;
         }
-        const fields = refusedFields(error);
-        const field = fields && (['name', 'description', 'status'] as const).find((f) => f in fields);
-        if (!field || !fields) return false;
-        await edit(basis, vscode.l10n.t('The service refused this {0}: {1}', field, fields[field]));
+        const refusal = refusalFor(refusedFields(error), ['name', 'description', 'status']);
+        if (!refusal) return false;
+        await edit(basis, refusal.message);
         return true;
       },
     });

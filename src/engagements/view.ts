@@ -6,7 +6,7 @@ import { isApiError } from '../api/errors';
 import { ContextKeys, Settings, Views } from '../constants';
 import { formatCount, relativeTime } from '../core/format';
 import { applyQuery, describeFilter } from '../core/query';
-import { describeError } from '../ui/errors';
+import { describeError, serviceReason } from '../ui/errors';
 import type { QueryState } from './queryState';
 import type { StoreSnapshot, EngagementStore } from './store';
 import { EngagementTreeProvider, type TreeNode } from './tree';
@@ -182,6 +182,8 @@ export class EngagementsView implements vscode.Disposable {
   private message(snapshot: StoreSnapshot, state: EngagementsViewState): string | undefined {
     const env = this.environmentLabel();
     if (state === 'unreachable') return describeError(snapshot.error, env);
+    // The welcome says what to do; the service's own reason, when it gave one, shows above it.
+    if (state === 'unauthorized' || state === 'forbidden') return serviceReason(snapshot.error);
     if (snapshot.fromCache && snapshot.error === undefined && snapshot.items.length > 0) {
       // Saved by an earlier session: shown at once, marked until the refresh lands.
       const saved = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { parseBaseUrl } from '../core/validation';
 import type { Services } from '../services';
-import { describeError } from '../ui/errors';
+import { describeError, serviceReason } from '../ui/errors';
 import { type InputStep, runSteps } from '../ui/ui';
 import { checkKey } from './keyCheck';
 import { type Capabilities, type Environment, newEnvironmentId, originOf } from './model';
@@ -49,7 +49,12 @@ async function verify(
     if (result.outcome === 'rejected')
       return {
         ok: false,
-        keyError: vscode.l10n.t('The service rejected this key (401). Check it and enter it again.'),
+        keyError: [
+          vscode.l10n.t('The service rejected this key (401). Check it and enter it again.'),
+          serviceReason(result.error),
+        ]
+          .filter(Boolean)
+          .join(' '),
       };
     if (result.outcome === 'redirected')
       return {

@@ -5,7 +5,8 @@ import type { Capabilities } from './model';
 
 export type KeyCheck =
   | { outcome: 'accepted'; capabilities: Capabilities }
-  | { outcome: 'rejected'; message: string }
+  /** A 401; `error` carries the service's reason, when it gave one. */
+  | { outcome: 'rejected'; message: string; error: unknown }
   /** The service pointed elsewhere; `error` says where (the key was not sent there). */
   | { outcome: 'redirected'; error: unknown }
   /** No answer from either read; `error` is the first failure. */
@@ -28,6 +29,7 @@ export async function checkKey(api: ServiceApi, signal?: AbortSignal): Promise<K
     return {
       outcome: 'rejected',
       message: l10n.t('The service rejected this key (401). Check it and enter it again.'),
+      error: rejected,
     };
   const redirect = errors.find((e) => isApiError(e) && e.kind === 'redirected');
   if (redirect) return { outcome: 'redirected', error: redirect };

@@ -4,6 +4,7 @@ import type { ConnectionFailure } from '../api/network';
 import { Commands } from '../constants';
 import { currentLocale } from '../core/l10n';
 import type { Ui } from './ui';
+import type { ApiError } from '../api/errors';
 
 export interface ErrorActions {
   /** What was being done, for the message: "create the engagement". */
@@ -33,6 +34,36 @@ function outcomeNote(error: unknown, checkedNotApplied: boolean | undefined): st
     : vscode.l10n.t('The service may have made the change anyway: refresh to check before you retry.');
 }
 
+/**
+ * The service's own reason, said beside ours (after a 401, a 403, a conflict): “The service
+ * said: “The API key has expired”.” Undefined when its answer gave none.
+ */
+export function serviceReason(error: unknown): string | undefined {
+  if (!isApiError(error) || error.status === undefined || !error.serverMessage) return undefined;
+  return vscode.l10n.t('The service said: “{0}”.', error.serverMessage.replace(/\.\s*$/, ''));
+}
+
+/** Ours first (it says what to do), then the service's reason when it gave one. */
+function withReason(ours: string, error: unknown): string {
+  const reason = serviceReason(error);
+  return reason ? `${ours} ${reason}` : ours;
+}
+
+/**
+ * Why a 400/422 was refused: the service's message, then the fields it named (those its
+ * message does not already say), e.g. “One or more validation errors occurred (name: too long;
+ * type: unknown)”.
+ */
+function refusalReasons(error: ApiError): string {
+  const said = (error.serverMessage ?? (error.status === undefined ? error.message : '')).trim();
+  const fields = Object.entries(error.fieldErrors ?? {})
+    .filter(([, message]) => !said.includes(message))
+    .map(([field, message]) => `${field}: ${message}`)
+    .join('; ');
+  if (said && fields) return `${said.replace(/\.\s*$/, '')} (${fields})`;
+  return said || fields || `HTTP ${error.status ?? '?'}`;
+}
+
 function describeKind(error: unknown, environmentLabel?: string): string {
   if (!isApiError(error)) return error instanceof Error ? error.message : String(error);
   const env = environmentLabel ?? vscode.l10n.t('the active environment');
@@ -40,32 +71,26 @@ function describeKind(error: unknown, environmentLabel?: string): string {
     case 'unauthorized':
       return error.status === undefined
         ? vscode.l10n.t('No API key is stored for {0} on this machine.', env)
-        : vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key.', env);
+        : withReason(vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key.', env), error);
     case 'forbidden':
-      return vscode.l10n.t(
-        'The API key of {0} lacks the {1} scope this needs.',
-        env,
-        error.scope ?? error.endpoint?.scope ?? '?',
+      return withReason(
+        vscode.l10n.t(
+          'The API key of {0} lacks the {1} scope this needs.',
+          env,
+          error.scope ?? error.endpoint?.scope ?? '?',
+        ),
+        error,
       );
     case 'notFound':
       return error.endpoint?.path.includes('{id}')
         ? vscode.l10n.t('That engagement no longer exists (404). Refresh the view.')
         : vscode.l10n.t('The service does not know this address (404). Check the base URL.');
-    case 'invalidRequest': {
-      const fields = error.fieldErrors
-        ? Object.entries(error.fieldErrors)
-            .map(([field, message]) => `${field}: ${message}`)
-            .join('; ')
-        : '';
-      const said = error.serverMessage ?? (error.status === undefined ? error.message : '');
-      return vscode.l10n.t(
-        'The request was refused: {0}',
-        [said, fields].filter(Boolean).join(' — ') || `HTTP ${error.status ?? '?'}`,
-      );
-    }
+    case 'invalidRequest':
+      return vscode.l10n.t('The request was refused: {0}', refusalReasons(error));
     case 'conflict':
-      return vscode.l10n.t(
-        'The service reported a conflict: the engagement changed meanwhile. Reload it and try again.',
+      return withReason(
+        vscode.l10n.t('The service reported a conflict: the engagement changed meanwhile. Reload it and try again.'),
+        error,
       );
     case 'rateLimited':
       return error.retryAfterMs === undefined

@@ -13,7 +13,7 @@ import { isFilterActive, type RecordFilter } from '../core/recordFilter';
 import { deriveColumns, keyIdOfApiKey, keyRows, sortKeyRows, type KeySort } from '../core/records';
 import type { Environment } from '../environments/model';
 import type { Services } from '../services';
-import { describeError } from '../ui/errors';
+import { describeError, serviceReason } from '../ui/errors';
 import type {
   Blocked,
   DashboardState,
@@ -389,11 +389,16 @@ export class Dashboard {
     if (isApiError(error) && error.kind === 'forbidden') {
       this.block({
         reason: 'forbidden',
-        message: vscode.l10n.t(
-          'The API key of {0} lacks the {1} scope, so its usage cannot be shown. Use a key that has this scope, or open the dashboard of another environment.',
-          label,
-          error.scope ?? 'usage:read',
-        ),
+        message: [
+          vscode.l10n.t(
+            'The API key of {0} lacks the {1} scope, so its usage cannot be shown. Use a key that has this scope, or open the dashboard of another environment.',
+            label,
+            error.scope ?? 'usage:read',
+          ),
+          serviceReason(error),
+        ]
+          .filter(Boolean)
+          .join(' '),
         actions: ['replaceKey', 'switchEnvironment'],
       });
       return;
@@ -404,7 +409,12 @@ export class Dashboard {
         reason: noKey ? 'noKey' : 'unauthorized',
         message: noKey
           ? vscode.l10n.t('The API key of {0} is not on this machine. Enter it to see usage.', label)
-          : vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key to see usage.', label),
+          : [
+              vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key to see usage.', label),
+              serviceReason(error),
+            ]
+              .filter(Boolean)
+              .join(' '),
         actions: ['replaceKey', 'showLogs'],
       });
       return;

@@ -232,6 +232,8 @@ describe('Engagements view', function () {
     await run('refreshEngagements');
     await eng().settled();
     assert.equal(state(), 'unauthorized');
+    // The welcome says what to do; the service's own reason shows above it.
+    assert.equal(eng().message(), 'The service said: “The API key is not valid”.');
   });
 
   test('refreshes when the view becomes visible with stale data, and on an interval only while visible', async () => {

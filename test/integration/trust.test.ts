@@ -286,7 +286,11 @@ describe('Trust boundaries: a key the service echoes escaped appears nowhere', f
       ctx.service.faults.add({ method: 'POST', kind: 'status', status: 422, rawBody: body(text), times: 1 });
       ctx.ui.answer(...createAnswers('Leak'), undefined);
       await runCommand('createEngagement');
-      assert.match(ctx.ui.prompts.at(-1)?.initialError ?? '', /^The service refused this name: \[redacted\]$/);
+      // The other field it refused ("key") is said after it.
+      assert.match(
+        ctx.ui.prompts.at(-1)?.initialError ?? '',
+        /^The service refused this name: \[redacted\] \(also: key: \[redacted\]\)$/,
+      );
     }
     // A notification with the service's words: a 500 whose page quotes the key, escaped.
     ctx.service.faults.add({ method: 'POST', kind: 'status', status: 500, rawBody: body(mixed), times: 1 });

@@ -285,6 +285,11 @@ describe('Usage dashboard', function () {
     const state = await settled(probe, 'the rejected key', (s) => s.blocked !== undefined);
     assert.equal(state.blocked?.reason, 'unauthorized');
     assert.match(state.blocked?.message ?? '', /rejected the API key of Demo \(401\)/);
+    assert.match(
+      state.blocked?.message ?? '',
+      / The service said: “The API key is not valid”\.$/,
+      'its reason after ours',
+    );
     assert.deepEqual(state.blocked?.actions, ['replaceKey', 'showLogs']);
   });
 
@@ -309,6 +314,7 @@ describe('Usage dashboard', function () {
     const state = await settled(probe, 'the missing scope', (s) => s.blocked !== undefined);
     assert.equal(state.blocked?.reason, 'forbidden');
     assert.match(state.blocked?.message ?? '', /usage:read/);
+    assert.match(state.blocked?.message ?? '', / The service said: “This API key lacks the scope usage:read”\.$/);
     assert.ok(state.blocked?.actions.includes('replaceKey'));
     assert.deepEqual(probe.webviewErrors(), []);
     await waitFor(

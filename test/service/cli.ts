@@ -1,6 +1,7 @@
 // Runs the reference service from the command line (npm run service, npm start, benchmarks):
 //   node out/test/service/cli.js [--port N] [--seed N] [--latency MS] [--engagements N] [reading options]
 // Prints the base URL, the demo keys and one machine-readable line `READY {"baseUrl",…,"keys"}`.
+import { FRAMEWORK_ERRORS } from './errorFormats';
 import type { Reading, WriteAnswer, ErrorBodies, PageForm } from './readings';
 import { READING_NAMES, readingByName } from './readings';
 import type { RunningService, ServiceOptions } from './server';
@@ -30,7 +31,8 @@ How the service reads what the contract leaves open (default: the reference read
   --pages FORM         pages of the list and the usage records as envelope ({data, page,
                        pageSize, totalCount}), items ({items, total}), results ({count, next,
                        previous, results}) or meta ({data, links, meta: {current_page, per_page, total}})
-  --errors FORMAT      error bodies as json, text or html
+  --errors FORMAT      error bodies as json, text, html, or as a framework writes them:
+                       ${FRAMEWORK_ERRORS.join(', ')}
   --help               this text`;
 
 const WRITE_MODES: readonly WriteAnswer[] = [
@@ -44,7 +46,7 @@ const WRITE_MODES: readonly WriteAnswer[] = [
   'acceptedSilent',
 ];
 const PAGE_FORMS: readonly PageForm[] = ['envelope', 'items', 'results', 'meta'];
-const ERROR_FORMATS: readonly ErrorBodies[] = ['json', 'text', 'html'];
+const ERROR_FORMATS: readonly ErrorBodies[] = ['json', 'text', 'html', ...FRAMEWORK_ERRORS];
 
 /** The reading flags that take no value: each switches one reading on. */
 const SWITCHES: Record<string, 'ignorePageSize' | 'ignorePage' | 'noPaging' | 'wrapSingle'> = {

@@ -6,7 +6,7 @@ import type { RequestInput } from './params';
 import type { Reply } from './replies';
 import { errorReply, fieldErrors, json, notFound } from './replies';
 import { parseBillingPeriod, parseJsonObject, parsePaging, slicePage } from './params';
-import { ENGAGEMENT_STATUSES } from './types';
+import { ENGAGEMENT_STATUSES, NAME_MAX_LENGTH } from './types';
 import type { Engagement } from './types';
 import type { Reading } from './readings';
 import { acceptedDelay, createAnswer, listPageSizeMax, pageBody, pagingOf, single, updateAnswer } from './readings';
@@ -38,7 +38,7 @@ function stringField(
   body: Record<string, unknown>,
   field: string,
   errors: Record<string, string>,
-  rules: { required?: boolean; nonEmpty?: boolean },
+  rules: { required?: boolean; nonEmpty?: boolean; maxLength?: number },
 ): string | undefined {
   const value = body[field];
   if (value === undefined) {
@@ -51,6 +51,10 @@ function stringField(
   }
   if (rules.nonEmpty && value.trim() === '') {
     errors[field] = `${field} must not be empty`;
+    return undefined;
+  }
+  if (rules.maxLength !== undefined && [...value].length > rules.maxLength) {
+    errors[field] = `${field} must have at most ${rules.maxLength} characters`;
     return undefined;
   }
   return value;
@@ -103,7 +107,7 @@ export const createEngagement: Handler = (input) => {
   for (const field of Object.keys(body)) {
     if (!['name', 'type', 'description'].includes(field)) errors[field] = unknownFieldMessage(field, 'create');
   }
-  const name = stringField(body, 'name', errors, { required: true, nonEmpty: true });
+  const name = stringField(body, 'name', errors, { required: true, nonEmpty: true, maxLength: NAME_MAX_LENGTH });
   const type = stringField(body, 'type', errors, { required: true, nonEmpty: true });
   const description = stringField(body, 'description', errors, {});
   if (Object.keys(errors).length > 0 || name === undefined || type === undefined) {
@@ -133,7 +137,7 @@ export const updateEngagement: Handler = (input) => {
     if (!['name', 'description', 'status'].includes(field)) errors[field] = unknownFieldMessage(field, 'update');
   }
   const changes: EngagementChangesInput = {};
-  const name = stringField(body, 'name', errors, { nonEmpty: true });
+  const name = stringField(body, 'name', errors, { nonEmpty: true, maxLength: NAME_MAX_LENGTH });
   const description = stringField(body, 'description', errors, {});
   const status = stringField(body, 'status', errors, { nonEmpty: true });
   if (status !== undefined && !ENGAGEMENT_STATUSES.includes(status)) {

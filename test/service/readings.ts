@@ -2,6 +2,7 @@
 // the bodies and status codes of POST and PATCH, the shape of a single read, error bodies.
 // A reading is one contract-valid way a real service may fill them in. The reference service
 // speaks any of them, so the client's tests can run against each, not only against ours.
+import { type FrameworkErrors, type RenderedError, renderError } from './errorFormats';
 import type { Reply } from './replies';
 
 export type WriteAnswer =
@@ -25,7 +26,12 @@ export type WriteAnswer =
 /** The answers that accept a write for processing (202): with `acceptedDelayMs` it is applied later. */
 export const ACCEPTED_WRITES: readonly WriteAnswer[] = ['accepted', 'acceptedBody', 'acceptedSilent'];
 
-export type ErrorBodies = 'json' | 'text' | 'html';
+/**
+ * How the service's failures are written: its own JSON (`json`), plain text, an HTML page, or
+ * the way a framework writes them (see errorFormats.ts): RFC 9457 problem details, JSON:API,
+ * FastAPI, Google APIs, Rails, ASP.NET, Spring Boot, Django REST, GraphQL behind a gateway.
+ */
+export type ErrorBodies = 'json' | 'text' | 'html' | FrameworkErrors;
 
 /**
  * How a page of engagements or usage records is put: the contract's envelope `{data, page,
@@ -88,6 +94,16 @@ export const READINGS = {
   metaEnvelope: { pageForm: 'meta' },
   textErrors: { errorBodies: 'text' },
   htmlErrors: { errorBodies: 'html' },
+  // Error bodies the way the frameworks services are built with write them.
+  problemErrors: { errorBodies: 'problem' },
+  jsonApiErrors: { errorBodies: 'jsonapi' },
+  fastApiErrors: { errorBodies: 'fastapi' },
+  googleErrors: { errorBodies: 'google' },
+  railsErrors: { errorBodies: 'rails' },
+  aspNetErrors: { errorBodies: 'aspnet' },
+  springErrors: { errorBodies: 'spring' },
+  djangoErrors: { errorBodies: 'django' },
+  graphqlErrors: { errorBodies: 'graphql' },
 } as const satisfies Record<string, Reading>;
 
 export type ReadingName = keyof typeof READINGS;
@@ -216,17 +232,38 @@ export function pageBody(
   }
 }
 
-/** An error reply's JSON body rewritten as plain text or an HTML page, as some gateways answer. */
-export function errorBodyText(reading: Reading, body: unknown): { contentType: string; text: string } | undefined {
-  if (!reading.errorBodies || reading.errorBodies === 'json') return undefined;
-  const error = (body as { error?: { message?: unknown; fields?: Record<string, string> } } | undefined)?.error;
-  const message = typeof error?.message === 'string' ? error.message : 'Request failed';
-  if (reading.errorBodies === 'text') return { contentType: 'text/plain; charset=utf-8', text: message };
-  const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return {
-    contentType: 'text/html; charset=utf-8',
-    text: `<!doctype html><html><head><title>Error</title></head><body><h1>Error</h1><p>${escaped}</p></body></html>`,
-  };
+/**
+ * An error reply (the service's `{error: {code, message, fields, requiredScope}}`) written the
+ * way the reading says: as plain text, an HTML page, or a framework's body, content type and
+ * status code. Undefined for the service's own JSON.
+ */
+export function errorBodyText(
+  reading: Reading,
+  reply: Reply,
+  request: { method: string; path: string },
+): RenderedError | undefined {
+  const format = reading.errorBodies ?? 'json';
+  if (format === 'json') return undefined;
+  const error = (reply.body as { error?: Record<string, unknown> } | undefined)?.error ?? {};
+  const message = typeof error.message === 'string' ? error.message : 'Request failed';
+  if (format === 'text') return { status: reply.status, contentType: 'text/plain; charset=utf-8', text: message };
+  if (format === 'html') {
+    const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return {
+      status: reply.status,
+      contentType: 'text/html; charset=utf-8',
+      text: `<!doctype html><html><head><title>Error</title></head><body><h1>Error</h1><p>${escaped}</p></body></html>`,
+    };
+  }
+  return renderError(format, {
+    status: reply.status,
+    code: typeof error.code === 'string' ? error.code : 'error',
+    message,
+    fields: (error.fields as Record<string, string> | undefined) ?? undefined,
+    requiredScope: typeof error.requiredScope === 'string' ? error.requiredScope : undefined,
+    method: request.method,
+    path: request.path,
+  });
 }
 
 /** Parses the CLI's and the suites' way of naming a reading: a name, or flags on top of one. */

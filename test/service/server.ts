@@ -22,6 +22,8 @@ export type { KeySpec, Scope } from './types';
 export type { Reading, ReadingName } from './readings';
 export { READINGS, READING_NAMES } from './readings';
 export { ServiceStore } from './store';
+export { NAME_MAX_LENGTH } from './types';
+export { FRAMEWORK_ERRORS, type FrameworkErrors } from './errorFormats';
 
 export interface ServiceOptions {
   /** 0 (default) = an ephemeral port. */
@@ -198,7 +200,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     return route.endpoint.handler(route.id === undefined ? input : { ...input, id: route.id });
   }
 
-  function toAnswer(reply: Reply, id: string): Answer {
+  function toAnswer(reply: Reply, id: string, request: { method: string; path: string }): Answer {
     const headers: Record<string, string> = {
       // When it answered, by the service's clock (a test may move it).
       Date: now().toUTCString(),
@@ -207,9 +209,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       'X-Request-Id': id,
       ...reply.headers,
     };
-    const asText = reply.status >= 400 ? errorBodyText(reading, reply.body) : undefined;
-    if (asText)
-      return { status: reply.status, headers: { ...headers, 'Content-Type': asText.contentType }, body: asText.text };
+    // A failure is written the way the reading says (text, a page, a framework's form).
+    const written = reply.status >= 400 ? errorBodyText(reading, reply, request) : undefined;
+    if (written)
+      return {
+        status: written.status,
+        headers: { ...headers, 'Content-Type': written.contentType },
+        body: written.text,
+      };
     if (reply.body === undefined) delete headers['Content-Type'];
     return { status: reply.status, headers, body: reply.body === undefined ? '' : JSON.stringify(reply.body) };
   }
@@ -243,12 +250,24 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
     let answer: Answer;
     let mode: DeliveryMode = 'normal';
+    const request = { method, path: rawPath };
     if (fault && !isPassThrough(fault.kind)) {
       answer = faultAnswer(fault, `${url}${rawUrl}`);
+      // A failure injected without a body of its own is written in the reading's form too (a 429 as the framework says it).
+      if (fault.kind === 'status' && fault.body === undefined && fault.rawBody === undefined && answer.status >= 400)
+        answer = toAnswer(
+          { status: answer.status, body: JSON.parse(answer.body), headers: fault.headers },
+          id,
+          request,
+        );
     } else if (body.tooLarge) {
-      answer = toAnswer(errorReply(413, 'payload_too_large', 'The request body is too large'), id);
+      answer = toAnswer(errorReply(413, 'payload_too_large', 'The request body is too large'), id, request);
     } else {
-      answer = toAnswer(transformed(fault, handle(req, record, rawPath, local, query, body.text), record.query), id);
+      answer = toAnswer(
+        transformed(fault, handle(req, record, rawPath, local, query, body.text), record.query),
+        id,
+        request,
+      );
       if (fault?.kind === 'wrongContentType') answer.headers['Content-Type'] = 'text/plain; charset=utf-8';
       if (fault?.kind === 'truncated' || fault?.kind === 'slowBody') mode = fault.kind;
       if (fault) Object.assign(answer.headers, fault.headers);

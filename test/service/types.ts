@@ -27,6 +27,12 @@ export interface Engagement {
 /** Statuses a PATCH may set. Seeded data uses all four; the contract itself names only two. */
 export const ENGAGEMENT_STATUSES: readonly string[] = ['active', 'paused', 'completed', 'archived'];
 
+/**
+ * The longest name the service takes (the contract leaves length limits open): a longer one is
+ * refused (422, naming the field), as a real service's validation would.
+ */
+export const NAME_MAX_LENGTH = 200;
+
 export const ENGAGEMENT_TYPES: readonly string[] = ['quality-review', 'sales-coaching', 'support-audit', 'onboarding'];
 
 export interface Meter {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type RequestLog, userAgent } from '../../src/api/client';
 import { ServiceApi } from '../../src/api/service';
-import type { RunningService } from '../service/server';
+import { NAME_MAX_LENGTH, type RunningService } from '../service/server';
 import { done } from './support/writes';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
@@ -150,10 +150,14 @@ describe('API client against the reference service', function () {
       // The list's page size has no bound in the contract: the service decides (ours answers 400).
       await rejectsWith(api.engagements.list({ pageSize: 101 }), 'invalidRequest');
       assert.equal(service.requests.at(-1)?.query.pageSize, '101', 'sent, not refused before sending');
-      const name = 'N'.repeat(600);
+      // The reference service takes names of up to 200 characters: a longer one is sent, and it refuses it.
+      const name = 'N'.repeat(NAME_MAX_LENGTH);
       const description = 'd'.repeat(5000);
       const { engagement } = done(await api.engagements.create({ name, type: 't'.repeat(300), description }));
       assert.equal(engagement.name, name);
+      const refused = await rejectsWith(api.engagements.create({ name: 'N'.repeat(600), type: 'x' }), 'invalidRequest');
+      assert.equal(refused.status, 422, 'sent, and refused by the service');
+      assert.equal(refused.fieldErrors?.name, 'name must have at most 200 characters');
       const { engagement: renamed } = done(
         await api.engagements.update(engagement.id, {
           status: 'completed',

@@ -7,7 +7,7 @@ describe('reading error bodies tolerantly', () => {
   it('reads the common JSON shapes', () => {
     assert.deepEqual(
       readErrorBody('{"error":{"message":"Bad name","fields":{"name":"too long"}}}', 'application/json'),
-      { serverMessage: 'Bad name', fieldErrors: { name: 'too long' }, scope: undefined },
+      { serverMessage: 'Bad name', fieldErrors: { name: 'too long' } },
     );
     assert.equal(
       readErrorBody('{"message":"Nope","errors":[{"field":"type","message":"unknown"}]}', null).fieldErrors?.type,

@@ -7,7 +7,14 @@ import { EngagementStore } from '../../src/engagements/store';
 import type { WriteResult, WriteSource } from '../../src/api/types';
 import { type AcceptedOutcome, lookAgain, type Sleep } from '../../src/engagements/pending';
 import { ACCEPTED_WRITES, acceptedDelay, type WriteAnswer } from '../service/readings';
-import { READINGS, READING_NAMES, type Reading, type ReadingName, type RunningService } from '../service/server';
+import {
+  NAME_MAX_LENGTH,
+  READINGS,
+  READING_NAMES,
+  type Reading,
+  type ReadingName,
+  type RunningService,
+} from '../service/server';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
 import { useReferenceService } from './support/referenceService';
@@ -41,6 +48,15 @@ const WHOLE_SET: Record<ReadingName, { refused: number; perPage: number }> = {
   itemsEnvelope: { refused: 1, perPage: 100 },
   resultsEnvelope: { refused: 1, perPage: 100 },
   metaEnvelope: { refused: 1, perPage: 100 },
+  problemErrors: { refused: 1, perPage: 100 },
+  jsonApiErrors: { refused: 1, perPage: 100 },
+  fastApiErrors: { refused: 1, perPage: 100 },
+  googleErrors: { refused: 1, perPage: 100 },
+  railsErrors: { refused: 1, perPage: 100 },
+  aspNetErrors: { refused: 1, perPage: 100 },
+  springErrors: { refused: 1, perPage: 100 },
+  djangoErrors: { refused: 1, perPage: 100 },
+  graphqlErrors: { refused: 1, perPage: 100 },
 };
 
 /** How each write answer's result is learned: from the answer, what it names, or a search. */
@@ -255,17 +271,46 @@ describe('API client under every reading of the contract', function () {
         }
       });
 
-      it('errors: the service’s own words reach the user, whatever the body format', async () => {
-        const error = await rejectsWith(
+      it('errors: the service’s own words reach the user, whatever the body format, beside the field they name', async () => {
+        // Every form but text and HTML pages names the field it refuses.
+        const namesFields = !['text', 'html'].includes(reading.errorBodies ?? 'json');
+        const shown = (e: { serverMessage?: string; fieldErrors?: Record<string, string> }) =>
+          [e.serverMessage ?? '', ...Object.values(e.fieldErrors ?? {})].join(' | ');
+        const status = await rejectsWith(
           api.engagements.update(service.store.engagements[0].id, { status: 'not-a-status' }),
           'invalidRequest',
         );
-        assert.match(error.serverMessage ?? '', /status must be one of/);
-        if (!reading.errorBodies || reading.errorBodies === 'json')
-          assert.match(error.fieldErrors?.status ?? '', /status must be one of/);
-        assert.doesNotMatch(error.serverMessage ?? '', /<[a-z]/i, 'no markup');
+        if (namesFields) assert.match(status.fieldErrors?.status ?? '', /must be one of/);
+        else assert.match(status.serverMessage ?? '', /status must be one of/);
+        const name = await rejectsWith(
+          api.engagements.create({ name: 'N'.repeat(NAME_MAX_LENGTH + 1), type: 'onboarding' }),
+          'invalidRequest',
+        );
+        if (namesFields) assert.match(name.fieldErrors?.name ?? '', /at most 200 characters/);
+        else assert.match(name.serverMessage ?? '', /name must have at most 200 characters/);
+        // A query parameter refused: named as a field too, except by Rails (its full messages name none).
+        const period = await rejectsWith(api.usage.byKey('2999-01'), 'invalidRequest');
+        if (namesFields && reading.errorBodies !== 'rails')
+          assert.match(period.fieldErrors?.billingPeriod ?? '', /in the future/);
+        else assert.match(period.serverMessage ?? '', /billingPeriod is in the future/);
+        const rejected = await rejectsWith(
+          reference.api({ getKey: () => 'key_nobody.not-a-key-1234' }).engagements.list(),
+          'unauthorized',
+        );
+        assert.match(rejected.serverMessage ?? '', /The API key is not valid/);
+        const forbidden = await rejectsWith(
+          reference.api({ getKey: () => service.keys.readOnly }).engagements.create({ name: 'x', type: 'y' }),
+          'forbidden',
+        );
+        assert.equal(forbidden.scope, 'engagements:write');
+        assert.match(forbidden.serverMessage ?? '', /lacks the scope engagements:write/);
         const missing = await rejectsWith(api.engagements.get('eng_missing'), 'notFound');
         assert.equal(missing.status, 404);
+        assert.match(missing.serverMessage ?? '', /No engagement with id "eng_missing"/);
+        for (const error of [status, name, period, rejected, forbidden, missing]) {
+          assert.doesNotMatch(shown(error), /<[a-z]/i, 'no markup');
+          assert.doesNotMatch(shown(error), /[{[]\s*"/, 'no JSON');
+        }
       });
     });
   }

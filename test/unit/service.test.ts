@@ -240,7 +240,7 @@ describe('reference service: CLI', () => {
       '--wrap',
       '--writes',
       'location',
-      '--errors=html',
+      '--errors=jsonapi',
     ];
     const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--engagements', '7', ...readings], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -271,7 +271,7 @@ describe('reference service: CLI', () => {
         noPaging: true,
         wrapSingle: true,
         writes: 'location',
-        errorBodies: 'html',
+        errorBodies: 'jsonapi',
       };
       assert.ok(output.includes(`Reading: ${JSON.stringify(reading)}\n`), output);
       for (const role of ['admin', 'readOnly', 'usageOnly', 'noUsage', 'writer']) {
@@ -281,6 +281,9 @@ describe('reference service: CLI', () => {
       const r = await probe<{ totalCount: number }>(ready.baseUrl, 'GET', '/engagements', { key: ready.keys.admin });
       assert.equal(r.status, 200);
       assert.equal(r.json.totalCount, 7);
+      const refused = await probe(ready.baseUrl, 'GET', '/engagements', { key: 'not-a-key' });
+      assert.equal(refused.status, 401);
+      assert.match(refused.headers.get('content-type') ?? '', /^application\/vnd\.api\+json/, 'errors as JSON:API');
       const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       const code = await Promise.race([
@@ -299,7 +302,10 @@ describe('reference service: CLI', () => {
     for (const [args, message] of [
       [['--port', 'abc'], /--port needs a non-negative integer/],
       [['--writes', 'nope'], /--writes takes body, location, accepted, silent/],
-      [['--errors=xml'], /--errors takes json, text, html/],
+      [
+        ['--errors=xml'],
+        /--errors takes json, text, html, problem, jsonapi, fastapi, google, rails, aspnet, spring, django, graphql/,
+      ],
       [['--pages', 'xml'], /--pages takes envelope, items, results, meta/],
       [['--accepted-delay', 'soon'], /--accepted-delay needs a whole number of milliseconds/],
       [['--reading', 'nope'], /Unknown reading "nope"; known: reference, /],
