@@ -6,8 +6,10 @@ import type { KyInstance } from 'ky';
 import { LIMITS } from '../core/concurrency';
 import { l10n } from '../core/l10n';
 import { parseBaseUrl } from '../core/validation';
-import { ApiError, kindForStatus, parseRetryAfter, readErrorBody, type Endpoint, type WriteOutcome } from './errors';
-import { classifyConnectionFailure, type ConnectionProblem } from './network';
+import { ApiError, kindForStatus, parseRetryAfter, type Endpoint, type WriteOutcome } from './errors';
+import type * as ErrorBodiesModule from './errorBodies';
+import type * as NetworkModule from './network';
+import type { ConnectionProblem } from './network';
 import { readWriteAnswer, type WriteAnswer } from './readings';
 import { ShapeError } from './validate';
 
@@ -105,6 +107,11 @@ function loadKy(): Promise<Ky> {
 function isKyError<K extends 'HTTPError' | 'TimeoutError'>(error: unknown, kind: K): error is InstanceType<Ky[K]> {
   return kyLoaded !== undefined && error instanceof kyLoaded[kind];
 }
+/** The readers of a failure (error bodies, connection codes): loaded with the first failure, not at activation. */
+let failureReaders: Promise<[typeof ErrorBodiesModule, typeof NetworkModule]> | undefined;
+function loadFailureReaders(): Promise<[typeof ErrorBodiesModule, typeof NetworkModule]> {
+  return (failureReaders ??= Promise.all([import('./errorBodies'), import('./network')]));
+}
 export const DEFAULT_CONCURRENCY = LIMITS.pages;
 
 export class ApiClient {
@@ -161,7 +168,7 @@ export class ApiClient {
     }));
   }
 
-  private shouldRetry(error: Error): boolean | undefined {
+  private async shouldRetry(error: Error): Promise<boolean | undefined> {
     if (isKyError(error, 'HTTPError')) {
       if (!RETRY_STATUS.includes(error.response.status)) return false;
       const wait = parseRetryAfter(error.response.headers.get('Retry-After'));
@@ -169,6 +176,7 @@ export class ApiClient {
     }
     if (isKyError(error, 'TimeoutError') || error instanceof ApiError || isAbort(error)) return false;
     if (!(error instanceof TypeError)) return false;
+    const [, { classifyConnectionFailure }] = await loadFailureReaders();
     const connection = classifyConnectionFailure(error, this.baseUrl);
     return !(connection && LASTING.has(connection.problem));
   }
@@ -404,6 +412,7 @@ async function toApiError(
     }
     const text = await response.text().catch(() => '');
     // Redacted after decoding too: a key escaped in the JSON body is plain once parsed.
+    const [{ readErrorBody }] = await loadFailureReaders();
     const decoded = readErrorBody(redact(text, call.key), response.headers.get('Content-Type'));
     const body = {
       ...decoded,
@@ -465,6 +474,7 @@ async function toApiError(
       },
     );
   }
+  const [, { classifyConnectionFailure }] = await loadFailureReaders();
   const connection = classifyConnectionFailure(error, target);
   const problem = connection ? ` (${connection.problem}, ${connection.code} at ${connection.host})` : '';
   return new ApiError('network', `${where} could not reach the service${redact(problem, call.key)}.`, {

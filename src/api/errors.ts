@@ -123,5 +123,5 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Math.max(0, date - now);
 }
 
-/** Error bodies of every form (the contract defines none) are read in one place: `errorBodies.ts`. */
-export { readErrorBody, type ErrorBodyInfo } from './errorBodies';
+// Error bodies of every form (the contract defines none) are read in one place: `errorBodies.ts`,
+// loaded by the client with the first failure.

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { kindForStatus, parseRetryAfter, readErrorBody } from '../../src/api/errors';
+import { readErrorBody } from '../../src/api/errorBodies';
+import { kindForStatus, parseRetryAfter } from '../../src/api/errors';
 import { fetchAllPages } from '../../src/api/paging';
 import type { Page } from '../../src/api/types';
 
