@@ -8,28 +8,21 @@
 // each fails in the handshake or before, without the key reaching anything and without
 // saving anything. The exact error the extension got is printed for each (`[network] …`).
 import assert from 'node:assert/strict';
-import * as vscode from 'vscode';
 import type { CertificateName } from '../../scripts/vscode/tls.mjs';
 import { OTHER_HOST } from '../../scripts/vscode/tls.mjs';
 import type { RunningService } from '../service/server';
-import { allReady, openDashboard, settled } from './support/dashboard';
-import {
-  type TestContext,
-  clearEnvironments,
-  createAnswers,
-  runCommand,
-  setup,
-  teardown,
-  waitFor,
-} from './support/helpers';
+import { type TestContext, clearEnvironments, setup, teardown } from './support/helpers';
 import { findSecrets, keyFreeZones, secretsOf } from './support/reliabilityKit';
 import {
   addEnvironment,
   failureAt,
+  recordConnections,
   recordFailure,
   runCertificates,
+  sequentialReads,
   setHttp,
   startHttpsService,
+  walkThrough,
 } from './support/network';
 
 describe('HTTPS with a private CA', function () {
@@ -63,45 +56,11 @@ describe('HTTPS with a private CA', function () {
 
   it('Add Environment → key check → tree → create → dashboard over https://127.0.0.1 with the CA trusted', async () => {
     assert.match(secure.baseUrl, /^https:\/\/127\.0\.0\.1:\d+\/v1$/);
-    const shown = await addEnvironment(ctx, 'Secure', secure.baseUrl);
-    assert.deepEqual(shown, [], 'the key was accepted without a warning');
-    const envs = ctx.exports.environments!;
-    assert.equal(envs.active()?.baseUrl, secure.baseUrl);
-    assert.equal(await envs.keyLocation(envs.active()!.id), 'secretStorage');
-    assert.ok(
-      secure.requests.some((r) => r.keyId === 'key_admin'),
-      'the key check reached the service over TLS',
-    );
-
-    await vscode.commands.executeCommand('engagementUsage.engagements.focus');
-    const eng = ctx.exports.engagements!;
-    const items = async () => (await eng.tree()).filter((i) => i.kind === 'engagement');
-    assert.equal((await waitFor(async () => ((await items()).length ? items() : undefined), 'the tree')).length, 25);
-
-    ctx.ui.answer(...createAnswers('Made over HTTPS'));
-    await runCommand('createEngagement');
-    const made = secure.store.engagements.find((e) => e.name === 'Made over HTTPS');
-    assert.ok(made, 'the service has it');
-    await waitFor(async () => (await items()).some((i) => i.id === made.id), 'the new engagement in the tree');
-
-    const probe = await openDashboard(ctx);
-    const state = await settled(probe, 'every dashboard section', allReady);
-    assert.equal(state.summary.status, 'ready');
-    const requests = secure.requests.length;
-    assert.ok(
-      secure.requests.every((r) => r.keyId === 'key_admin'),
-      'every request carried the key, inside TLS',
-    );
-    console.log(
-      `[network] ${JSON.stringify({
-        case: 'direct HTTPS, http.systemCertificates off',
-        vscode: vscode.version,
-        requests,
-        tcpConnections: secure.connections.tcp,
-        tlsHandshakes: secure.connections.tls,
-      })}`,
-    );
-    assert.ok(secure.connections.tls >= 1 && secure.connections.tls <= requests, 'at most one handshake a request');
+    await walkThrough(ctx, 'Secure');
+    const reads = await sequentialReads(ctx, 5);
+    recordConnections('direct HTTPS, http.systemCertificates off', secure, reads);
+    assert.ok(secure.connections.tls >= 1, 'the requests came over TLS');
+    assert.ok(secure.connections.tls <= secure.requests.length, 'never more handshakes than requests');
   });
 
   describe('certificates that must not be trusted', () => {
@@ -147,12 +106,13 @@ describe('HTTPS with a private CA', function () {
       const url = `https://${OTHER_HOST}:${new URL(secure.url).port}/v1`;
       const shown = await addEnvironment(ctx, 'Nowhere', url, true);
       assert.equal(ctx.exports.environments!.list().length, 0);
-      const { read, created } = await failureAt(ctx, 'Nowhere', url);
+      const { read, created, fetch: chain } = await failureAt(ctx, 'Nowhere', url);
       assert.equal((read as { kind?: string }).kind, 'network');
       recordFailure(
         'name not found',
         read,
         [...shown, ...created].map((m) => m.text),
+        chain,
       );
       assert.equal(secure.requests.length, 0);
     });
@@ -162,12 +122,13 @@ describe('HTTPS with a private CA', function () {
       await closed.close();
       const shown = await addEnvironment(ctx, 'Closed', closed.baseUrl, true);
       assert.equal(ctx.exports.environments!.list().length, 0);
-      const { read, created } = await failureAt(ctx, 'Closed', closed.baseUrl);
+      const { read, created, fetch: chain } = await failureAt(ctx, 'Closed', closed.baseUrl);
       assert.equal((read as { kind?: string }).kind, 'network');
       recordFailure(
         'connection refused',
         read,
         [...shown, ...created].map((m) => m.text),
+        chain,
       );
     });
   });
@@ -187,11 +148,12 @@ async function untrustedFlows(ctx: TestContext, service: RunningService, label: 
   assert.deepEqual(warning.actions, ['Retry', 'Save Anyway']);
   assert.equal(ctx.exports.environments!.list().length, 0, 'dismissed: nothing was saved');
 
-  const { read, created } = await failureAt(ctx, 'Refused', service.baseUrl);
+  const { read, created, fetch: chain } = await failureAt(ctx, 'Refused', service.baseUrl);
   recordFailure(
     label,
     read,
     [...shown, ...created].map((m) => m.text),
+    chain,
   );
   assert.equal((read as { kind?: string }).kind, 'network');
   assert.ok(created.length > 0, 'the create said it failed');

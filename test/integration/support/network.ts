@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import { type CertificateName, makeCertificates, type TestCertificates } from '../../../scripts/vscode/tls.mjs';
 import { type RunningService, type ServiceOptions, startService } from '../../service/server';
+import { allReady, openDashboard, settled } from './dashboard';
 import {
   type RecordedMessage,
   type TestContext,
@@ -109,6 +110,37 @@ interface ErrorLike {
   cause?: { name?: unknown; code?: unknown; message?: unknown };
 }
 
+/** One link of an error's cause chain. */
+export interface CauseLink {
+  type: string;
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+}
+
+/** The chain of causes (at most 5 deep) of what VS Code's own fetch throws for `url` (sent without a key). */
+export async function fetchFailure(url: string): Promise<CauseLink[] | 'answered'> {
+  try {
+    await fetch(url, { redirect: 'manual' });
+    return 'answered';
+  } catch (error) {
+    const chain: CauseLink[] = [];
+    let link: unknown = error;
+    for (let depth = 0; depth < 5 && link; depth++) {
+      const e = link as {
+        constructor?: { name?: string };
+        name?: unknown;
+        code?: unknown;
+        message?: unknown;
+        cause?: unknown;
+      };
+      chain.push({ type: e.constructor?.name ?? typeof link, name: e.name, code: e.code, message: e.message });
+      link = e.cause;
+    }
+    return chain;
+  }
+}
+
 /** One failure as the extension got it: the ApiError's kind, detail and cause, and what the user read. */
 export interface FailureRecord {
   case: string;
@@ -120,10 +152,17 @@ export interface FailureRecord {
   message?: unknown;
   /** The sentences the user was shown (messages of the flow), in order. */
   shown: string[];
+  /** What VS Code's fetch itself threw, cause by cause (the ApiError keeps only the first code). */
+  fetch?: CauseLink[] | 'answered';
 }
 
 /** Prints one failure for the report (`[network] {…}` lines in the run's output) and returns it. */
-export function recordFailure(label: string, error: unknown, shown: string[] = []): FailureRecord {
+export function recordFailure(
+  label: string,
+  error: unknown,
+  shown: string[] = [],
+  fetchChain?: CauseLink[] | 'answered',
+): FailureRecord {
   const e = (error ?? {}) as ErrorLike;
   const record: FailureRecord = {
     case: label,
@@ -134,6 +173,7 @@ export function recordFailure(label: string, error: unknown, shown: string[] = [
     writeOutcome: e.writeOutcome,
     message: e.message,
     shown,
+    fetch: fetchChain,
   };
   console.log(`[network] ${JSON.stringify(record)}`);
   return record;
@@ -169,7 +209,7 @@ export async function failureAt(
   ctx: TestContext,
   label: string,
   baseUrl: string,
-): Promise<{ read: unknown; created: RecordedMessage[] }> {
+): Promise<{ read: unknown; created: RecordedMessage[]; fetch: CauseLink[] | 'answered' }> {
   const env = await defineEnvironment(ctx, { label, baseUrl });
   ctx.ui.answer(ctx.service.keys.admin);
   ctx.ui.answerWhen(saveAnyway, 'Save Anyway');
@@ -188,5 +228,87 @@ export async function failureAt(
   await runCommand('createEngagement');
   const created = ctx.ui.messages.slice(before);
   await clearEnvironments(ctx.exports, ctx.ui);
-  return { read, created };
+  return { read, created, fetch: await fetchFailure(`${baseUrl}/engagements`) };
+}
+
+/**
+ * The first steps of a user against `ctx.service`, each checked: Add Environment (the key
+ * check passes without a warning), the Engagements view lists the first page, Create
+ * Engagement creates one that the tree then shows, the usage dashboard shows every section.
+ * Every request carried the key.
+ */
+export async function walkThrough(ctx: TestContext, label: string): Promise<void> {
+  const { service } = ctx;
+  const shown = await addEnvironment(ctx, label, service.baseUrl);
+  assert.deepEqual(
+    shown.map((m) => m.text),
+    [],
+    'the key was accepted without a warning',
+  );
+  const envs = ctx.exports.environments!;
+  assert.equal(envs.active()?.baseUrl, service.baseUrl);
+  assert.equal(await envs.keyLocation(envs.active()!.id), 'secretStorage');
+  assert.ok(
+    service.requests.some((r) => r.keyId === 'key_admin'),
+    'the key check reached the service',
+  );
+
+  await vscode.commands.executeCommand('engagementUsage.engagements.focus');
+  const eng = ctx.exports.engagements!;
+  const items = async () => (await eng.tree()).filter((i) => i.kind === 'engagement');
+  const listed = await waitFor(async () => ((await items()).length ? items() : undefined), 'the tree');
+  assert.equal(listed.length, 25);
+
+  const name = `${label}: made`;
+  ctx.ui.answer(...createAnswers(name));
+  await runCommand('createEngagement');
+  const made = service.store.engagements.find((e) => e.name === name);
+  assert.ok(made, 'the service has it');
+  await waitFor(async () => (await items()).some((i) => i.id === made.id), 'the new engagement in the tree');
+
+  const probe = await openDashboard(ctx);
+  const state = await settled(probe, 'every dashboard section', allReady);
+  assert.equal(state.summary.status, 'ready');
+  assert.ok(
+    service.requests.every((r) => r.keyId === 'key_admin'),
+    'every request carried the key',
+  );
+  // Leave the view hidden: other suites count the requests a visible view makes.
+  await vscode.commands.executeCommand('workbench.view.explorer');
+}
+
+/** What `n` reads one after another cost at the service: requests, new TCP connections, TLS handshakes. */
+export interface ReadCost {
+  reads: number;
+  requests: number;
+  tcp: number;
+  tls: number;
+}
+
+/** `n` reads of one page by the extension's client, one after another, counted at the service. */
+export async function sequentialReads(ctx: TestContext, n: number): Promise<ReadCost> {
+  const { service } = ctx;
+  const before = { requests: service.requests.length, tcp: service.connections.tcp, tls: service.connections.tls };
+  for (let i = 0; i < n; i++) await ctx.exports.environments!.api()!.engagements.list({ pageSize: 1 });
+  return {
+    reads: n,
+    requests: service.requests.length - before.requests,
+    tcp: service.connections.tcp - before.tcp,
+    tls: service.connections.tls - before.tls,
+  };
+}
+
+/** Prints how many connections and handshakes the whole test and its sequential reads took (`[network]`). */
+export function recordConnections(label: string, service: RunningService, reads: ReadCost, extra = {}): void {
+  console.log(
+    `[network] ${JSON.stringify({
+      case: label,
+      vscode: vscode.version,
+      requests: service.requests.length,
+      tcpConnections: service.connections.tcp,
+      tlsHandshakes: service.connections.tls,
+      sequentialReads: reads,
+      ...extra,
+    })}`,
+  );
 }
