@@ -107,6 +107,8 @@ interface ErrorLike {
   message?: unknown;
   detail?: unknown;
   writeOutcome?: unknown;
+  /** How src/api read the failure (ApiError.connection), where it does. */
+  connection?: unknown;
   cause?: { name?: unknown; code?: unknown; message?: unknown };
 }
 
@@ -116,6 +118,9 @@ export interface CauseLink {
   name?: unknown;
   code?: unknown;
   message?: unknown;
+  /** Where a socket error happened (the service's address, or a proxy's). */
+  address?: unknown;
+  port?: unknown;
 }
 
 /** The chain of causes (at most 5 deep) of what VS Code's own fetch throws for `url` (sent without a key). */
@@ -127,14 +132,14 @@ export async function fetchFailure(url: string): Promise<CauseLink[] | 'answered
     const chain: CauseLink[] = [];
     let link: unknown = error;
     for (let depth = 0; depth < 5 && link; depth++) {
-      const e = link as {
-        constructor?: { name?: string };
-        name?: unknown;
-        code?: unknown;
-        message?: unknown;
-        cause?: unknown;
-      };
-      chain.push({ type: e.constructor?.name ?? typeof link, name: e.name, code: e.code, message: e.message });
+      const e = link as CauseLink & { constructor?: { name?: string }; cause?: unknown };
+      chain.push({
+        type: e.constructor?.name ?? typeof link,
+        name: e.name,
+        code: e.code,
+        message: e.message,
+        ...(e.address === undefined ? {} : { address: e.address, port: e.port }),
+      });
       link = e.cause;
     }
     return chain;
@@ -149,6 +154,7 @@ export interface FailureRecord {
   detail?: unknown;
   cause?: { name?: unknown; code?: unknown; message?: unknown };
   writeOutcome?: unknown;
+  connection?: unknown;
   message?: unknown;
   /** The sentences the user was shown (messages of the flow), in order. */
   shown: string[];
@@ -171,6 +177,7 @@ export function recordFailure(
     detail: e.detail,
     cause: e.cause && { name: e.cause.name, code: e.cause.code, message: e.cause.message },
     writeOutcome: e.writeOutcome,
+    connection: e.connection,
     message: e.message,
     shown,
     fetch: fetchChain,
