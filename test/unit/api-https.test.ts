@@ -11,7 +11,7 @@ import { startService, type RunningService } from '../service/server';
 import { rejectsWith } from './support/apiErrors';
 
 /** A fetch that trusts `ca` (and only it), as undici's Agent does with `connect.ca`. */
-export function fetchTrusting(ca: string): typeof globalThis.fetch {
+function fetchTrusting(ca: string): typeof globalThis.fetch {
   const dispatcher = new Agent({ connect: { ca } });
   return (input, init) => fetch(input, { ...init, dispatcher });
 }
