@@ -109,7 +109,7 @@ if (tests) {
     platform: 'node',
     format: 'cjs',
     // Runners and the VS Code API stay outside the bundles; the code under test is bundled in.
-    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', 'typescript'],
+    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', 'typescript', 'undici'],
   });
 }
 

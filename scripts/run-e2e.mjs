@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Mocha from 'mocha';
-import { ROOT, ensureCodeServerPrereqs } from './vscode/prereqs.mjs';
+import { ROOT, ensureCodeServerPrereqs, ensureNetworkTestTools } from './vscode/prereqs.mjs';
 
 const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '1800' } } });
 const started = Date.now();
@@ -58,6 +58,7 @@ overall.unref();
 
 async function main() {
   const { chromium, codeServer } = ensureCodeServerPrereqs();
+  ensureNetworkTestTools(); // openssl for the HTTPS test's certificates
   step('building the test bundles', process.execPath, ['esbuild.mjs', '--tests']);
   step('packaging the extension (npm run package)', npm, ['run', 'package']);
   if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} was not made`);

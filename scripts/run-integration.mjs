@@ -13,8 +13,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT, ensureCodeServerPrereqs } from './vscode/prereqs.mjs';
+import { ROOT, ensureCodeServerPrereqs, ensureNetworkTestTools } from './vscode/prereqs.mjs';
 import { launchBrowser, startCodeServer, stopAll, workbenchUrl } from './vscode/code-server.mjs';
+import { certificatesForRun } from './vscode/tls.mjs';
 
 // --production: the extension's bundles as they ship (minified), e.g. for `npm run bench`.
 const { values } = parseArgs({
@@ -266,6 +267,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 async function main() {
   build();
   const { files, env } = reportFiles();
+  // The HTTPS and proxy suites: this run's certificates, the private CA trusted in VS Code's environment.
+  ensureNetworkTestTools();
+  const tls = certificatesForRun();
+  Object.assign(env, tls.env);
   let problem;
   try {
     const desktop = process.env.VSCODE_EXECUTABLE;
@@ -275,6 +280,7 @@ async function main() {
     if (desktop) process.stdout.write(fs.existsSync(files.output) ? fs.readFileSync(files.output, 'utf8') : '');
   } finally {
     await cleanup();
+    tls.remove();
   }
   const results = readResults(files.results);
   if (!results && !problem)

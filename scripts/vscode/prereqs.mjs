@@ -136,3 +136,18 @@ export function ensureCodeServerPrereqs() {
   const codeServer = ensureCodeServer();
   return { chromium, codeServer };
 }
+
+/**
+ * What the HTTPS and proxy suites run (scripts/vscode/tls.mjs, proxy.mjs): Debian's openssl,
+ * which makes their certificates, and tinyproxy-bin, the proxy (its executable only: no
+ * system service is started). Installed when missing.
+ */
+export function ensureNetworkTestTools() {
+  const missing = [
+    ['openssl', 'openssl'],
+    ['tinyproxy', 'tinyproxy-bin'],
+  ]
+    .filter(([command]) => !onPath(command))
+    .map(([, pkg]) => pkg);
+  if (missing.length) aptInstall(missing, 'the HTTPS and proxy tests');
+}

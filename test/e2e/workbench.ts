@@ -13,7 +13,7 @@ import {
   stopAll,
   workbenchUrl,
 } from '../../scripts/vscode/code-server.mjs';
-import { type RunningService, startService } from '../service/server';
+import { type RunningService, type ServiceOptions, startService } from '../service/server';
 import { poll } from '../poll';
 
 export const SCREENSHOT_DIR = path.resolve(process.env.EUS_E2E_SCREENSHOTS ?? 'test-results/e2e');
@@ -50,6 +50,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** false: an empty window, no folder open (default: the harness's workspace folder). */
   folder?: boolean;
+  /** How the reference service starts (e.g. `tls`: over HTTPS). */
+  service?: ServiceOptions;
 }
 
 /** One fresh VS Code with the packaged extension, and the reference service. */
@@ -71,7 +73,7 @@ export class Workbench {
   }
 
   static async start(options: StartOptions = {}): Promise<Workbench> {
-    const service = await startService({ port: 0 });
+    const service = await startService({ port: 0, ...options.service });
     let server: CodeServer | undefined;
     let browser: Awaited<ReturnType<typeof launchBrowser>>['browser'] | undefined;
     try {

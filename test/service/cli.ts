@@ -1,6 +1,10 @@
 // Runs the reference service from the command line (npm run service, npm start, benchmarks):
-//   node out/test/service/cli.js [--port N] [--seed N] [--latency MS] [--engagements N] [reading options]
-// Prints the base URL, the demo keys and one machine-readable line `READY {"baseUrl",…,"keys"}`.
+//   node out/test/service/cli.js [--port N] [--host ADDRESS] [--https [CERT]] [--seed N] [--latency MS]
+//                                [--engagements N] [reading options]
+// Prints the base URL, the demo keys and one machine-readable line `READY {"baseUrl",…,"keys"}`
+// (with --https also "ca": the file of the private CA to trust).
+import type { CertificateName, TestCertificates } from '../../scripts/vscode/tls.mjs';
+import { CERTIFICATES, CERTIFICATE_NAMES, makeCertificates } from '../../scripts/vscode/tls.mjs';
 import { FRAMEWORK_ERRORS } from './errorFormats';
 import type { Reading, WriteAnswer, ErrorBodies, PageForm } from './readings';
 import { READING_NAMES, readingByName } from './readings';
@@ -10,7 +14,13 @@ import { startService } from './server';
 const USAGE = `Usage: npm run service -- [options]
 
 Options:
-  --port N             listen on this port of 127.0.0.1 (default: any free port)
+  --port N             listen on this port (default: any free port)
+  --host ADDRESS       listen on this loopback address (default 127.0.0.1; VS Code
+                       never sends 127.0.0.1 through a proxy, 127.0.0.2 it does)
+  --https [CERT]       HTTPS with certificates made now by openssl (removed on exit): a
+                       private CA, printed to trust, and the server certificate CERT:
+${CERTIFICATE_NAMES.map((name) => `                         ${kebab(name).padEnd(15)}${CERTIFICATES[name]}`).join('\n')}
+                       (default good)
   --seed N             seed of the demo data (default 42)
   --latency MS         delay added to every answer
   --engagements N      number of seeded engagements (default 60)
@@ -34,6 +44,11 @@ How the service reads what the contract leaves open (default: the reference read
   --errors FORMAT      error bodies as json, text, html, or as a framework writes them:
                        ${FRAMEWORK_ERRORS.join(', ')}
   --help               this text`;
+
+/** `wrongHost` → `wrong-host`, as the flag takes it. */
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
 
 const WRITE_MODES: readonly WriteAnswer[] = [
   'body',
@@ -106,8 +121,24 @@ const FLAGS: Record<string, keyof Pick<ServiceOptions, 'port' | 'seed' | 'latenc
   '--engagements': 'engagementCount',
 };
 
-function parseArgs(argv: readonly string[]): ServiceOptions | 'help' {
-  const options: ServiceOptions = {};
+interface CliOptions extends ServiceOptions {
+  /** --https: which certificate the service presents. */
+  https?: CertificateName;
+}
+
+/** The certificate named after --https (`wrong-host` or `wrongHost`), or undefined when the next argument is no name. */
+function certificateName(value: string | undefined): CertificateName | undefined {
+  return CERTIFICATE_NAMES.find((name) => value === name || value === kebab(name));
+}
+
+/** Loopback only: the service is for tests and demos on this machine. */
+function loopbackHost(value: string | undefined): string {
+  if (value === 'localhost' || value === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(value ?? '')) return value!;
+  throw new Error(`--host takes a loopback address (127.x.x.x, ::1 or localhost), got ${value ?? 'nothing'}`);
+}
+
+function parseArgs(argv: readonly string[]): CliOptions | 'help' {
+  const options: CliOptions = {};
   const reading: Reading = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -116,6 +147,18 @@ function parseArgs(argv: readonly string[]): ServiceOptions | 'help' {
       ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
       : [arg, undefined];
     if (readingFlag(flag, () => inline ?? argv[++i], reading)) continue;
+    if (flag === '--https') {
+      const named = certificateName(inline ?? argv[i + 1]);
+      if (inline !== undefined && !named)
+        throw new Error(`--https takes ${CERTIFICATE_NAMES.map(kebab).join(', ')}, got ${inline}`);
+      if (named && inline === undefined) i++;
+      options.https = named ?? 'good';
+      continue;
+    }
+    if (flag === '--host') {
+      options.host = loopbackHost(inline ?? argv[++i]);
+      continue;
+    }
     const option = Object.hasOwn(FLAGS, flag) ? FLAGS[flag] : undefined;
     if (!option) throw new Error(`Unknown argument: ${arg}`);
     const raw = inline ?? argv[++i];
@@ -129,8 +172,15 @@ function parseArgs(argv: readonly string[]): ServiceOptions | 'help' {
   return options;
 }
 
+/** What the service presents with --https, from certificates made for this process (removed when it exits). */
+function httpsOptions(name: CertificateName): { tls: ServiceOptions['tls']; certificates: TestCertificates } {
+  const certificates = makeCertificates();
+  const served = certificates.served[name];
+  return { tls: { key: served.key, cert: served.cert }, certificates };
+}
+
 async function main(): Promise<void> {
-  let parsed: ServiceOptions | 'help';
+  let parsed: CliOptions | 'help';
   try {
     parsed = parseArgs(process.argv.slice(2));
   } catch (error) {
@@ -141,19 +191,30 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
-  const options = parsed;
+  const { https: certificate, ...options } = parsed;
   let service: RunningService;
+  let ca: string | undefined;
   try {
-    service = await startService(options);
+    const secure = certificate ? httpsOptions(certificate) : undefined;
+    ca = secure?.certificates.ca.certFile;
+    service = await startService({ ...options, ...(secure ? { tls: secure.tls } : {}) });
   } catch (error) {
     process.stderr.write(`Could not start the reference service: ${(error as Error).message}\n`);
     process.exit(1);
   }
   const lines = [`Reference service listening at ${service.baseUrl}`];
+  if (certificate && ca) {
+    lines.push(
+      `HTTPS, certificate "${kebab(certificate)}": ${CERTIFICATES[certificate]}`,
+      `Trust this CA to reach it (it is deleted when the service stops): ${ca}`,
+      '  VS Code: NODE_EXTRA_CA_CERTS=<that file> in its environment and "http.systemCertificates": false,',
+      '  or the CA in the system store (see CONTRIBUTING.md, "HTTPS and proxies"); curl: --cacert <that file>',
+    );
+  }
   if (options.reading) lines.push(`Reading: ${JSON.stringify(options.reading)}`);
   lines.push('Demo keys:');
   for (const [role, key] of Object.entries(service.keys)) lines.push(`${role}: ${key}`);
-  lines.push(`READY ${JSON.stringify({ baseUrl: service.baseUrl, keys: service.keys })}`);
+  lines.push(`READY ${JSON.stringify({ baseUrl: service.baseUrl, keys: service.keys, ...(ca ? { ca } : {}) })}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 
   let stopping = false;

@@ -1,7 +1,9 @@
-// The reference implementation of the Engagement and Usage Service: a real HTTP server on
-// 127.0.0.1 with seeded data, live per-key call counting, request recording and fault
-// injection. Node built-ins only, so it can be bundled into any test (no `vscode`).
+// The reference implementation of the Engagement and Usage Service: a real HTTP (or HTTPS)
+// server on a loopback address with seeded data, live per-key call counting, request and
+// connection recording and fault injection. Node built-ins only, so it can be bundled into
+// any test (no `vscode`).
 import http from 'node:http';
+import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FaultRule } from './faults';
@@ -38,6 +40,20 @@ export interface ServiceOptions {
   now?: () => Date;
   /** How the service fills in what the contract leaves open (see readings.ts); default ours. */
   reading?: Reading;
+  /** The loopback address to listen on; default 127.0.0.1 (VS Code never proxies it: the proxy tests use 127.0.0.2). */
+  host?: string;
+  /** Listen with HTTPS, presenting this key and certificate chain (PEM; see scripts/vscode/tls.mjs). */
+  tls?: { key: string; cert: string };
+}
+
+/** Connections the service accepted since it started or was reset (live). */
+export interface ConnectionCounts {
+  /** TCP connections accepted. */
+  tcp: number;
+  /** TLS handshakes completed (HTTPS only): a new one per request means no connection was reused. */
+  tls: number;
+  /** Handshakes that failed, by the code Node gave on the server's side (e.g. ECONNRESET when the client refused the certificate). */
+  handshakeFailures: string[];
 }
 
 export interface RecordedRequest {
@@ -67,6 +83,7 @@ export interface DemoKeys {
 }
 
 export interface RunningService {
+  /** `http://127.0.0.1:<port>` (`https://…` with `tls`, the host as asked). */
   url: string;
   baseUrl: string;
   keys: DemoKeys;
@@ -74,6 +91,8 @@ export interface RunningService {
   keySpecs: KeySpec[];
   requests: RecordedRequest[];
   clearRequests(): void;
+  /** Connections accepted (live; reset() zeroes them). */
+  readonly connections: ConnectionCounts;
   faults: { add(rule: FaultRule): void; clear(): void };
   setLatency(ms: number): void;
   /** Switches the reading at once (kept by reset()). */
@@ -276,25 +295,35 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     deliver(res, answer, mode, timers, fault?.ms ?? 0);
   }
 
-  const server = http.createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     onRequest(req, res).catch((error: unknown) => {
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(500, { 'Content-Type': JSON_TYPE });
         res.end(JSON.stringify({ error: { code: 'internal', message: String(error) } }));
       }
     });
-  });
+  };
+  const server = options.tls
+    ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, listener)
+    : http.createServer(listener);
   server.keepAliveTimeout = 5000;
+  const connections: ConnectionCounts = { tcp: 0, tls: 0, handshakeFailures: [] };
+  server.on('connection', () => connections.tcp++);
+  server.on('secureConnection', () => connections.tls++);
+  server.on('tlsClientError', (error: Error & { code?: string }) =>
+    connections.handshakeFailures.push(error.code ?? error.message),
+  );
 
+  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((ready, failed) => {
     server.once('error', failed);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, host, () => {
       server.off('error', failed);
       ready();
     });
   });
   const address = server.address() as AddressInfo;
-  url = `http://127.0.0.1:${address.port}`;
+  url = `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 
   let closing: Promise<void> | undefined;
   return {
@@ -308,6 +337,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     clearRequests: () => {
       requests.length = 0;
     },
+    connections,
     faults: { add: (rule) => faults.add(rule), clear: () => faults.clear() },
     setLatency: (ms) => {
       latencyMs = Math.max(0, ms);
@@ -324,6 +354,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       faults.clear();
       latencyMs = 0;
       requests.length = 0;
+      Object.assign(connections, { tcp: 0, tls: 0, handshakeFailures: [] });
     },
     close: () => {
       closing ??= new Promise<void>((done) => {
