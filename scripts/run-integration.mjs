@@ -140,11 +140,14 @@ async function runWithTestElectron(executable, env) {
 }
 
 const running = {};
+/** This run's private CA: trusted in the system store code-server sees (and through NODE_EXTRA_CA_CERTS). */
+let systemCa;
 async function runWithCodeServer(env, output, results) {
   const { chromium, codeServer } = ensureCodeServerPrereqs();
   const server = (running.server = await startCodeServer({
     codeServer,
     env,
+    systemCa,
     ...(values.restricted ? { workspaceTrust: true, workspaceSettings: RESTRICTED_WORKSPACE_SETTINGS } : {}),
   }));
   console.log(`[integration] code-server ${server.url} (VS Code 1.100.3 extension host), Chromium ${chromium}`);
@@ -271,6 +274,7 @@ async function main() {
   ensureNetworkTestTools();
   const tls = certificatesForRun();
   Object.assign(env, tls.env);
+  systemCa = tls.certificates.ca.certFile;
   let problem;
   try {
     const desktop = process.env.VSCODE_EXECUTABLE;

@@ -28,6 +28,8 @@ export function startCodeServer(options: {
   /** Written to the test folder's .vscode/settings.json before start. */
   workspaceSettings?: Record<string, unknown>;
   startTimeoutMs?: number;
+  /** A CA certificate (PEM file) added to the system's trusted certificates as code-server sees them. */
+  systemCa?: string;
 }): Promise<CodeServer>;
 export function workbenchUrl(
   server: CodeServer,

@@ -25,6 +25,46 @@ export const USER_SETTINGS = {
   'window.restoreWindows': 'none',
 };
 
+/**
+ * How to start `command` in a private mount namespace in which /etc/resolv.conf names only
+ * 127.0.0.1 (where nothing answers): a name /etc/hosts does not hold fails at once on this
+ * machine, so no test (nor the workbench's own lookups, such as open-vsx.org) sends a DNS
+ * query beyond loopback. With `systemCa`, that CA is also added to the system's trusted
+ * certificates as VS Code reads them (/etc/ssl/certs/ca-certificates.crt), as a user's IT
+ * would install a company CA; the machine's own files are untouched. Root, or unprivileged
+ * user namespaces, are needed; without them the command runs as it is, unless `systemCa`
+ * is asked for (then it throws, saying why).
+ */
+function isolated(command, args, dir, systemCa) {
+  const resolv = path.join(dir, 'resolv.conf');
+  fs.writeFileSync(resolv, 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n');
+  const binds = [[resolv, '/etc/resolv.conf']];
+  const store = '/etc/ssl/certs/ca-certificates.crt';
+  if (systemCa) {
+    const bundle = path.join(dir, 'ca-certificates.crt');
+    const system = fs.existsSync(store) ? fs.readFileSync(store, 'utf8') : '';
+    fs.writeFileSync(bundle, `${system.trimEnd()}\n${fs.readFileSync(systemCa, 'utf8')}`);
+    binds.push([bundle, store]);
+  }
+  const script = `${binds.map((_, i) => `mount --bind "$${i * 2 + 1}" "$${i * 2 + 2}"`).join(' && ')} && shift ${binds.length * 2} && exec "$@"`;
+  const inner = ['sh', '-c', script, 'sh', ...binds.flat(), command, ...args];
+  for (const unshare of [
+    ['--mount', '--propagation', 'private'],
+    ['--user', '--map-root-user', '--mount', '--propagation', 'private'],
+  ]) {
+    const probe = spawnSync('unshare', [...unshare, 'sh', '-c', `mount --bind "$1" "$1"`, 'sh', resolv], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    if (probe.status === 0) return { command: 'unshare', args: [...unshare, '--', ...inner], isolated: true };
+  }
+  if (systemCa)
+    throw new Error(
+      'Trusting the test CA through the system store needs a private mount namespace (`unshare --mount` as root, or unprivileged user namespaces); neither works here.',
+    );
+  return { command, args, isolated: false };
+}
+
 /** A fresh folder under the OS temp dir; removed by stop(). */
 function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), `eus-${prefix}-`));
@@ -44,6 +84,7 @@ export async function startCodeServer({
   workspaceTrust = false,
   workspaceSettings,
   startTimeoutMs = 60_000,
+  systemCa,
 }) {
   const dirs = { root: tempDir('vscode') };
   for (const name of ['user-data', 'extensions', 'workspace', 'config']) {
@@ -103,7 +144,12 @@ export async function startCodeServer({
     '--log',
     'debug',
   ];
-  const child = spawn(codeServer, args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const launch = isolated(codeServer, args, dirs.root, systemCa);
+  const child = spawn(launch.command, launch.args, {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const lines = [];
   const listeners = new Set();
   const onData = (chunk) => {

@@ -14,4 +14,8 @@ export interface RunningProxy {
 }
 
 /** tinyproxy on a free loopback port; with `auth`, it answers 407 without those Basic credentials. */
-export function startProxy(options?: { auth?: { user: string; password: string } }): Promise<RunningProxy>;
+export function startProxy(options?: {
+  auth?: { user: string; password: string };
+  /** Only tunnels to these ports; any other is refused with 403. */
+  connectPorts?: number[];
+}): Promise<RunningProxy>;

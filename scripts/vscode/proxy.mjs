@@ -41,7 +41,7 @@ function canConnect(port) {
   });
 }
 
-function configuration({ port, logFile, auth }) {
+function configuration({ port, logFile, auth, connectPorts }) {
   return [
     `Port ${port}`,
     'Listen 127.0.0.1',
@@ -52,17 +52,19 @@ function configuration({ port, logFile, auth }) {
     // One line per connection and per request line (CONNECT host:port), never a header.
     'LogLevel Connect',
     'DisableViaHeader Yes',
-    // No ConnectPort line: CONNECT to any port (the service's is ephemeral).
+    // No ConnectPort line: CONNECT to any port (the service's is ephemeral). With `connectPorts`,
+    // only those: a tunnel to any other port is refused with 403, as a company proxy refuses.
+    ...(connectPorts ?? []).map((p) => `ConnectPort ${p}`),
     ...(auth ? [`BasicAuth ${auth.user} ${auth.password}`] : []),
     '',
   ].join('\n');
 }
 
 /** Starts tinyproxy once on `port`; resolves when it accepts connections, rejects when it exits first. */
-async function launch(dir, port, auth) {
+async function launch(dir, port, auth, connectPorts) {
   const configFile = path.join(dir, 'tinyproxy.conf');
   const logFile = path.join(dir, 'tinyproxy.log');
-  fs.writeFileSync(configFile, configuration({ port, logFile, auth }));
+  fs.writeFileSync(configFile, configuration({ port, logFile, auth, connectPorts }));
   fs.writeFileSync(logFile, '');
   const child = spawn('tinyproxy', ['-d', '-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -96,14 +98,14 @@ async function launch(dir, port, auth) {
  * Starts tinyproxy on a free loopback port. `auth` ({ user, password }): it answers 407 to
  * any request without those Basic credentials. Resolves to the running proxy.
  */
-export async function startProxy({ auth } = {}) {
+export async function startProxy({ auth, connectPorts } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-proxy-'));
   let running;
   let lastError;
   for (let attempt = 0; attempt < ATTEMPTS && !running; attempt++) {
     const port = await freePort();
     try {
-      running = { port, ...(await launch(dir, port, auth)) };
+      running = { port, ...(await launch(dir, port, auth, connectPorts)) };
     } catch (error) {
       lastError = error;
       if (/not installed/.test(error.message)) break;

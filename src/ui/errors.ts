@@ -171,7 +171,7 @@ function describeConnection(connection: ConnectionFailure, env: string): string 
       );
     case 'proxyAuthentication':
       return vscode.l10n.t(
-        'The proxy asks for authentication before it connects to {0} ({1}). Check the settings http.proxy and http.proxyAuthorization, or sign in to the proxy.',
+        'The proxy asks for credentials before it connects to {0} ({1}). Put them in the setting http.proxy (http://user:password@host:port) or check http.proxyAuthorization, or ask IT which proxy to use.',
         host,
         code,
       );

@@ -13,6 +13,7 @@ import { type TestContext, clearEnvironments, defineEnvironment, runCommand, set
 import {
   type WireTap,
   addEnvironment,
+  assertToldNotSent,
   clearForms,
   failureAt,
   fetchFailure,
@@ -41,10 +42,10 @@ describe('HTTPS through a real proxy (tinyproxy)', function () {
     stops.push(() => proxy.stop());
     tap = await startWireTap(proxy.port);
     stops.push(() => tap.close());
-    await setHttp('systemCertificates', false);
+    // VS Code's defaults: the run's CA is in the system store code-server sees (the runner puts it there).
   });
   after(async () => {
-    for (const name of ['proxy', 'noProxy', 'proxyAuthorization', 'systemCertificates']) await setHttp(name, undefined);
+    for (const name of ['proxy', 'noProxy', 'proxyAuthorization']) await setHttp(name, undefined);
     await teardown(ctx.service ? ctx : undefined);
     for (const stop of stops.reverse()) await stop();
   });
@@ -79,7 +80,7 @@ describe('HTTPS through a real proxy (tinyproxy)', function () {
     for (const form of clearForms(service.keys.admin))
       assert.ok(!seen.includes(form), 'nothing the proxy received holds the key');
     assert.ok(!proxy.log().includes(service.keys.admin.split('.')[1]), 'nor does its log');
-    recordConnections('HTTPS through tinyproxy, http.systemCertificates off', service, reads, {
+    recordConnections('HTTPS through tinyproxy, VS Code defaults', service, reads, {
       tunnels: tunnels.length,
     });
   });
@@ -120,6 +121,11 @@ describe('HTTPS through a real proxy (tinyproxy)', function () {
       chain,
     );
     assert.equal((read as { kind?: string }).kind, 'network');
+    assertToldNotSent(
+      shown,
+      created,
+      /The proxy asks for credentials before it connects to 127\.0\.0\.2:\d+ \(proxy 407\)\. Put them in the setting http\.proxy \(http:\/\/user:password@host:port\) or check http\.proxyAuthorization/,
+    );
     assert.ok(guarded.connects().length > 0, 'the proxy was asked for a tunnel');
     assert.equal(service.connections.tcp, 0, 'the proxy opened nothing to the service');
     assert.deepEqual(service.requests, []);
@@ -141,6 +147,29 @@ describe('HTTPS through a real proxy (tinyproxy)', function () {
     assert.equal(inUrl, undefined, 'credentials in the http.proxy URL are sent to the proxy: the read succeeds');
   });
 
+  it('a proxy that refuses the tunnel (403): the key check says so, nothing is saved, the service gets nothing', async () => {
+    const strict = await startProxy({ connectPorts: [443] });
+    stops.push(() => strict.stop());
+    await setHttp('proxy', strict.url);
+    const shown = await addEnvironment(ctx, 'Strict proxy', service.baseUrl, true);
+    assert.equal(ctx.exports.environments!.list().length, 0, 'nothing was saved');
+    const { read, created, fetch: chain } = await failureAt(ctx, 'Strict proxy', service.baseUrl);
+    recordFailure(
+      'proxy refusing the tunnel (403)',
+      read,
+      [...shown, ...created].map((m) => m.text),
+      chain,
+    );
+    assert.ok(strict.connects().length > 0, 'the proxy was asked for a tunnel');
+    assertToldNotSent(
+      shown,
+      created,
+      /The proxy refused to connect to 127\.0\.0\.2:\d+ \(proxy 403\)\. Check the settings http\.proxy and http\.noProxy/,
+    );
+    assert.equal(service.connections.tcp, 0, 'the proxy opened nothing to the service');
+    assert.deepEqual(service.requests, []);
+  });
+
   it('a proxy that is down: the key check fails, nothing is saved, the service gets nothing', async () => {
     const down = await startProxy();
     await down.stop();
@@ -159,6 +188,13 @@ describe('HTTPS through a real proxy (tinyproxy)', function () {
       chain,
     );
     assert.equal((read as { kind?: string }).kind, 'network');
+    assertToldNotSent(
+      shown,
+      created,
+      new RegExp(
+        `The proxy at 127\\.0\\.0\\.1:${down.port} cannot be reached \\(ECONNREFUSED\\)\\. Check the setting http\\.proxy \\(or HTTPS_PROXY\\) and that the proxy is running\\.`,
+      ),
+    );
     assert.equal(service.connections.tcp, 0);
     assert.deepEqual(service.requests, []);
   });

@@ -319,3 +319,22 @@ export function recordConnections(label: string, service: RunningService, reads:
     })}`,
   );
 }
+
+/**
+ * What a person reads when the connection failed before anything left the machine: the key
+ * check's warning and the failed create each say what is wrong in words (`said`, with the
+ * code in brackets); the create says plainly that nothing was changed and offers Retry, never
+ * "may have made the change" nor Refresh.
+ */
+export function assertToldNotSent(shown: RecordedMessage[], created: RecordedMessage[], said: RegExp): void {
+  const check = shown.find((m) => m.modal);
+  assert.ok(check, `the key check warned; shown: ${shown.map((m) => m.text).join(' | ')}`);
+  assert.match(check.text, said, 'the key check says what is wrong');
+  const failed = created.find((m) => m.level === 'error');
+  assert.ok(failed, `the create said it failed; shown: ${created.map((m) => m.text).join(' | ')}`);
+  assert.match(failed.text, said, 'the create says what is wrong');
+  assert.match(failed.text, /Nothing was sent, so nothing was changed\.$/);
+  assert.doesNotMatch(failed.text, /may have made the change/);
+  assert.ok(failed.actions.includes('Retry'), `Retry is offered: ${failed.actions.join(', ')}`);
+  assert.ok(!failed.actions.includes('Refresh'), 'no "refresh to check": nothing can have changed');
+}
