@@ -147,6 +147,7 @@ async function runWithCodeServer(env, output, results) {
   const server = (running.server = await startCodeServer({
     codeServer,
     env,
+    isolate: true,
     systemCa,
     ...(values.restricted ? { workspaceTrust: true, workspaceSettings: RESTRICTED_WORKSPACE_SETTINGS } : {}),
   }));

@@ -28,7 +28,9 @@ export function startCodeServer(options: {
   /** Written to the test folder's .vscode/settings.json before start. */
   workspaceSettings?: Record<string, unknown>;
   startTimeoutMs?: number;
-  /** A CA certificate (PEM file) added to the system's trusted certificates as code-server sees them. */
+  /** Tests: run code-server in a private mount namespace whose DNS answers only on loopback. */
+  isolate?: boolean;
+  /** A CA certificate (PEM file) added to the system's trusted certificates as code-server sees them (implies `isolate`). */
   systemCa?: string;
 }): Promise<CodeServer>;
 export function workbenchUrl(

@@ -84,6 +84,7 @@ export async function startCodeServer({
   workspaceTrust = false,
   workspaceSettings,
   startTimeoutMs = 60_000,
+  isolate = false,
   systemCa,
 }) {
   const dirs = { root: tempDir('vscode') };
@@ -144,7 +145,7 @@ export async function startCodeServer({
     '--log',
     'debug',
   ];
-  const launch = isolated(codeServer, args, dirs.root, systemCa);
+  const launch = isolate || systemCa ? isolated(codeServer, args, dirs.root, systemCa) : { command: codeServer, args };
   const child = spawn(launch.command, launch.args, {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

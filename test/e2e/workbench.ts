@@ -83,6 +83,8 @@ export class Workbench {
         extraVsix: options.extraVsix,
         env: options.env,
         settings: options.settings,
+        // DNS answers only on loopback: no lookup of a test or of the workbench leaves the machine.
+        isolate: true,
       });
       ({ browser } = await launchBrowser(required('EUS_E2E_CHROMIUM')));
       const page = await browser.contexts()[0].newPage();
