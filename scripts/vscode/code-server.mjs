@@ -1,5 +1,5 @@
-// Starts a throwaway code-server (a real VS Code 1.100.3 server with its web workbench) and a
-// headless Chromium on it. Used by the integration runner (tests inside the extension host)
+// Starts a throwaway code-server (a real VS Code server with its web workbench; which version
+// is the caller's choice, see VSCODE_VERSIONS in prereqs.mjs) and a headless Chromium on it. Used by the integration runner (tests inside the extension host)
 // and by the end-to-end runner (Playwright driving the page). Everything it starts is
 // stopped by `stop()`, which the runners call on every exit path.
 import { spawn, spawnSync } from 'node:child_process';
@@ -33,10 +33,13 @@ function tempDir(prefix) {
 /**
  * Starts code-server on an ephemeral loopback port with throwaway user data, extensions and
  * workspace folders. `env` is added to its environment: its extension host inherits it.
- * `vsix` (optional) is installed into the throwaway extensions folder first.
+ * `vsix` (optional) is installed into the throwaway extensions folder first. `node` (optional):
+ * the Node binary that runs code-server and so its extension host (code-server 4.139.1 needs
+ * Node 24); its folder goes first on PATH. Without it, the `node` on PATH runs it.
  */
 export async function startCodeServer({
   codeServer,
+  node,
   env = {},
   vsix,
   extraVsix = [],
@@ -73,12 +76,15 @@ export async function startCodeServer({
     ...process.env,
     XDG_CONFIG_HOME: dirs.config,
     XDG_DATA_HOME: path.join(dirs.root, 'data'),
+    ...(node ? { PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}` } : {}),
     ...env,
   };
+  // code-server's bin is a `#!/usr/bin/env node` script: run it on the Node asked for.
+  const command = node ? [node, codeServer] : [codeServer];
   const common = ['--config', configFile, '--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.extensions];
 
   for (const file of [vsix, ...extraVsix].filter(Boolean)) {
-    const install = spawnSync(codeServer, [...common, '--install-extension', file], {
+    const install = spawnSync(command[0], [...command.slice(1), ...common, '--install-extension', file], {
       encoding: 'utf8',
       env: childEnv,
       timeout: 120_000,
@@ -103,7 +109,11 @@ export async function startCodeServer({
     '--log',
     'debug',
   ];
-  const child = spawn(codeServer, args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command[0], [...command.slice(1), ...args], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const lines = [];
   const listeners = new Set();
   const onData = (chunk) => {
@@ -212,6 +222,44 @@ export function workbenchUrl(server, { folder, extensionDevelopmentPath, extensi
   const query = [folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true'];
   if (payload.length) query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
   return `${server.url}/?${query.join('&')}`;
+}
+
+/**
+ * Lets the workbench in `page` honour the extension development and test paths of the
+ * address's `payload` (see workbenchUrl). VS Code 1.100 honours them always; later versions
+ * (1.139 here) only in a development build or when the embedder turns on its automation
+ * driver (`developmentOptions.enableSmokeTestDriver`, as VS Code's own smoke tests do), and
+ * code-server has no flag for it. So the page's workbench configuration (a JSON attribute of
+ * a `<meta>` the page's scripts read) gets that option as the parser adds the element: a
+ * mutation observer's callback runs at the microtask checkpoint after the next script, before
+ * the workbench's own script is even fetched. (Rewriting the page's response instead makes
+ * Chromium treat the page as public and block its WebSocket to 127.0.0.1, Local Network
+ * Access.) Only the runner of extension tests calls this; a workbench opened as a user opens
+ * it (the end-to-end tests) stays as it is.
+ */
+export async function allowExtensionTestsPayload(page) {
+  await page.addInitScript(() => {
+    /* global document, MutationObserver -- these callbacks run in the page */
+    const patch = () => {
+      const meta = document.getElementById('vscode-workbench-web-configuration');
+      const settings = meta?.getAttribute('data-settings');
+      if (!meta || !settings) return false;
+      const config = JSON.parse(settings);
+      config.developmentOptions = { ...config.developmentOptions, enableSmokeTestDriver: true };
+      meta.setAttribute('data-settings', JSON.stringify(config));
+      return true;
+    };
+    const observer = new MutationObserver(() => patch() && observer.disconnect());
+    observer.observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** Whether the workbench of `page` was given the option above (false: it would ignore the payload). */
+export async function extensionTestsPayloadAllowed(page) {
+  return page.evaluate(() => {
+    const settings = document.getElementById('vscode-workbench-web-configuration')?.getAttribute('data-settings');
+    return Boolean(settings && JSON.parse(settings).developmentOptions?.enableSmokeTestDriver);
+  });
 }
 
 /** Headless Chromium (Debian's) for the workbench; no network beyond loopback is tried. */

@@ -77,6 +77,7 @@ export class Workbench {
     try {
       server = await startCodeServer({
         codeServer: required('EUS_E2E_CODE_SERVER'),
+        node: process.env.EUS_E2E_CODE_SERVER_NODE || undefined,
         vsix: required('EUS_E2E_VSIX'),
         extraVsix: options.extraVsix,
         env: options.env,
