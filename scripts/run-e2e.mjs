@@ -3,7 +3,9 @@
 // End-to-end tests: mocha in plain Node runs test/e2e/*.test.ts (bundled into out/), whose
 // helpers (test/e2e/workbench.ts) start a fresh code-server with the extension INSTALLED from
 // the packaged .vsix (`npm run package`), the reference service on loopback, and headless
-// Chromium driven by Playwright. Screenshots go to test-results/e2e/ (emptied at the start).
+// Chromium driven by Playwright. Screenshots go to test-results/e2e/ (emptied at the start);
+// those of a run on another VS Code than the oldest to test-results/e2e-<version>/ (e2e-newest/),
+// so the README's pictures (`npm run screenshots`) stay those of the oldest.
 // Exits non-zero on any failure or on the overall timeout; code-server and Chromium are
 // stopped on every exit path.
 import { spawnSync } from 'node:child_process';
@@ -26,7 +28,7 @@ const VSIX = path.join(ROOT, 'dist-vsix', 'engagement-usage.vsix');
 // Another extension installed next to ours (test/e2e/fixtures/probe-extension): what it gets from our exports.
 const PROBE = path.join(ROOT, 'test', 'e2e', 'fixtures', 'probe-extension');
 const PROBE_VSIX = path.join(ROOT, 'dist-vsix', 'exports-probe.vsix');
-const SCREENSHOTS = path.join(ROOT, 'test-results', 'e2e');
+const SCREENSHOTS = path.join(ROOT, 'test-results', values.vscode === 'oldest' ? 'e2e' : `e2e-${values.vscode}`);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function step(what, cmd, args) {

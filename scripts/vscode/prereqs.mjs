@@ -244,3 +244,20 @@ export function ensureCodeServerPrereqs(which = 'oldest') {
   const codeServer = ensureCodeServer(which);
   return { chromium, codeServer };
 }
+
+// `node scripts/vscode/prereqs.mjs [oldest|newest|all]` (default all): installs what the
+// runners need for those VS Code versions up front (.ci/run does, before `npm test`).
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
+  const which = process.argv[2] ?? 'all';
+  const versions = which === 'all' ? VSCODE_CHOICES : [which];
+  try {
+    for (const version of versions) {
+      const started = Date.now();
+      const { codeServer } = ensureCodeServerPrereqs(version);
+      log(`${version}: ${codeServer.label} ready (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    }
+  } catch (error) {
+    console.error(`[prereqs] ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
