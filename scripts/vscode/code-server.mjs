@@ -1,7 +1,8 @@
-// Starts a throwaway code-server (a real VS Code server with its web workbench; which version
-// is the caller's choice, see VSCODE_VERSIONS in prereqs.mjs) and a headless Chromium on it. Used by the integration runner (tests inside the extension host)
-// and by the end-to-end runner (Playwright driving the page). Everything it starts is
-// stopped by `stop()`, which the runners call on every exit path.
+// Starts a throwaway code-server (a real VS Code server with its web workbench; its version is
+// the caller's choice, see VSCODE_VERSIONS in prereqs.mjs) and a headless Chromium on it. Used
+// by the integration runner (tests inside the extension host) and by the end-to-end runner
+// (Playwright driving the page). Everything it starts is stopped by `stop()`, which the runners
+// call on every exit path.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,7 +36,8 @@ function tempDir(prefix) {
  * workspace folders. `env` is added to its environment: its extension host inherits it.
  * `vsix` (optional) is installed into the throwaway extensions folder first. `node` (optional):
  * the Node binary that runs code-server and so its extension host (code-server 4.139.1 needs
- * Node 24); its folder goes first on PATH. Without it, the `node` on PATH runs it.
+ * Node 24): its folder goes first on PATH, where code-server's `#!/usr/bin/env node` finds it.
+ * Without it, the `node` on PATH runs it.
  */
 export async function startCodeServer({
   codeServer,
@@ -79,12 +81,10 @@ export async function startCodeServer({
     ...(node ? { PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}` } : {}),
     ...env,
   };
-  // code-server's bin is a `#!/usr/bin/env node` script: run it on the Node asked for.
-  const command = node ? [node, codeServer] : [codeServer];
   const common = ['--config', configFile, '--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.extensions];
 
   for (const file of [vsix, ...extraVsix].filter(Boolean)) {
-    const install = spawnSync(command[0], [...command.slice(1), ...common, '--install-extension', file], {
+    const install = spawnSync(codeServer, [...common, '--install-extension', file], {
       encoding: 'utf8',
       env: childEnv,
       timeout: 120_000,
@@ -109,11 +109,7 @@ export async function startCodeServer({
     '--log',
     'debug',
   ];
-  const child = spawn(command[0], [...command.slice(1), ...args], {
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(codeServer, args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const lines = [];
   const listeners = new Set();
   const onData = (chunk) => {
