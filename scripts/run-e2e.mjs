@@ -1,8 +1,11 @@
-// `node scripts/run-e2e.mjs [--grep pattern] [--timeout seconds]`
+// `node scripts/run-e2e.mjs [--grep pattern] [--timeout seconds] [--vscode oldest|newest]`
+// --vscode: which VS Code (code-server) the tests drive, as for scripts/run-integration.mjs.
 // End-to-end tests: mocha in plain Node runs test/e2e/*.test.ts (bundled into out/), whose
 // helpers (test/e2e/workbench.ts) start a fresh code-server with the extension INSTALLED from
 // the packaged .vsix (`npm run package`), the reference service on loopback, and headless
-// Chromium driven by Playwright. Screenshots go to test-results/e2e/ (emptied at the start).
+// Chromium driven by Playwright. Screenshots go to test-results/e2e/ (emptied at the start);
+// those of a run on another VS Code than the oldest to test-results/e2e-<version>/ (e2e-newest/),
+// so the README's pictures (`npm run screenshots`) stay those of the oldest.
 // Exits non-zero on any failure or on the overall timeout; code-server and Chromium are
 // stopped on every exit path.
 import { spawnSync } from 'node:child_process';
@@ -10,15 +13,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Mocha from 'mocha';
-import { ROOT, ensureCodeServerPrereqs, ensureNetworkTestTools } from './vscode/prereqs.mjs';
+import { ROOT, ensureCodeServerPrereqs, ensureNetworkTestTools, vscodeVersion } from './vscode/prereqs.mjs';
 
-const { values } = parseArgs({ options: { grep: { type: 'string' }, timeout: { type: 'string', default: '1800' } } });
+const { values } = parseArgs({
+  options: {
+    grep: { type: 'string' },
+    timeout: { type: 'string', default: '1800' },
+    vscode: { type: 'string', default: 'oldest' },
+  },
+});
+vscodeVersion(values.vscode); // an unknown --vscode stops here
 const started = Date.now();
 const VSIX = path.join(ROOT, 'dist-vsix', 'engagement-usage.vsix');
 // Another extension installed next to ours (test/e2e/fixtures/probe-extension): what it gets from our exports.
 const PROBE = path.join(ROOT, 'test', 'e2e', 'fixtures', 'probe-extension');
 const PROBE_VSIX = path.join(ROOT, 'dist-vsix', 'exports-probe.vsix');
-const SCREENSHOTS = path.join(ROOT, 'test-results', 'e2e');
+const SCREENSHOTS = path.join(ROOT, 'test-results', values.vscode === 'oldest' ? 'e2e' : `e2e-${values.vscode}`);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function step(what, cmd, args) {
@@ -57,7 +67,8 @@ const overall = setTimeout(
 overall.unref();
 
 async function main() {
-  const { chromium, codeServer } = ensureCodeServerPrereqs();
+  const { chromium, codeServer } = ensureCodeServerPrereqs(values.vscode);
+  console.log(`[e2e] ${codeServer.label}`);
   ensureNetworkTestTools(); // openssl for the HTTPS test's certificates
   step('building the test bundles', process.execPath, ['esbuild.mjs', '--tests']);
   step('packaging the extension (npm run package)', npm, ['run', 'package']);
@@ -73,7 +84,9 @@ async function main() {
   fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   Object.assign(process.env, {
-    EUS_E2E_CODE_SERVER: codeServer,
+    EUS_E2E_CODE_SERVER: codeServer.bin,
+    // The Node that runs code-server (newest: Node 24); empty: the system's.
+    EUS_E2E_CODE_SERVER_NODE: codeServer.node ?? '',
     EUS_E2E_CHROMIUM: chromium,
     EUS_E2E_VSIX: VSIX,
     EUS_E2E_PROBE_VSIX: PROBE_VSIX,
@@ -93,7 +106,7 @@ async function main() {
   const shots = fs.readdirSync(SCREENSHOTS).filter((f) => f.endsWith('.png'));
   console.log(`[e2e] ${shots.length} screenshot(s) in ${path.relative(ROOT, SCREENSHOTS)}/`);
   console.log(
-    `[e2e] ${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} pending` : ''} (${seconds} s)`,
+    `[e2e] ${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} pending` : ''} (${seconds} s, VS Code ${codeServer.vscode})`,
   );
   if (stats.passes === 0 && stats.failures === 0) {
     console.log(`[e2e] no test ran${values.grep ? ` (nothing matched ${values.grep})` : ''}`);

@@ -1,10 +1,12 @@
-// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds] [--production] [--restricted]`
+// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds] [--production] [--restricted] [--vscode oldest|newest]`
+// --vscode: which VS Code runs the suite (scripts/vscode/prereqs.mjs, VSCODE_VERSIONS): `oldest`
+// (default; the oldest the manifest accepts, code-server 4.100.3) or `newest` (code-server 4.139.1).
 // --restricted: only test/integration/*.restricted.test.ts, with VS Code's workspace trust ON
 // and a test folder that is not trusted (Restricted Mode), whose .vscode/settings.json defines
 // an environment and a default environment (which the extension must not use there).
 // Runs test/integration inside a real VS Code, with this repository as the extension under
 // development: a desktop VS Code through @vscode/test-electron when VSCODE_EXECUTABLE names
-// one, otherwise code-server 4.100.3 (VS Code 1.100.3) opened in headless Chromium. The same
+// one, otherwise code-server (the --vscode version) opened in headless Chromium. The same
 // suite either way (out/test/integration/index.js). Prints mocha's spec output and summary;
 // exits non-zero on a failure, a crash of the extension host, or the overall timeout, and
 // stops code-server and Chromium on every exit path (SIGINT/SIGTERM included).
@@ -13,8 +15,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT, ensureCodeServerPrereqs, ensureNetworkTestTools } from './vscode/prereqs.mjs';
-import { launchBrowser, startCodeServer, stopAll, workbenchUrl } from './vscode/code-server.mjs';
+import { ROOT, ensureCodeServerPrereqs, ensureNetworkTestTools, vscodeVersion } from './vscode/prereqs.mjs';
+import {
+  allowExtensionTestsPayload,
+  extensionTestsPayloadAllowed,
+  launchBrowser,
+  startCodeServer,
+  stopAll,
+  workbenchUrl,
+} from './vscode/code-server.mjs';
 import { certificatesForRun } from './vscode/tls.mjs';
 
 // --production: the extension's bundles as they ship (minified), e.g. for `npm run bench`.
@@ -24,8 +33,10 @@ const { values } = parseArgs({
     timeout: { type: 'string', default: '2400' },
     production: { type: 'boolean', default: false },
     restricted: { type: 'boolean', default: false },
+    vscode: { type: 'string', default: 'oldest' },
   },
 });
+vscodeVersion(values.vscode); // an unknown --vscode stops here, before the build
 /** What a repository could ship in .vscode/settings.json: a "Production" pointing elsewhere. */
 const RESTRICTED_WORKSPACE_SETTINGS = {
   'engagementUsage.environments': [
@@ -81,13 +92,17 @@ function readResults(file) {
   }
 }
 
+/** Which VS Code ran the suite, for the summary line ("VS Code 1.139.1"). */
+let ranOn = '';
+
 function summarize(results, problem) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const where = ranOn ? `, ${ranOn}` : '';
   if (results) {
     for (const f of results.failures) console.log(`FAILED: ${f.fullTitle}: ${(f.message ?? '').split('\n')[0]}`);
     const { passes, failures, pending } = results.stats;
     console.log(
-      `\n[integration] ${passes} passed, ${failures} failed${pending ? `, ${pending} pending` : ''} (${seconds} s)`,
+      `\n[integration] ${passes} passed, ${failures} failed${pending ? `, ${pending} pending` : ''} (${seconds} s${where})`,
     );
   }
   if (problem) console.log(`[integration] ${problem}`);
@@ -95,7 +110,8 @@ function summarize(results, problem) {
 }
 
 async function runWithTestElectron(executable, env) {
-  console.log(`[integration] desktop VS Code via @vscode/test-electron: ${executable}`);
+  console.log(`[integration] desktop VS Code via @vscode/test-electron: ${executable} (--vscode does not apply)`);
+  ranOn = 'desktop VS Code';
   const { runTests } = await import('@vscode/test-electron');
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-workspace-'));
   const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-user-'));
@@ -143,15 +159,18 @@ const running = {};
 /** This run's private CA: trusted in the system store code-server sees (and through NODE_EXTRA_CA_CERTS). */
 let systemCa;
 async function runWithCodeServer(env, output, results) {
-  const { chromium, codeServer } = ensureCodeServerPrereqs();
+  const { chromium, codeServer } = ensureCodeServerPrereqs(values.vscode);
+  console.log(`[integration] ${codeServer.label}`);
+  ranOn = `VS Code ${codeServer.vscode}`;
   const server = (running.server = await startCodeServer({
-    codeServer,
+    codeServer: codeServer.bin,
+    node: codeServer.node,
     env,
     isolate: true,
     systemCa,
     ...(values.restricted ? { workspaceTrust: true, workspaceSettings: RESTRICTED_WORKSPACE_SETTINGS } : {}),
   }));
-  console.log(`[integration] code-server ${server.url} (VS Code 1.100.3 extension host), Chromium ${chromium}`);
+  console.log(`[integration] code-server ${server.url}, Chromium ${chromium}`);
   const crash = new Promise((resolve) => {
     server.onLine((line) => {
       if (/Extension Host Process exited with code: (?!0,)/i.test(line))
@@ -189,7 +208,12 @@ async function runWithCodeServer(env, output, results) {
     extensionDevelopmentPath: ROOT,
     extensionTestsPath: suite,
   });
+  await allowExtensionTestsPayload(page);
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  if (!(await extensionTestsPayloadAllowed(page)))
+    throw new Error(
+      'the workbench page was not given developmentOptions.enableSmokeTestDriver: it would ignore the tests',
+    );
   const profiling = await startRendererProfile(context, page);
 
   const stream = streamer(output);

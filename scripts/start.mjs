@@ -108,8 +108,8 @@ if (code) {
   const { ensureCodeServer } = await import('./vscode/prereqs.mjs');
   const { startCodeServer, workbenchUrl } = await import('./vscode/code-server.mjs');
   step('no desktop VS Code found: using code-server 4.100.3 (VS Code 1.100.3) from .vscode-test/');
-  const codeServer = ensureCodeServer();
-  const server = await startCodeServer({ codeServer, env: demoEnv });
+  const codeServer = ensureCodeServer('oldest');
+  const server = await startCodeServer({ codeServer: codeServer.bin, node: codeServer.node, env: demoEnv });
   stoppers.push(() => server.stop());
   // The seeder is a plain extension folder in the throwaway extensions dir.
   fs.cpSync(SEEDER, path.join(server.dirs.extensions, 'eus-tools.demo-seeder-0.0.1'), { recursive: true });

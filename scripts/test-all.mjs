@@ -1,12 +1,15 @@
 // `npm test`: every suite the project has, in order: build (type-check + bundle), lint, unit,
 // integration (inside a real VS Code), the same in Restricted Mode, end-to-end (Playwright
-// driving VS Code with the packaged extension). Each runner prints its own output; a summary table and the total
+// driving VS Code with the packaged extension); the last three on each VS Code of
+// scripts/vscode/prereqs.mjs (VSCODE_VERSIONS: the oldest the manifest accepts, then the newest),
+// each stage named with its version ("integration (1.139)"). Each runner prints its own output; a summary table and the total
 // "N passed, N failed" close the run. A failed build stops the run (nothing else would mean
 // anything); any other failure still lets the remaining stages run. Exits non-zero on any
 // failure.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { VSCODE_VERSIONS } from './vscode/prereqs.mjs';
 
 process.chdir(path.resolve(import.meta.dirname, '..'));
 
@@ -19,11 +22,22 @@ const stages = [
   { name: 'build', cmd: npm, args: ['run', 'build'], stopOnFailure: true },
   { name: 'lint', cmd: npm, args: ['run', 'lint'] },
   { name: 'unit', cmd: npm, args: ['run', 'test:unit'] },
-  { name: 'integration', cmd: process.execPath, args: ['scripts/run-integration.mjs'] },
-  // The same harness with workspace trust on and an untrusted folder (Restricted Mode).
-  { name: 'restricted', cmd: process.execPath, args: ['scripts/run-integration.mjs', '--restricted'] },
-  { name: 'e2e', cmd: process.execPath, args: ['scripts/run-e2e.mjs'] },
+  ...Object.entries(VSCODE_VERSIONS).flatMap(([which, { vscode }]) => [
+    {
+      name: `integration (${vscode})`,
+      cmd: process.execPath,
+      args: ['scripts/run-integration.mjs', '--vscode', which],
+    },
+    // The same harness with workspace trust on and an untrusted folder (Restricted Mode).
+    {
+      name: `restricted (${vscode})`,
+      cmd: process.execPath,
+      args: ['scripts/run-integration.mjs', '--restricted', '--vscode', which],
+    },
+    { name: `e2e (${vscode})`, cmd: process.execPath, args: ['scripts/run-e2e.mjs', '--vscode', which] },
+  ]),
 ];
+const WIDTH = Math.max(13, ...stages.map((s) => s.name.length + 1));
 
 /** Pass/fail counts from a runner's closing lines (mocha's spec reporter or our runners'). */
 function counts(output) {
@@ -76,17 +90,17 @@ for (const stage of stages) {
 
 const total = { passed: 0, failed: 0 };
 console.log('\n=== summary ===');
-console.log('stage         result  time      tests');
+console.log(`${'stage'.padEnd(WIDTH)} result  time      tests`);
 for (const row of rows) {
   total.passed += row.tally?.passed ?? 0;
   // A stage that failed without a failing test (build, lint, a crash) still counts as one failure.
   total.failed += row.ok ? (row.tally?.failed ?? 0) : Math.max(1, row.tally?.failed ?? 0);
   const tests = row.tally ? `${row.tally.passed} passed, ${row.tally.failed} failed` : '';
   console.log(
-    `${row.stage.padEnd(13)} ${(row.ok ? 'PASS' : `FAIL(${row.code})`).padEnd(7)} ${`${row.seconds} s`.padEnd(9)} ${tests}`,
+    `${row.stage.padEnd(WIDTH)} ${(row.ok ? 'PASS' : `FAIL(${row.code})`).padEnd(7)} ${`${row.seconds} s`.padEnd(9)} ${tests}`,
   );
 }
 for (const skipped of stages.slice(rows.length))
-  console.log(`${skipped.name.padEnd(13)} not run (${rows.at(-1).stage} failed)`);
+  console.log(`${skipped.name.padEnd(WIDTH)} not run (${rows.at(-1).stage} failed)`);
 console.log(`\n${total.passed} passed, ${total.failed} failed`);
 process.exit(failed ? 1 : 0);

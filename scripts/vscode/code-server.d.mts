@@ -1,5 +1,5 @@
 // Types of code-server.mjs, for the TypeScript end-to-end helpers that import it.
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ChildProcess } from 'node:child_process';
 
 export const USER_SETTINGS: Record<string, unknown>;
@@ -18,6 +18,8 @@ export interface CodeServer {
 
 export function startCodeServer(options: {
   codeServer: string;
+  /** The Node binary that runs code-server (and its extension host); default: `node` on PATH. */
+  node?: string;
   env?: Record<string, string>;
   vsix?: string;
   /** More .vsix files installed next to `vsix` (e.g. the e2e probe extension). */
@@ -37,6 +39,9 @@ export function workbenchUrl(
   server: CodeServer,
   options: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string },
 ): string;
+/** Lets the workbench of `page` honour the payload's extension development and test paths (VS Code 1.139). */
+export function allowExtensionTestsPayload(page: Page): Promise<void>;
+export function extensionTestsPayloadAllowed(page: Page): Promise<boolean>;
 export function launchBrowser(
   executablePath: string,
   options?: { viewport?: { width: number; height: number } },

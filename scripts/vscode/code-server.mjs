@@ -1,7 +1,8 @@
-// Starts a throwaway code-server (a real VS Code 1.100.3 server with its web workbench) and a
-// headless Chromium on it. Used by the integration runner (tests inside the extension host)
-// and by the end-to-end runner (Playwright driving the page). Everything it starts is
-// stopped by `stop()`, which the runners call on every exit path.
+// Starts a throwaway code-server (a real VS Code server with its web workbench; its version is
+// the caller's choice, see VSCODE_VERSIONS in prereqs.mjs) and a headless Chromium on it. Used
+// by the integration runner (tests inside the extension host) and by the end-to-end runner
+// (Playwright driving the page). Everything it starts is stopped by `stop()`, which the runners
+// call on every exit path.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -73,10 +74,14 @@ function tempDir(prefix) {
 /**
  * Starts code-server on an ephemeral loopback port with throwaway user data, extensions and
  * workspace folders. `env` is added to its environment: its extension host inherits it.
- * `vsix` (optional) is installed into the throwaway extensions folder first.
+ * `vsix` (optional) is installed into the throwaway extensions folder first. `node` (optional):
+ * the Node binary that runs code-server and so its extension host (code-server 4.139.1 needs
+ * Node 24): its folder goes first on PATH, where code-server's `#!/usr/bin/env node` finds it.
+ * Without it, the `node` on PATH runs it.
  */
 export async function startCodeServer({
   codeServer,
+  node,
   env = {},
   vsix,
   extraVsix = [],
@@ -115,6 +120,7 @@ export async function startCodeServer({
     ...process.env,
     XDG_CONFIG_HOME: dirs.config,
     XDG_DATA_HOME: path.join(dirs.root, 'data'),
+    ...(node ? { PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}` } : {}),
     ...env,
   };
   const common = ['--config', configFile, '--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.extensions];
@@ -259,6 +265,44 @@ export function workbenchUrl(server, { folder, extensionDevelopmentPath, extensi
   const query = [folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true'];
   if (payload.length) query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
   return `${server.url}/?${query.join('&')}`;
+}
+
+/**
+ * Lets the workbench in `page` honour the extension development and test paths of the
+ * address's `payload` (see workbenchUrl). VS Code 1.100 honours them always; later versions
+ * (1.139 here) only in a development build or when the embedder turns on its automation
+ * driver (`developmentOptions.enableSmokeTestDriver`, as VS Code's own smoke tests do), and
+ * code-server has no flag for it. So the page's workbench configuration (a JSON attribute of
+ * a `<meta>` the page's scripts read) gets that option as the parser adds the element: a
+ * mutation observer's callback runs at the microtask checkpoint after the next script, before
+ * the workbench's own script is even fetched. (Rewriting the page's response instead makes
+ * Chromium treat the page as public and block its WebSocket to 127.0.0.1, Local Network
+ * Access.) Only the runner of extension tests calls this; a workbench opened as a user opens
+ * it (the end-to-end tests) stays as it is.
+ */
+export async function allowExtensionTestsPayload(page) {
+  await page.addInitScript(() => {
+    /* global document, MutationObserver -- these callbacks run in the page */
+    const patch = () => {
+      const meta = document.getElementById('vscode-workbench-web-configuration');
+      const settings = meta?.getAttribute('data-settings');
+      if (!meta || !settings) return false;
+      const config = JSON.parse(settings);
+      config.developmentOptions = { ...config.developmentOptions, enableSmokeTestDriver: true };
+      meta.setAttribute('data-settings', JSON.stringify(config));
+      return true;
+    };
+    const observer = new MutationObserver(() => patch() && observer.disconnect());
+    observer.observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** Whether the workbench of `page` was given the option above (false: it would ignore the payload). */
+export async function extensionTestsPayloadAllowed(page) {
+  return page.evaluate(() => {
+    const settings = document.getElementById('vscode-workbench-web-configuration')?.getAttribute('data-settings');
+    return Boolean(settings && JSON.parse(settings).developmentOptions?.enableSmokeTestDriver);
+  });
 }
 
 /** Headless Chromium (Debian's) for the workbench; no network beyond loopback is tried. */

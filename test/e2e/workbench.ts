@@ -79,6 +79,7 @@ export class Workbench {
     try {
       server = await startCodeServer({
         codeServer: required('EUS_E2E_CODE_SERVER'),
+        node: process.env.EUS_E2E_CODE_SERVER_NODE || undefined,
         vsix: required('EUS_E2E_VSIX'),
         extraVsix: options.extraVsix,
         env: options.env,
@@ -208,9 +209,11 @@ export class Workbench {
         description: row.querySelector('.label-description')?.textContent?.trim() ?? '',
         ariaLabel: row.getAttribute('aria-label') ?? '',
         // The item's own icon: not the twistie, not the inline action buttons shown on hover/selection.
+        // Not `codicon-colored`: VS Code 1.139 marks an icon given without a colour with it (a
+        // styling flag, the same glyph); 1.100 does not.
         icons: [...row.querySelectorAll('.custom-view-tree-node-item-icon, .codicon')]
           .filter((el) => !el.closest('.actions, .monaco-tl-twistie'))
-          .flatMap((el) => [...el.classList].filter((c) => c.startsWith('codicon-'))),
+          .flatMap((el) => [...el.classList].filter((c) => c.startsWith('codicon-') && c !== 'codicon-colored')),
         level: Number(row.getAttribute('aria-level') ?? '1'),
       })),
     );
@@ -421,11 +424,21 @@ export class Workbench {
   async resizeSideBar(width: number): Promise<void> {
     const sidebar = await this.page.locator('.part.sidebar').boundingBox();
     if (!sidebar) throw new Error('the side bar is not visible');
+    // Grab the sash (the 4 px handle) at the side bar's right edge by its middle: VS Code 1.100
+    // centres it on the edge, 1.139 starts it at the edge.
     const edge = sidebar.x + sidebar.width;
+    const sashes = await this.page
+      .locator('.monaco-sash.vertical:not(.disabled)')
+      .evaluateAll((list) => list.map((sash) => sash.getBoundingClientRect()).map((r) => r.x + r.width / 2));
+    const grip = sashes
+      .filter((x) => Math.abs(x - edge) <= 4)
+      .sort((a, b) => Math.abs(a - edge) - Math.abs(b - edge))[0];
+    if (grip === undefined)
+      throw new Error(`no sash at the side bar's edge (x ${edge}); sashes at ${sashes.join(', ')}`);
     const y = sidebar.y + sidebar.height / 2;
-    await this.page.mouse.move(edge - 1, y);
+    await this.page.mouse.move(grip, y);
     await this.page.mouse.down();
-    await this.page.mouse.move(sidebar.x + width, y, { steps: 8 });
+    await this.page.mouse.move(sidebar.x + width + (grip - edge), y, { steps: 8 });
     await this.page.mouse.up();
     // Off the edge, so it is not left highlighted.
     await this.page.mouse.move(sidebar.x + width + 300, y);
