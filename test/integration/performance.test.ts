@@ -27,7 +27,7 @@ import {
   runCommand,
 } from './support/helpers';
 import { activationStats, type BenchFigures, measureUntil, median, type RoadCost } from './support/performanceKit';
-import { ROADS, assertRoad, openRoad } from './support/roads';
+import { ROADS, assertKept, assertRoad, openRoad } from './support/roads';
 
 const OUT = process.env.EUS_BENCH_OUT || undefined;
 /** Latency injected into every answer while the first items and the meters are measured. */
@@ -567,6 +567,8 @@ describe('Performance', function () {
           await road.service.setLatency(0);
           assertRoad(name, found.cost, `Go to Engagement, run ${i + 1}`);
           assertRoad(name, whole.cost, `the whole read, run ${i + 1}`);
+          // Right after Go to, within the keep-alive time of its connections.
+          if (name === 'httpsNodeCa') assertKept(whole.cost, `the whole read, run ${i + 1}`);
           // Pages of 100 (the reference service takes no more), and 1,000 asked once per address.
           const pages = ROAD_ITEMS / 100;
           for (const cost of [found.cost, whole.cost])

@@ -40,8 +40,11 @@ export interface BenchFigures {
   roads?: RoadFigures[];
 }
 
-/** How the extension reaches the service: loopback http, HTTPS with a private CA, HTTPS through a proxy. */
-export type RoadName = 'http' | 'https' | 'proxy';
+/**
+ * How the extension reaches the service: loopback http, HTTPS with a private CA (VS Code's
+ * defaults), HTTPS through a proxy, HTTPS with `http.systemCertificates` off.
+ */
+export type RoadName = 'http' | 'https' | 'proxy' | 'httpsNodeCa';
 
 /** One measured run on a road, counted at the service (and the proxy). */
 export interface RoadCost {

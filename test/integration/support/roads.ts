@@ -1,10 +1,11 @@
-// The three roads the Performance suite reads 10,000 engagements over: loopback http (what
-// every other figure uses), HTTPS with the run's private CA (trusted in the system store
-// code-server sees, VS Code's defaults), and the same HTTPS through a real proxy (tinyproxy,
-// set as VS Code's `http.proxy` at run time; VS Code sends 127.0.0.1 direct, so that service
-// listens on 127.0.0.2). The reference service runs on a worker thread, off the extension
-// host's thread; it counts the TCP connections and TLS handshakes it accepted, and the proxy's
-// log counts the CONNECT tunnels.
+// The roads the Performance suite reads 10,000 engagements over: loopback http (what every
+// other figure uses), HTTPS with the run's private CA (trusted in the system store code-server
+// sees, VS Code's defaults), the same HTTPS through a real proxy (tinyproxy, set as VS Code's
+// `http.proxy` at run time; VS Code sends 127.0.0.1 direct, so that service listens on
+// 127.0.0.2), and HTTPS with `http.systemCertificates` off (the CA in NODE_EXTRA_CA_CERTS):
+// there VS Code's fetch is Node's own, whose connections are kept. The reference service runs
+// on a worker thread, off the extension host's thread; it counts the TCP connections and TLS
+// handshakes it accepted, and the proxy's log counts the CONNECT tunnels.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as vscode from 'vscode';
@@ -17,6 +18,7 @@ export const ROADS: ReadonlyArray<{ name: RoadName; title: string }> = [
   { name: 'http', title: 'loopback http' },
   { name: 'https', title: 'HTTPS with a private CA' },
   { name: 'proxy', title: 'HTTPS through a proxy (tinyproxy)' },
+  { name: 'httpsNodeCa', title: 'HTTPS with http.systemCertificates off' },
 ];
 
 /** What the service and the proxy have counted so far (monotonic). */
@@ -43,7 +45,7 @@ export interface Road {
   service: ThreadedService;
   /** Counts from now until `done()` resolves: requests, new connections, handshakes, tunnels. */
   count<T>(done: () => Promise<T>): Promise<{ value: T; cost: RoadCost }>;
-  /** The service stopped, the proxy too, `http.proxy` as it was. */
+  /** The service stopped, the proxy too, `http.proxy` and `http.systemCertificates` as they were. */
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function openRoad(name: RoadName, engagementCount: number): Promise
       proxy = await startProxy();
       await setHttp('proxy', proxy.url);
     } else {
+      if (name === 'httpsNodeCa') await setHttp('systemCertificates', false);
       assert.equal(vscode.workspace.getConfiguration('http').get('proxy') || undefined, undefined, 'no proxy set');
     }
   } catch (error) {
@@ -104,6 +107,7 @@ export async function openRoad(name: RoadName, engagementCount: number): Promise
     },
     async close() {
       if (proxy) await setHttp('proxy', undefined);
+      if (name === 'httpsNodeCa') await setHttp('systemCertificates', undefined);
       await proxy?.stop();
       await service.close();
     },
@@ -132,4 +136,13 @@ export function assertRoad(road: RoadName, cost: RoadCost, what: string): void {
   } else {
     assert.equal(cost.tunnels, 0, `${what}: no proxy`);
   }
+}
+
+/**
+ * Where VS Code's fetch keeps connections (Node's own, with `http.systemCertificates` off and
+ * no proxy), the client reuses them: a read right after another opens at most one new
+ * connection per two requests (seen: none). A client that closed its connections would open one each.
+ */
+export function assertKept(cost: RoadCost, what: string): void {
+  assert.ok(cost.tcp * 2 <= cost.requests, `${what}: connections reused (${JSON.stringify(cost)})`);
 }
