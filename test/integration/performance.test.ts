@@ -39,6 +39,8 @@ const REPEATS = OUT ? 3 : 1;
 const FIND_LATENCY_MS = 20;
 /** Engagements read over each road: 10,000 for the bench; fewer in `npm test`, where only the counts matter. */
 const ROAD_ITEMS = OUT ? 10_000 : 2_000;
+/** Go to Engagement runs per measure when the workbench closes its quick pick early. */
+const GO_TO_ATTEMPTS = 3;
 
 const figures: BenchFigures = {
   vscodeVersion: vscode.version,
@@ -108,13 +110,16 @@ describe('Performance', function () {
     await waitFor(() => exports().environments?.active()?.label === label, `${label} to be active`);
   }
 
-  /** Go to Engagement over the active environment: its timeline once every engagement is in the quick pick, then closed. */
+  /**
+   * Go to Engagement over the active environment: its timeline once every engagement is in the
+   * quick pick (then closed), or once the quick pick was closed before (no `allItemsAt`).
+   */
   async function goToEverything(timeoutMs = 60_000): Promise<GoToTimeline> {
     const asked = performance.now();
     const going = runCommand('goToEngagement');
     const timeline = await measureUntil(
       () => eng().goTo(),
-      (t) => t.startedAt >= asked && t.allItemsAt !== undefined,
+      (t) => t.startedAt >= asked && (t.allItemsAt !== undefined || t.closedAt !== undefined),
       'every engagement in the quick pick',
       timeoutMs,
     );
@@ -549,15 +554,25 @@ describe('Performance', function () {
         await vscode.commands.executeCommand('engagementUsage.engagements.focus');
         const goTo: RoadCost[] = [];
         const read: RoadCost[] = [];
+        const closed: number[] = [];
+        let turn = 0;
         for (let i = 0; i < REPEATS; i++) {
-          // Another environment each time: its view starts afresh, no whole set to reuse.
-          await activate(labels[i % 2]);
-          await waitFor(() => eng().visible(), 'the view to be visible');
-          await eng().settled();
-          assert.equal(eng().complete(), false, 'the first page only');
-          await quiet();
-          await road.service.setLatency(FIND_LATENCY_MS);
-          const found = await road.count(() => goToEverything(300_000));
+          let found: { value: GoToTimeline; cost: RoadCost } | undefined;
+          // The workbench sometimes closes the quick pick by itself while the extension host is
+          // busy with handshakes (seen over HTTPS under load); such a run is counted and run again.
+          for (let attempt = 0; attempt < GO_TO_ATTEMPTS && !found; attempt++) {
+            // Another environment each time: its view starts afresh, no whole set to reuse.
+            await activate(labels[turn++ % 2]);
+            await waitFor(() => eng().visible(), 'the view to be visible');
+            await eng().settled();
+            assert.equal(eng().complete(), false, 'the first page only');
+            await quiet();
+            await road.service.setLatency(FIND_LATENCY_MS);
+            const run = await road.count(() => goToEverything(300_000));
+            if (run.value.allItemsAt === undefined) closed.push(i + 1);
+            else found = run;
+          }
+          assert.ok(found, `Go to Engagement was closed before every engagement came, ${GO_TO_ATTEMPTS} times`);
           assert.equal(found.value.allItems, ROAD_ITEMS);
           goTo.push({ ...found.cost, ms: (found.value.allItemsAt ?? 0) - found.value.startedAt });
           // The whole read alone, by the extension's client of the active environment.
@@ -578,9 +593,17 @@ describe('Performance', function () {
             );
         }
         const address = road.service.baseUrl.replace(/:\d+\//, ':PORT/');
-        (figures.roads ??= []).push({ road: name, address, latencyMs: FIND_LATENCY_MS, items: ROAD_ITEMS, goTo, read });
+        (figures.roads ??= []).push({
+          road: name,
+          address,
+          latencyMs: FIND_LATENCY_MS,
+          items: ROAD_ITEMS,
+          goTo,
+          read,
+          closedByWorkbench: closed.length,
+        });
         const what = `${ROAD_ITEMS.toLocaleString('en-US')} engagements over ${title}`;
-        console.log(`[network] ${JSON.stringify({ case: what, vscode: vscode.version, address, goTo, read })}`);
+        console.log(`[network] ${JSON.stringify({ case: what, vscode: vscode.version, address, goTo, read, closed })}`);
       } finally {
         // Nothing left reading from a service about to stop.
         await hideEverything();
