@@ -60,6 +60,8 @@ export interface RoadCost {
   tls: number;
   /** CONNECT tunnels in the proxy's log. */
   tunnels: number;
+  /** Handshakes the service saw fail (a read cancelled while connecting). */
+  handshakeFailures: number;
 }
 
 export interface RoadFigures {
