@@ -22,7 +22,9 @@
 // Options (environment): BENCH_SKIP_VSCODE=1 leaves the VS Code part out (the extension host
 // and the browser); BENCH_SKIP_BROWSER=1 only the browser's; BENCH_GREP=pattern runs only those
 // tests of the Performance suite (e.g. 'Performance (makes no request|.* over )' for activation
-// and the roads); BENCH_SIZES, BENCH_LATENCIES and BENCH_CONCURRENCY change the listing runs.
+// and the roads); BENCH_VSCODE=oldest|newest is passed to the runners as --vscode (the VS Code
+// they start; their default when unset); BENCH_SIZES, BENCH_LATENCIES and BENCH_CONCURRENCY
+// change the listing runs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,6 +43,8 @@ const loadAverage = () =>
     .map((v) => v.toFixed(2))
     .join(' / ');
 const loadBefore = loadAverage();
+/** Which VS Code the runners start (`--vscode`), when asked; otherwise theirs. */
+const vscodeArgs = process.env.BENCH_VSCODE ? ['--vscode', process.env.BENCH_VSCODE] : [];
 
 console.log('Building (test bundles, then the production package)…');
 run(process.execPath, ['esbuild.mjs', '--tests']);
@@ -108,7 +112,7 @@ if (!process.env.BENCH_SKIP_VSCODE) {
   console.log('Measuring inside VS Code (node scripts/run-integration.mjs --grep Performance --production)…');
   const result = spawnSync(
     process.execPath,
-    ['scripts/run-integration.mjs', '--grep', process.env.BENCH_GREP || '^Performance', '--production'],
+    ['scripts/run-integration.mjs', '--grep', process.env.BENCH_GREP || '^Performance', '--production', ...vscodeArgs],
     { encoding: 'utf8', env: { ...process.env, EUS_BENCH_OUT: resultFile }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   if (result.status === 0 && fs.existsSync(resultFile)) {
@@ -129,7 +133,7 @@ if (!process.env.BENCH_SKIP_VSCODE && !process.env.BENCH_SKIP_BROWSER) {
   console.log('Measuring in the browser (node scripts/run-e2e.mjs --grep "as a person sees it")…');
   const result = spawnSync(
     process.execPath,
-    ['scripts/run-e2e.mjs', '--grep', 'Every engagement, as a person sees it'],
+    ['scripts/run-e2e.mjs', '--grep', 'Every engagement, as a person sees it', ...vscodeArgs],
     {
       encoding: 'utf8',
       env: { ...process.env, EUS_BENCH_OUT_E2E: resultFile },
