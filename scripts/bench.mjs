@@ -10,12 +10,21 @@
 //     (one round trip; one request when reopened), summary reads per interval with 1–3 windows,
 //     Go to Engagement and sorting over 10,000 engagements at 20 ms latency (every page read,
 //     the reference service on a worker thread so that its work is not the extension's);
+//   - the same Go to Engagement and the client's whole read of 10,000 over each road: loopback
+//     http, HTTPS with the run's private CA, HTTPS through a real proxy (tinyproxy), HTTPS with
+//     http.systemCertificates off; with the requests, new TCP connections and TLS handshakes the
+//     service counted, the proxy's CONNECT tunnels, and the extension host's CPU time (a table
+//     of its own);
 //   - in the browser (the e2e suite, the packaged extension): sorting 10,000 engagements and
 //     Go to Engagement over them, from the key press to the rows on screen;
 //   - sizes of the bundles as shipped in the .vsix (minified and gzip) and of the .vsix;
 //   - Node heap of 10,000 engagements read by the client.
-// Options (environment): BENCH_SKIP_VSCODE=1 leaves the VS Code part out; BENCH_SIZES,
-// BENCH_LATENCIES and BENCH_CONCURRENCY change the listing runs.
+// Options (environment): BENCH_SKIP_VSCODE=1 leaves the VS Code part out (the extension host
+// and the browser); BENCH_SKIP_BROWSER=1 only the browser's; BENCH_GREP=pattern runs only those
+// tests of the Performance suite (e.g. 'Performance (makes no request|.* over )' for activation
+// and the roads); BENCH_VSCODE=oldest|newest is passed to the runners as --vscode (the VS Code
+// they start; their default when unset); BENCH_SIZES, BENCH_LATENCIES and BENCH_CONCURRENCY
+// change the listing runs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,6 +43,8 @@ const loadAverage = () =>
     .map((v) => v.toFixed(2))
     .join(' / ');
 const loadBefore = loadAverage();
+/** Which VS Code the runners start (`--vscode`), when asked; otherwise theirs. */
+const vscodeArgs = process.env.BENCH_VSCODE ? ['--vscode', process.env.BENCH_VSCODE] : [];
 
 console.log('Building (test bundles, then the production package)…');
 run(process.execPath, ['esbuild.mjs', '--tests']);
@@ -101,7 +112,7 @@ if (!process.env.BENCH_SKIP_VSCODE) {
   console.log('Measuring inside VS Code (node scripts/run-integration.mjs --grep Performance --production)…');
   const result = spawnSync(
     process.execPath,
-    ['scripts/run-integration.mjs', '--grep', '^Performance', '--production'],
+    ['scripts/run-integration.mjs', '--grep', process.env.BENCH_GREP || '^Performance', '--production', ...vscodeArgs],
     { encoding: 'utf8', env: { ...process.env, EUS_BENCH_OUT: resultFile }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   if (result.status === 0 && fs.existsSync(resultFile)) {
@@ -116,13 +127,13 @@ if (!process.env.BENCH_SKIP_VSCODE) {
 // Sorting and Go to Engagement as a person sees them: the e2e suite times them in the browser,
 // from the key press to the rows on screen.
 let browser = {};
-if (!process.env.BENCH_SKIP_VSCODE) {
+if (!process.env.BENCH_SKIP_VSCODE && !process.env.BENCH_SKIP_BROWSER) {
   const resultFile = path.join(root, '.bench', 'e2e.json');
   fs.rmSync(resultFile, { force: true });
   console.log('Measuring in the browser (node scripts/run-e2e.mjs --grep "as a person sees it")…');
   const result = spawnSync(
     process.execPath,
-    ['scripts/run-e2e.mjs', '--grep', 'Every engagement, as a person sees it'],
+    ['scripts/run-e2e.mjs', '--grep', 'Every engagement, as a person sees it', ...vscodeArgs],
     {
       encoding: 'utf8',
       env: { ...process.env, EUS_BENCH_OUT_E2E: resultFile },
@@ -340,6 +351,56 @@ console.log(
 console.log('| figure | measured | target | |');
 console.log('| --- | --- | --- | --- |');
 console.log(rows.join('\n'));
+if (perf?.roads?.length) printRoads(perf);
+
+/**
+ * The roads' own table: each road × Go to Engagement and the whole read, wall time (median
+ * and each run), the extension host's CPU, and what the service and the proxy counted (each
+ * run's range).
+ */
+function printRoads({ roads, vscodeVersion }) {
+  const first = roads[0];
+  const range = (values) => {
+    const lo = Math.min(...values);
+    const hi = Math.max(...values);
+    return lo === hi ? lo.toLocaleString('en-US') : `${lo.toLocaleString('en-US')}–${hi.toLocaleString('en-US')}`;
+  };
+  const titles = {
+    http: 'loopback http',
+    https: 'HTTPS, private CA in the system store',
+    proxy: 'HTTPS through tinyproxy (`http.proxy`)',
+    httpsNodeCa: 'HTTPS, `http.systemCertificates` off (the CA in NODE_EXTRA_CA_CERTS)',
+  };
+  console.log(
+    `\nReading ${first.items.toLocaleString('en-US')} engagements over each road (VS Code ${vscodeVersion}, ${first.latencyMs} ms latency, the reference service on a worker thread taking pages of at most 100). Time: median (runs); counts: the range over the runs.\n`,
+  );
+  console.log(
+    '| road | what | time | extension host CPU | requests | new TCP connections | TLS handshakes | CONNECT tunnels |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const road of roads) {
+    const closed = road.closedByWorkbench
+      ? ` (${road.closedByWorkbench} more closed by the workbench before the end, not counted)`
+      : '';
+    for (const [what, runs] of [
+      [`Go to Engagement: all in the quick pick${closed}`, road.goTo],
+      ['whole read (`listAll`)', road.read],
+    ]) {
+      const cpu = runs.every((r) => r.hostCpuMs !== undefined)
+        ? `${ms(median(runs.map((r) => r.hostCpuMs)))} (${runsOf(runs.map((r) => r.hostCpuMs))})`
+        : '';
+      console.log(
+        `| ${titles[road.road]} \`${road.address}\` | ${what} | ${ms(median(runs.map((r) => r.ms)))} (${runsOf(runs.map((r) => r.ms))}) | ${cpu} | ${range(runs.map((r) => r.requests))} | ${range(runs.map((r) => r.tcp))} | ${range(runs.map((r) => r.tls))} | ${range(runs.map((r) => r.tunnels))} |`,
+      );
+    }
+  }
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
 
 /** A module and every module it imports statically (`import … from "./x.mjs"`), transitively. */
 function staticClosure(files, entry) {

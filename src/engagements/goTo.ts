@@ -26,6 +26,8 @@ export interface GoToTimeline {
   allItems?: number;
   /** The quick pick, while it is open. */
   quickPick?: vscode.QuickPick<vscode.QuickPickItem>;
+  /** The quick pick was closed (chosen, Escape, or hidden by the workbench). */
+  closedAt?: number;
 }
 
 const items = new WeakMap<Engagement, Item>();
@@ -140,6 +142,7 @@ export async function goToEngagement(
   subscription.dispose();
   qp.dispose();
   started.quickPick = undefined;
+  started.closedAt = performance.now();
   if (!chosen) {
     // Nobody waits for the rest any more.
     if (!readingBefore) store.cancelLoadAll();

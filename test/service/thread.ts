@@ -1,39 +1,49 @@
 // The reference service on a worker thread (worker.ts), driven from the thread that started
 // it: the Performance suite measures Go to Engagement and sorting with the service's work off
-// the extension host's thread, as a real service's is.
+// the extension host's thread, as a real service's is. Over HTTP or HTTPS (`tls`, `host`), with
+// the connections it accepted counted.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { DemoKeys, RecordedRequest, ServiceOptions } from './server';
+import type { ConnectionCounts, DemoKeys, RecordedRequest, ServiceOptions } from './server';
 
 export type ThreadRequest = { id: number } & (
   | { kind: 'seed'; count: number }
   | { kind: 'latency'; ms: number }
   | { kind: 'requests' }
   | { kind: 'clearRequests' }
+  | { kind: 'connections' }
   | { kind: 'close' }
 );
 
 export interface ThreadReply {
   id: number;
-  ready?: { baseUrl: string; keys: DemoKeys };
+  ready?: { url: string; baseUrl: string; keys: DemoKeys };
   requests?: RecordedRequest[];
+  connections?: ConnectionCounts;
 }
 
 type Distribute<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 export interface ThreadedService {
+  /** `http://127.0.0.1:<port>`, or `https://<host>:<port>` with `tls`. */
+  url: string;
   baseUrl: string;
   keys: DemoKeys;
   seedEngagements(count: number): Promise<void>;
   setLatency(ms: number): Promise<void>;
   requests(): Promise<RecordedRequest[]>;
   clearRequests(): Promise<void>;
+  /** TCP connections and TLS handshakes the service accepted since it started (a copy). */
+  connections(): Promise<ConnectionCounts>;
   close(): Promise<void>;
 }
 
 const ANSWER_WITHIN_MS = 30_000;
 
-/** Starts the reference service on its own thread; `workerFile` is the built worker.js. */
+/**
+ * Starts the reference service on its own thread; `workerFile` is the built worker.js. The
+ * options cross to the thread as data (`tls` as PEM text; no clock).
+ */
 export function startServiceThread(
   options: Omit<ServiceOptions, 'now'> = {},
   workerFile = path.join(__dirname, '..', 'service', 'worker.js'),
@@ -84,6 +94,11 @@ export function startServiceThread(
           setLatency: async (ms) => void (await ask({ kind: 'latency', ms })),
           requests: async () => (await ask({ kind: 'requests' })).requests ?? [],
           clearRequests: async () => void (await ask({ kind: 'clearRequests' })),
+          connections: async () => {
+            const { connections } = await ask({ kind: 'connections' });
+            if (!connections) throw new Error('the service thread sent no connection counts');
+            return connections;
+          },
           close: async () => {
             await ask({ kind: 'close' }).catch(() => undefined);
             await worker.terminate();

@@ -23,12 +23,14 @@ async function main(): Promise<void> {
       case 'clearRequests':
         service.clearRequests();
         return reply({});
+      case 'connections':
+        return reply({ connections: { ...service.connections } });
       case 'close':
         void service.close().then(() => reply({}));
         return;
     }
   });
-  port.postMessage({ id: 0, ready: { baseUrl: service.baseUrl, keys: service.keys } });
+  port.postMessage({ id: 0, ready: { url: service.url, baseUrl: service.baseUrl, keys: service.keys } });
 }
 
 void main();

@@ -36,6 +36,45 @@ export interface BenchFigures {
   goTo?: { latencyMs: number; firstMs: number; firstItems: number; allMs: number; allItems: number };
   /** Sort by name over 10,000 engagements, from the command to the sorted tree. */
   sortAll?: { latencyMs: number; ms: number; items: number };
+  /** Go to Engagement and the whole read over 10,000 engagements on each road (support/roads.ts). */
+  roads?: RoadFigures[];
+}
+
+/**
+ * How the extension reaches the service: loopback http, HTTPS with a private CA (VS Code's
+ * defaults), HTTPS through a proxy, HTTPS with `http.systemCertificates` off.
+ */
+export type RoadName = 'http' | 'https' | 'proxy' | 'httpsNodeCa';
+
+/** One measured run on a road, counted at the service (and the proxy). */
+export interface RoadCost {
+  /** Wall time (Go to: the command until every engagement is in the quick pick). */
+  ms: number;
+  /** CPU time of the extension host's main thread meanwhile (Linux; 10 ms ticks). */
+  hostCpuMs?: number;
+  /** Requests the service received. */
+  requests: number;
+  /** New TCP connections it accepted. */
+  tcp: number;
+  /** TLS handshakes it completed. */
+  tls: number;
+  /** CONNECT tunnels in the proxy's log. */
+  tunnels: number;
+  /** Handshakes the service saw fail (a read cancelled while connecting). */
+  handshakeFailures: number;
+}
+
+export interface RoadFigures {
+  road: RoadName;
+  /** e.g. `https://127.0.0.2:PORT/v1`, without the port. */
+  address: string;
+  latencyMs: number;
+  items: number;
+  /** Each run of Go to Engagement, and of the client's whole read (`engagements.listAll()`). */
+  goTo: RoadCost[];
+  read: RoadCost[];
+  /** Go to Engagement runs the workbench closed before every engagement came (run again). */
+  closedByWorkbench: number;
 }
 
 /** Our row of "Extension Activation Stats" in VS Code's perf document (command `perfview.show`). */
