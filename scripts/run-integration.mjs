@@ -67,6 +67,9 @@ function reportFiles() {
   const env = { EUS_TEST_OUTPUT: files.output, EUS_TEST_RESULTS: files.results };
   if (values.grep) env.EUS_TEST_GREP = values.grep;
   if (values.restricted) env.EUS_TEST_RESTRICTED = '1';
+  // Which VS Code runs the suite: suites that repeat a path over the service's readings run
+  // every reading on the oldest and the readings that meet VS Code's networking on the newest.
+  env.EUS_VSCODE = values.vscode;
   // Other EUS_* variables of the caller (e.g. benchmark switches) reach the tests too.
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('EUS_') && !(k in env)) env[k] = v;
   return { files, env };

@@ -21,6 +21,24 @@ const MOST_LOOKS = 9;
 /** Long enough for an accepted write applied 1.2 s later to be looked for and shown (looks at 0, 0.5, 1.5, 3.5 s). */
 const ACCEPTED_WAIT_MS = 20_000;
 const PATHS = ['Load more', 'create', 'rename', 'status change', 'details', 'export', 'Go to'] as const;
+/**
+ * On the newest VS Code (`--vscode newest`) the matrix runs the readings whose answers take a
+ * different road through VS Code's fetch (a `Location` to follow, 202, an empty 204, an HTML
+ * error body) beside the reference; every reading runs on the oldest. What a reading changes
+ * beyond that is decided in src/api, the same on both versions.
+ */
+const NEWEST_READINGS: readonly string[] = [
+  'reference',
+  'locationWrites',
+  'acceptedWrites',
+  'silentWrites',
+  'htmlErrors',
+];
+const MATRIX_READINGS =
+  process.env.EUS_VSCODE === 'newest' ? READING_NAMES.filter((name) => NEWEST_READINGS.includes(name)) : READING_NAMES;
+for (const name of NEWEST_READINGS) {
+  if (!READING_NAMES.includes(name as (typeof READING_NAMES)[number])) throw new Error(`no reading "${name}"`);
+}
 
 describe('Every reading of the contract × every path (matrix)', function () {
   this.timeout(90_000);
@@ -45,7 +63,7 @@ describe('Every reading of the contract × every path (matrix)', function () {
       .update('engagements.pageSize', undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(tmp, { recursive: true, force: true });
     console.log(
-      `[matrix] ${READING_NAMES.length} readings × ${PATHS.length} paths = ${READING_NAMES.length * PATHS.length} combinations, ${passed.size} passed`,
+      `[matrix] ${MATRIX_READINGS.length} of ${READING_NAMES.length} readings × ${PATHS.length} paths = ${MATRIX_READINGS.length * PATHS.length} combinations, ${passed.size} passed`,
     );
     if (counts.length) console.log(`[matrix] requests of a create: ${counts.join('; ')}`);
   });
@@ -53,7 +71,7 @@ describe('Every reading of the contract × every path (matrix)', function () {
   const errors = () =>
     suite.ctx.ui.messages.filter((m) => m.level === 'error' || m.level === 'warning').map((m) => m.text);
 
-  for (const name of READING_NAMES) {
+  for (const name of MATRIX_READINGS) {
     const reading: Reading = READINGS[name];
     const pages = !reading.ignorePage;
     /** The service accepts writes (202) and applies them only a little later. */
