@@ -47,11 +47,21 @@ async function settled(frame: Frame): Promise<void> {
 }
 
 /** The page of the frame does not scroll sideways (tables may scroll inside themselves). */
-async function pageOverflow(frame: Frame): Promise<{ scrollWidth: number; clientWidth: number }> {
-  return frame.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }));
+async function assertNoPageScroll(wb: Workbench, frame: Frame, name: string): Promise<void> {
+  await wb.screenshot(name);
+  const seen = await frame.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    // What sticks out (outside a frame that scrolls by itself), to say what to fix.
+    const out = [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest('.table-wrap'))
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)})`);
+    return { scrollWidth: document.documentElement.scrollWidth, width, out };
+  });
+  assert.ok(
+    seen.scrollWidth <= seen.width,
+    `the page is ${seen.scrollWidth} px wide in ${seen.width} px: ${seen.out.join(', ')}`,
+  );
 }
 
 /** Both side bars closed and the window as wide as the activity bar and `width` pixels of editor. */
@@ -133,8 +143,7 @@ for (const theme of THEMES) {
       try {
         dashboard = await narrowFrame(wb, '.meter-card', NARROW);
         await settled(dashboard);
-        const { scrollWidth, clientWidth } = await pageOverflow(dashboard);
-        assert.ok(scrollWidth <= clientWidth, `the page is ${scrollWidth} px wide in ${clientWidth} px`);
+        await assertNoPageScroll(wb, dashboard, `a11y-dashboard-${theme.slug}-narrow`);
         // The records table scrolls inside its frame; scrolled to its end, its last column is whole.
         const last = await dashboard.evaluate(() => {
           const wrap = document.querySelector<HTMLElement>('#details .table-wrap');
@@ -154,6 +163,7 @@ for (const theme of THEMES) {
     it('the details panel, with a key that may write and a read-only key, wide and narrow: 0 violations', async () => {
       const wb = workbench();
       const target = wb.service.store.engagements[3];
+      const name = target.name;
       await wb.page.locator('.monaco-workbench').focus();
       await wb.page.keyboard.press('Control+Alt+E');
       await wb.waitForQuickInput('Go to Engagement');
@@ -164,11 +174,39 @@ for (const theme of THEMES) {
       await wb.waitFor(async () => (await details.locator('h1.name').textContent()) === target.name, 'its details');
       await check(wb, details, 'details', theme.slug, 'data');
 
+      // A 5,000-character name: the ID, the status and the actions stay on screen; a button shows it whole.
+      const long = 'Quarterly onboarding call review '.repeat(160).slice(0, 5_000);
+      wb.service.store.updateEngagement(target.id, { name: long });
+      await details.locator('button[data-action="refresh"]').click();
+      await wb.waitFor(async () => (await details.locator('h1.name').textContent()) === long, 'the long name');
+      const onScreen = await details.evaluate(() =>
+        ['.meta .status', '.actions button[data-action="edit"]', 'table.fields td code'].map((selector) => {
+          const box = document.querySelector(selector)?.getBoundingClientRect();
+          return { selector, visible: box !== undefined && box.bottom <= window.innerHeight && box.height > 0 };
+        }),
+      );
+      for (const { selector, visible } of onScreen) assert.ok(visible, `${selector} is on screen under a long name`);
+      const toggle = details.locator('button.name-toggle');
+      assert.equal(await toggle.textContent(), 'Show the whole name (5,000 characters)');
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+      await check(wb, details, 'details', theme.slug, 'long-name');
+      await toggle.focus();
+      await wb.page.keyboard.press('Enter');
+      await details.locator('button.name-toggle[aria-expanded="true"]').waitFor({ timeout: 5_000 });
+      assert.ok(
+        await details.locator('button.name-toggle').evaluate((b) => b === document.activeElement),
+        'focus kept',
+      );
+      const heights = await details.locator('h1.name').evaluate((e) => [e.scrollHeight, e.clientHeight]);
+      assert.ok(heights[0] <= heights[1] + 1, `the whole name is shown (${heights.join(' in ')})`);
+      wb.service.store.updateEngagement(target.id, { name });
+      await details.locator('button[data-action="refresh"]').click();
+      await wb.waitFor(async () => (await details.locator('h1.name').textContent()) === name, 'the name again');
+
       await editorWidth(wb, NARROW);
       try {
         const narrow = await narrowFrame(wb, 'h1.name', NARROW);
-        const { scrollWidth, clientWidth } = await pageOverflow(narrow);
-        assert.ok(scrollWidth <= clientWidth, `the page is ${scrollWidth} px wide in ${clientWidth} px`);
+        await assertNoPageScroll(wb, narrow, `a11y-details-${theme.slug}-narrow`);
         await check(wb, narrow, 'details', theme.slug, 'narrow');
       } finally {
         await wb.page.setViewportSize({ width: 1400, height: 900 });
