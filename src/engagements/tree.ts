@@ -374,22 +374,22 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
       ? node.parent.group.items
       : applyQuery(this.shownItems(this.store.snapshot()), this.query.current).items;
     const shown = this.rowsShown(node.list, items.length);
-    const item = new vscode.TreeItem(
-      vscode.l10n.t(
-        'Show {0} more… ({1} of {2})',
-        formatCount(Math.min(ROW_STEP, items.length - shown)),
-        formatCount(shown),
-        formatCount(items.length),
-      ),
+    const label = vscode.l10n.t(
+      'Show {0} more… ({1} of {2})',
+      formatCount(Math.min(ROW_STEP, items.length - shown)),
+      formatCount(shown),
+      formatCount(items.length),
     );
+    const item = new vscode.TreeItem(label);
     item.id = node.id;
     item.iconPath = new vscode.ThemeIcon('fold-down');
     item.contextValue = 'showMore';
-    item.tooltip = vscode.l10n.t(
+    const tooltip = vscode.l10n.t(
       'Every engagement is loaded; the view lists them {0} at a time. Go to Engagement finds any of them.',
       formatCount(ROW_STEP),
     );
-    item.accessibilityInformation = { label: `${String(item.label)}. ${String(item.tooltip)}` };
+    item.tooltip = tooltip;
+    item.accessibilityInformation = { label: `${label}. ${tooltip}` };
     item.command = {
       command: Commands.showMoreEngagements,
       title: vscode.l10n.t('Show More Engagements'),
@@ -402,16 +402,15 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
     const snapshot = this.store.snapshot();
     const shown = formatCount(snapshot.items.length);
     const total = formatCount(snapshot.totalCount);
-    const item = new vscode.TreeItem(
-      snapshot.loadingMore
-        ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total)
-        : vscode.l10n.t('Load more… ({0} of {1})', shown, total),
-    );
+    const label = snapshot.loadingMore
+      ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total)
+      : vscode.l10n.t('Load more… ({0} of {1})', shown, total);
+    const item = new vscode.TreeItem(label);
     item.id = 'loadMore';
     item.iconPath = new vscode.ThemeIcon(snapshot.loadingMore ? 'loading~spin' : 'fold-down');
     item.contextValue = 'loadMore';
     item.tooltip = vscode.l10n.t('Load the next page. Sorting, grouping and filtering read every engagement first.');
-    item.accessibilityInformation = { label: `${String(item.label)}. ${item.tooltip}` };
+    item.accessibilityInformation = { label: `${label}. ${item.tooltip}` };
     item.command = { command: Commands.loadMoreEngagements, title: vscode.l10n.t('Load More Engagements') };
     return item;
   }
