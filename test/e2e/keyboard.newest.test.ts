@@ -25,6 +25,37 @@ async function focusedOn(frame: Frame, selector: string): Promise<boolean> {
   return frame.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
 }
 
+/**
+ * Runs a command from the palette; right after start-up the palette may not list the
+ * extension's commands yet (its extension host is still starting): Escape and ask again, bounded.
+ */
+async function runListed(wb: Workbench, title: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await wb.runCommand(title);
+      return;
+    } catch (error) {
+      if (attempt >= 4) throw error;
+      await wb.page.keyboard.press('Escape');
+    }
+  }
+}
+
+/** Counts pointer presses in a document (the workbench or a webview's frame); none may come. */
+async function countPointer(target: Frame | Workbench['page']): Promise<void> {
+  await target.evaluate(() => {
+    const w = window as unknown as { pointerPresses?: number };
+    if (w.pointerPresses !== undefined) return;
+    w.pointerPresses = 0;
+    for (const type of ['pointerdown', 'mousedown', 'contextmenu'])
+      window.addEventListener(type, () => (w.pointerPresses = (w.pointerPresses ?? 0) + 1), true);
+  });
+}
+
+async function pointerPresses(target: Frame | Workbench['page']): Promise<number> {
+  return target.evaluate(() => (window as unknown as { pointerPresses?: number }).pointerPresses ?? -1);
+}
+
 /** Focuses the editor group (the webview in it) with the keyboard. */
 async function focusEditor(wb: Workbench): Promise<void> {
   await wb.runCommand('View: Focus Active Editor Group');
@@ -36,7 +67,8 @@ describe('Keyboard only (e2e)', function () {
 
   it('creates an engagement and changes its status from the details panel', async () => {
     const wb = workbench();
-    await wb.runCommand('Add Environment');
+    await countPointer(wb.page);
+    await runListed(wb, 'Add Environment');
     await wb.answerInput('short name', 'Staging');
     await wb.answerInput('ending in /v1', wb.service.baseUrl);
     await wb.answerInput('API key', wb.service.keys.admin);
@@ -74,6 +106,7 @@ describe('Keyboard only (e2e)', function () {
     await wb.page.keyboard.press('Enter');
     const details = await wb.webviewFrame('h1.name', 30_000);
     await wb.waitFor(async () => (await details.locator('h1.name').textContent()) === NAME, 'its details');
+    await countPointer(details);
 
     await focusEditor(wb);
     await tabTo(wb, details, 'button[data-action="changeStatus"]');
@@ -89,6 +122,8 @@ describe('Keyboard only (e2e)', function () {
       30_000,
     );
     assert.equal(wb.service.store.getEngagement(created.id)?.status, next);
+    assert.equal(await pointerPresses(details), 0, 'no pointer event in the details panel');
+    assert.equal(await pointerPresses(wb.page), 0, 'no pointer event in the workbench');
   });
 
   it('opens the dashboard, changes the period, drills into a key, pages the records and exports CSV', async () => {
@@ -96,6 +131,7 @@ describe('Keyboard only (e2e)', function () {
     await wb.runCommand('Open Usage Dashboard');
     const frame = await wb.webviewFrame('.meter-card[data-meter="calls"]:not(.skeleton-card)', 30_000);
     await frame.locator('#app[aria-busy="false"]').waitFor({ timeout: 30_000 });
+    await countPointer(frame);
     await focusEditor(wb);
 
     // The period: Previous period, Enter; the month shown changes and focus stays on the button.
@@ -138,5 +174,7 @@ describe('Keyboard only (e2e)', function () {
     );
     const text = fs.readFileSync(path.join(wb.workspaceFolder, file), 'utf8');
     assert.ok(text.split('\n').length > 2, `${file} holds records`);
+    assert.equal(await pointerPresses(frame), 0, 'no pointer event in the dashboard');
+    assert.equal(await pointerPresses(wb.page), 0, 'no pointer event in the workbench');
   });
 });
