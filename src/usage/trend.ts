@@ -47,7 +47,9 @@ export async function readTrend(
   if (failed.length === points.length) throw firstError;
   if (history) {
     const fresh = points.filter((p) => isClosedPeriod(p.period, current) && !stored.has(p.period));
-    await history.store.write(history.environmentId, history.baseUrl, fresh);
+    // Kept in the background: the trend is shown without waiting for VS Code to persist its
+    // global state (the value reads back at once; a failed write is the store's to report).
+    void history.store.write(history.environmentId, history.baseUrl, fresh);
   }
   return { data: { current, points }, requests };
 }
