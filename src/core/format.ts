@@ -97,8 +97,8 @@ export function formatGb(value: number, locale?: string): string {
 }
 
 /** A percentage given as 0–100+: `82%`, `7.3%` (`82 %`, `7,3 %`): whole numbers unless a fraction matters. */
-export function formatPercent(value: number, locale?: string): string {
-  const digits = Math.abs(value) < 10 && !Number.isInteger(value) ? 1 : 0;
+export function formatPercent(value: number, locale?: string, fractionDigits?: number): string {
+  const digits = fractionDigits ?? (Math.abs(value) < 10 && !Number.isInteger(value) ? 1 : 0);
   return numberFormat(localeOr(locale), { style: 'percent', maximumFractionDigits: digits }).format(value / 100);
 }
 

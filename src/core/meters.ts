@@ -66,7 +66,7 @@ export function meterTexts(figures: MeterFigures, locale?: string): MeterTexts {
   const texts: MeterTexts = {
     used: formatAmount(figures.used, figures.unit, locale),
     included: formatAmount(figures.included, figures.unit, locale),
-    percent: figures.percent === undefined ? '—' : formatPercent(roundPercent(figures.percent), locale),
+    percent: figures.percent === undefined ? '—' : percentText(figures.percent, locale),
   };
   if (figures.overage > 0) texts.overage = `+${formatAmount(figures.overage, figures.unit, locale)}`;
   return texts;
@@ -78,4 +78,22 @@ export function roundPercent(percent: number): number {
   if (rounded === 100 && percent !== 100) return percent < 100 ? 99 : 101;
   if (rounded === WARNING_PERCENT && percent < WARNING_PERCENT) return WARNING_PERCENT - 1;
   return rounded;
+}
+
+/**
+ * The percentage as shown. Just past 100 % it keeps as many decimals (up to three, cut, never
+ * rounded up) as it takes to read above 100: half a gigabyte over 100 GB is "100.5%", not
+ * "101%", which would claim a whole percent more than was used.
+ */
+export function percentText(percent: number, locale?: string): string {
+  if (percent > 100 && percent < 101) {
+    for (let digits = 1; digits <= 3; digits++) {
+      const scale = 10 ** digits;
+      // The nudge keeps float noise (100.5 GB of 100 is 100.49999…) from cutting a digit.
+      const cut = Math.floor(percent * scale + 1e-6) / scale;
+      if (cut > 100) return formatPercent(cut, locale, digits);
+    }
+    return formatPercent(100.001, locale, 3);
+  }
+  return formatPercent(roundPercent(percent), locale);
 }

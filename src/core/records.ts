@@ -103,29 +103,45 @@ export function maskKeyId(keyId: string, extraSuffix = 0): string {
   return `${chars.slice(0, prefix).join('')}…${chars.slice(chars.length - suffix).join('')}`;
 }
 
+/** How a table shows its ids: as many characters of the start and of the end of each. */
+interface MaskShape {
+  prefix: number;
+  suffix: number;
+}
+
+function naturalPrefix(chars: readonly string[]): number {
+  const hidden = Math.max(1, Math.floor(chars.length / 3));
+  return Math.min(4, Math.floor((chars.length - hidden) / 2));
+}
+
+/** One id in a table's shape; an id too short for it shows what it can (at least a third hidden). */
+function maskWith(keyId: string, shape: MaskShape): string {
+  const chars = Array.from(keyId);
+  if (chars.length <= 3) return '…';
+  const room = chars.length - Math.max(1, Math.floor(chars.length / 3));
+  const prefix = Math.min(shape.prefix, room);
+  const suffix = Math.min(shape.suffix, room - prefix);
+  return `${chars.slice(0, prefix).join('')}…${chars.slice(chars.length - suffix).join('')}`;
+}
+
 /**
- * Masks for the ids of one table: each as `maskKeyId`, and where two masks would be the same,
- * more of their ends shown until they differ (never the whole id).
+ * Masks for the ids of one table, all in the same shape (as many characters at the start of
+ * each, as many at the end: never "k_…01" beside "k…63"), the shape of the shortest id; where
+ * two masks would be the same, every id shows one more character at each end in turn until
+ * they differ (never the whole id, at least a third hidden).
  */
 export function maskKeyIds(keyIds: readonly string[]): string[] {
-  const extra = keyIds.map(() => 0);
-  let masks = keyIds.map((id) => maskKeyId(id));
-  for (let round = 0; round < 64; round++) {
-    const counts = new Map<string, number>();
-    for (const mask of masks) counts.set(mask, (counts.get(mask) ?? 0) + 1);
-    const clashing = masks.map((mask, i) => (counts.get(mask) ?? 0) > 1 && keyIds.indexOf(keyIds[i]) === i);
-    if (!clashing.some(Boolean)) break;
-    let widened = false;
-    masks = masks.map((mask, i) => {
-      if (!clashing[i]) return mask;
-      const next = maskKeyId(keyIds[i], extra[i] + 1);
-      if (next !== mask) {
-        extra[i]++;
-        widened = true;
-      }
-      return next;
-    });
-    if (!widened) break;
+  const long = keyIds.map((id) => Array.from(id)).filter((chars) => chars.length > 3);
+  if (long.length === 0) return keyIds.map(() => '…');
+  const base = Math.min(...long.map(naturalPrefix));
+  const distinct = new Set(keyIds).size;
+  const longest = Math.max(...long.map((chars) => chars.length));
+  let masks = keyIds.map((id) => maskWith(id, { prefix: base, suffix: base }));
+  for (let step = 1; step <= 2 * longest && new Set(masks).size < distinct; step++) {
+    const shape = { prefix: base + Math.floor(step / 2), suffix: base + Math.ceil(step / 2) };
+    const next = keyIds.map((id) => maskWith(id, shape));
+    if (next.every((mask, i) => mask === masks[i])) break;
+    masks = next;
   }
   return masks;
 }

@@ -12,7 +12,10 @@ export interface TrendValue {
   included: number;
 }
 
-/** One period of the trend: its figures, "no data" (404, empty, zeros), or a read that failed. */
+/**
+ * One period of the trend: its figures (zero usage is data), "no data" (a period the service
+ * does not know, 404 or an empty answer: before the account existed), or a read that failed.
+ */
 export type TrendPoint =
   | { period: string; status: 'data'; tier: string; meters: Record<UsageMeterName, TrendValue> }
   | { period: string; status: 'noData' }
@@ -30,12 +33,11 @@ export function isClosedPeriod(period: string, current: string): boolean {
 
 const clean = (value: number): number => (Number.isFinite(value) ? Math.max(0, Math.round(value * 1000) / 1000) : 0);
 
-/** A summary's meters as a trend point; every meter at zero is "no data". */
+/** A summary's meters as a trend point; a period that used nothing is data too (zero), never "no data". */
 export function trendPoint(period: string, tier: string, usage: Record<UsageMeterName, MeterInput>): TrendPoint {
   const meters = Object.fromEntries(
     USAGE_METERS.map((name) => [name, { used: clean(usage[name].used), included: clean(usage[name].included) }]),
   ) as Record<UsageMeterName, TrendValue>;
-  if (USAGE_METERS.every((name) => meters[name].used === 0)) return { period, status: 'noData' };
   return { period, status: 'data', tier, meters };
 }
 

@@ -38,6 +38,8 @@ function strings(): DetailsStrings {
     busy: vscode.l10n.t('Reading…'),
     fields: vscode.l10n.t('Fields'),
     actions: vscode.l10n.t('Actions'),
+    wholeName: vscode.l10n.t('Show the whole name ({0} characters)'),
+    shortName: vscode.l10n.t('Show less of the name'),
   };
 }
 

@@ -56,6 +56,8 @@ export const DETAILS_STRING_KEYS = [
   'busy',
   'fields',
   'actions',
+  'wholeName',
+  'shortName',
 ] as const;
 export type DetailsStringKey = (typeof DETAILS_STRING_KEYS)[number];
 export type DetailsStrings = Record<DetailsStringKey, string>;

@@ -32,6 +32,8 @@ export interface TreeItemData {
   tooltipHtml?: boolean;
   icon?: string;
   color?: string;
+  /** What a screen reader says for the row (`accessibilityInformation`). */
+  accessibility?: { label: string; role?: string };
   contextValue?: string;
   collapsible: boolean;
   command?: string;
@@ -92,6 +94,9 @@ function toData(provider: EngagementsView['provider'], node: TreeNode): TreeItem
     tooltipHtml: item.tooltip instanceof vscode.MarkdownString ? Boolean(item.tooltip.supportHtml) : undefined,
     icon: icon?.id,
     color: icon?.color?.id,
+    accessibility: item.accessibilityInformation
+      ? { label: item.accessibilityInformation.label, role: item.accessibilityInformation.role }
+      : undefined,
     contextValue: item.contextValue,
     collapsible: item.collapsibleState !== undefined && item.collapsibleState !== vscode.TreeItemCollapsibleState.None,
     command: item.command?.command,

@@ -6,7 +6,7 @@ import type { Engagement, EngagementChanges } from '../api/types';
 import { Commands } from '../constants';
 import { describeEngagement, engagementMarkdown } from '../core/engagementText';
 import { formatCount } from '../core/format';
-import { applyQuery, type EngagementGroup } from '../core/query';
+import { applyQuery, isDefaultQuery, type EngagementGroup } from '../core/query';
 import { statusLook } from '../core/status';
 import { displayText, shortLabel } from '../core/text';
 import type { QueryState } from './queryState';
@@ -107,6 +107,15 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   private pendingIds = new Set<string>();
   private overlaid = new WeakMap<Engagement, { changes: string; engagement: Engagement }>();
   private readonly pendingNodes = new Map<string, PendingNode>();
+  /**
+   * With the default sort, the page each engagement came with (1: the first page, and any
+   * engagement that came otherwise, e.g. created here): Load more adds rows below the ones
+   * shown, never among them above where the user is reading.
+   */
+  private readonly cameWith = new Map<string, number>();
+  private pagesSeen = 0;
+  private pagesFor?: string;
+  private pageOrdered?: { items: readonly Engagement[]; pages: number; result: Engagement[] };
 
   constructor(
     private readonly store: EngagementStore,
@@ -150,11 +159,40 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
         return node;
       });
     } else {
-      roots = this.rowsOf('root', result.items, undefined);
+      roots = this.rowsOf('root', this.inPageOrder(snapshot, result.items), undefined);
     }
     // Rows loaded but not shown come first; then what the service has not sent yet.
     if (snapshot.hasMore && roots.at(-1)?.kind !== 'showMore') roots.push(this.loadMoreNode);
     return pending.length ? [...pending, ...roots] : roots;
+  }
+
+  /**
+   * With the default sort and pages loaded one by one: each page's rows sorted, the pages in
+   * the order they came, so rows a Load more brought go below those already shown.
+   */
+  private inPageOrder(snapshot: StoreSnapshot, sorted: Engagement[]): Engagement[] {
+    const environmentId = snapshot.environmentId ?? '';
+    if (!isDefaultQuery(this.query.current) || snapshot.complete) {
+      this.cameWith.clear();
+      this.pagesSeen = 0;
+      return sorted;
+    }
+    if (this.pagesFor !== environmentId || snapshot.pages < this.pagesSeen) {
+      this.cameWith.clear();
+      this.pagesSeen = 0;
+    }
+    const page = this.pagesSeen > 0 && snapshot.pages > this.pagesSeen ? snapshot.pages : 1;
+    for (const e of snapshot.items) if (!this.cameWith.has(e.id)) this.cameWith.set(e.id, page);
+    this.pagesSeen = snapshot.pages;
+    this.pagesFor = environmentId;
+    if (snapshot.pages <= 1) return sorted;
+    const kept = this.pageOrdered;
+    if (kept && kept.items === sorted && kept.pages === snapshot.pages) return kept.result;
+    const pageOf = (e: Engagement) => this.cameWith.get(e.id) ?? 1;
+    // Array.prototype.sort is stable: within a page, the sort's order.
+    const result = [...sorted].sort((a, b) => pageOf(a) - pageOf(b));
+    this.pageOrdered = { items: sorted, pages: snapshot.pages, result };
+    return result;
   }
 
   /** Creates the service accepted and does not show yet: first, whatever the sort, group or filter. */
@@ -336,21 +374,22 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
       ? node.parent.group.items
       : applyQuery(this.shownItems(this.store.snapshot()), this.query.current).items;
     const shown = this.rowsShown(node.list, items.length);
-    const item = new vscode.TreeItem(
-      vscode.l10n.t(
-        'Show {0} more… ({1} of {2})',
-        formatCount(Math.min(ROW_STEP, items.length - shown)),
-        formatCount(shown),
-        formatCount(items.length),
-      ),
+    const label = vscode.l10n.t(
+      'Show {0} more… ({1} of {2})',
+      formatCount(Math.min(ROW_STEP, items.length - shown)),
+      formatCount(shown),
+      formatCount(items.length),
     );
+    const item = new vscode.TreeItem(label);
     item.id = node.id;
     item.iconPath = new vscode.ThemeIcon('fold-down');
     item.contextValue = 'showMore';
-    item.tooltip = vscode.l10n.t(
+    const tooltip = vscode.l10n.t(
       'Every engagement is loaded; the view lists them {0} at a time. Go to Engagement finds any of them.',
       formatCount(ROW_STEP),
     );
+    item.tooltip = tooltip;
+    item.accessibilityInformation = { label: `${label}. ${tooltip}` };
     item.command = {
       command: Commands.showMoreEngagements,
       title: vscode.l10n.t('Show More Engagements'),
@@ -363,15 +402,15 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
     const snapshot = this.store.snapshot();
     const shown = formatCount(snapshot.items.length);
     const total = formatCount(snapshot.totalCount);
-    const item = new vscode.TreeItem(
-      snapshot.loadingMore
-        ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total)
-        : vscode.l10n.t('Load more… ({0} of {1})', shown, total),
-    );
+    const label = snapshot.loadingMore
+      ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total)
+      : vscode.l10n.t('Load more… ({0} of {1})', shown, total);
+    const item = new vscode.TreeItem(label);
     item.id = 'loadMore';
     item.iconPath = new vscode.ThemeIcon(snapshot.loadingMore ? 'loading~spin' : 'fold-down');
     item.contextValue = 'loadMore';
     item.tooltip = vscode.l10n.t('Load the next page. Sorting, grouping and filtering read every engagement first.');
+    item.accessibilityInformation = { label: `${label}. ${item.tooltip}` };
     item.command = { command: Commands.loadMoreEngagements, title: vscode.l10n.t('Load More Engagements') };
     return item;
   }
@@ -468,5 +507,16 @@ function groupItem(node: GroupNode): vscode.TreeItem {
     by === 'status'
       ? vscode.l10n.t('Status {0}: {1} loaded', group.label, group.items.length)
       : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length);
+  // The status in words (the icon's colour is not read out), and how many.
+  item.accessibilityInformation = {
+    label:
+      by === 'status'
+        ? vscode.l10n.t(
+            'Status {0}, {1} engagements',
+            displayText(look?.text ?? group.label),
+            formatCount(group.items.length),
+          )
+        : vscode.l10n.t('Type {0}, {1} engagements', displayText(group.label), formatCount(group.items.length)),
+  };
   return item;
 }

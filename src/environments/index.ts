@@ -11,6 +11,8 @@ export interface EnvironmentsExports {
   active(): Environment | undefined;
   capabilities(id: string): Capabilities;
   statusBarText(): string;
+  /** The status bar item's `accessibilityInformation` label. */
+  statusBarAccessibility(): string | undefined;
   statusBarBackground(): string | undefined;
   /** Where the key of an environment is held: SecretStorage, memory (session only), or nowhere. */
   keyLocation(id: string): Promise<'secretStorage' | 'session' | 'none'>;
@@ -229,6 +231,7 @@ export function registerEnvironments(services: Services) {
       active: () => store.active(),
       capabilities: (id) => store.capabilities(id),
       statusBarText: () => statusBar.text,
+      statusBarAccessibility: () => statusBar.accessibilityLabel,
       statusBarBackground: () => statusBar.background,
       keyLocation: async (id) =>
         vault.isSessionOnly(id) ? 'session' : (await vault.has(id)) ? 'secretStorage' : 'none',

@@ -39,6 +39,9 @@ export class EnvironmentStatusBar implements vscode.Disposable {
       this.item.tooltip = vscode.l10n.t('Engagement & Usage: add an environment to connect to the service.');
       this.item.command = Commands.addEnvironment;
       this.item.backgroundColor = undefined;
+      this.item.accessibilityInformation = {
+        label: vscode.l10n.t('Engagements environment: none. Add an environment to connect to the service.'),
+      };
       this.item.show();
       return;
     }
@@ -64,7 +67,8 @@ export class EnvironmentStatusBar implements vscode.Disposable {
       label: vscode.l10n.t(
         'Engagements environment: {0}{1}',
         displayText(label),
-        env.production ? `, ${vscode.l10n.t('production')}` : '',
+        (env.production ? `, ${vscode.l10n.t('production')}` : '') +
+          (hasKey ? '' : `, ${vscode.l10n.t('Key not on this machine')}`),
       ),
     };
     this.item.show();
@@ -72,6 +76,11 @@ export class EnvironmentStatusBar implements vscode.Disposable {
 
   get text(): string {
     return this.item.text;
+  }
+
+  /** What a screen reader says for the item (tests). */
+  get accessibilityLabel(): string | undefined {
+    return this.item.accessibilityInformation?.label;
   }
 
   /** The theme colour of the item's background, when it has one (tests). */

@@ -143,6 +143,8 @@ export const UI_STRING_KEYS = [
   'meterOf',
   'meterOverage',
   'meterNoAllowance',
+  'levelWarning',
+  'levelError',
   'meterAria',
   'keysHeading',
   'col.name',

@@ -11,6 +11,7 @@ import { currentLocale } from '../core/l10n';
 import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
 import { currentPeriod } from '../core/period';
 import type { Services } from '../services';
+import { displayText } from '../core/text';
 import { describeError } from '../ui/errors';
 import type { ReadCoordinator } from './readCoordinator';
 
@@ -33,6 +34,8 @@ export interface UsageStatusBarView {
   /** The theme colour of the item's background, when it has one. */
   background?: string;
   tooltip: string;
+  /** What a screen reader says for the item (`accessibilityInformation`). */
+  accessibility?: string;
 }
 
 export class UsageStatusBar implements vscode.Disposable {
@@ -185,7 +188,9 @@ export class UsageStatusBar implements vscode.Disposable {
     const locale = currentLocale();
     const calls = meterFigures('calls', summary.usage.calls);
     const percent = meterTexts(calls, locale).percent;
-    this.item.text = `$(graph) ${vscode.l10n.t('calls {0}', percent)}`;
+    // A shape as well as the colour: a warning sign from 80 %, an error sign past the included amount.
+    const icon = calls.level === 'error' ? '$(error)' : calls.level === 'warning' ? '$(warning)' : '$(graph)';
+    this.item.text = `${icon} ${vscode.l10n.t('calls {0}', percent)}`;
     // One meaning per colour: yellow is "calls need attention" (80 % of the included amount
     // or more; the text says how far past). Red is kept for the production environment.
     this.item.backgroundColor = calls.level === 'normal' ? undefined : new vscode.ThemeColor(USAGE_WARNING_BACKGROUND);
@@ -199,8 +204,21 @@ export class UsageStatusBar implements vscode.Disposable {
       vscode.l10n.t('Click to open the usage dashboard'),
     ].join('\n\n');
     this.item.tooltip = this.tooltipText;
+    const env = this.services.environments.list().find((e) => e.id === environmentId);
+    const state =
+      calls.level === 'error'
+        ? vscode.l10n.t('over the included amount')
+        : calls.level === 'warning'
+          ? vscode.l10n.t('near the included amount')
+          : vscode.l10n.t('within the included amount');
     this.item.accessibilityInformation = {
-      label: vscode.l10n.t('API calls this billing period: {0} of the included amount', percent),
+      label: vscode.l10n.t(
+        'Usage of {0}{1}: API calls this billing period {2} of the included amount, {3}',
+        displayText(env?.label ?? ''),
+        env?.production ? `, ${vscode.l10n.t('production')}` : '',
+        percent,
+        state,
+      ),
     };
     this.item.show();
     this.visible = true;
@@ -224,6 +242,7 @@ export class UsageStatusBar implements vscode.Disposable {
       level: this.level,
       background: this.item.backgroundColor?.id,
       tooltip: this.tooltipText,
+      accessibility: this.visible ? this.item.accessibilityInformation?.label : undefined,
     };
   }
 

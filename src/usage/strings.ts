@@ -20,6 +20,8 @@ export function uiStrings(): UiStrings {
     meterOf: vscode.l10n.t('{0} of {1}'),
     meterOverage: vscode.l10n.t('Overage: {0}'),
     meterNoAllowance: vscode.l10n.t('none included'),
+    levelWarning: vscode.l10n.t('near the limit'),
+    levelError: vscode.l10n.t('over the limit'),
     meterAria: vscode.l10n.t('{0}: {1} of {2} used, {3}'),
     keysHeading: vscode.l10n.t('Usage by API key'),
     'col.name': vscode.l10n.t('Name'),

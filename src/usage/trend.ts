@@ -1,6 +1,7 @@
 // The trend of the last 12 billing periods: closed periods from the stored history, the rest
 // read at once (all requests in flight together: one round trip), the current period always
-// read again. A period the service does not know (404) or that used nothing is "no data".
+// read again. A period the service does not know (404, or an empty answer) is "no data";
+// a period that used nothing is zero, which is data.
 import { type ApiError, isApiError } from '../api/errors';
 import type { UsageSummary } from '../api/types';
 import { isClosedPeriod, trendPeriods, trendPoint, type TrendPoint } from '../core/trend';
@@ -46,7 +47,9 @@ export async function readTrend(
   if (failed.length === points.length) throw firstError;
   if (history) {
     const fresh = points.filter((p) => isClosedPeriod(p.period, current) && !stored.has(p.period));
-    await history.store.write(history.environmentId, history.baseUrl, fresh);
+    // Kept in the background: the trend is shown without waiting for VS Code to persist its
+    // global state (the value reads back at once; a failed write is the store's to report).
+    void history.store.write(history.environmentId, history.baseUrl, fresh);
   }
   return { data: { current, points }, requests };
 }

@@ -65,6 +65,29 @@ describe('usage: meter maths', () => {
     );
   });
 
+  it('half a unit over the included amount reads just above 100 %, not 101 %', () => {
+    const half = meterFigures('storage_gb', { used: 100.5, included: 100, overage: 0.5 });
+    assert.equal(half.level, 'error');
+    assert.deepEqual(meterTexts(half, 'en-US'), {
+      used: '100.50 GB',
+      included: '100.00 GB',
+      percent: '100.5%',
+      overage: '+0.50 GB',
+    });
+    const calls = meterFigures('calls', { used: 10_001, included: 10_000, overage: 1 });
+    assert.equal(meterTexts(calls, 'en-US').percent, '100.01%', 'one call over ten thousand');
+    assert.equal(
+      meterTexts(meterFigures('calls', { used: 1_000_001, included: 1_000_000, overage: 1 }), 'en-US').percent,
+      '100.001%',
+    );
+    assert.equal(
+      meterTexts(meterFigures('calls', { used: 1_020, included: 1_000, overage: 20 }), 'en-US').percent,
+      '102%',
+    );
+    assert.equal(meterTexts(meterFigures('calls', { used: 100, included: 100, overage: 0 }), 'en-US').percent, '100%');
+    assert.equal(meterTexts(half, 'de').percent, '100,5\u00a0%');
+  });
+
   it('a meter with nothing included: 0 % when unused, an error when used', () => {
     const unused = meterFigures('webhooks', { used: 0, included: 0, overage: 0 });
     assert.equal(unused.percent, 0);

@@ -76,6 +76,20 @@ describe('usage: per-key rows', () => {
     assert.deepEqual(maskKeyIds(['key_admin']), [maskKeyId('key_admin')]);
   });
 
+  it('masks the ids of one table evenly: as many characters at each end of every id', () => {
+    const shapes = (masks: string[]) => masks.map((m) => m.split('…').map((part) => Array.from(part).length));
+    const ids = ['k_ab01', 'kx863', 'key_0123456789abcdef', 'key_admin'];
+    const masks = maskKeyIds(ids);
+    assert.equal(new Set(masks).size, ids.length, masks.join(', '));
+    assert.deepEqual(new Set(shapes(masks).map((s) => s.join('/'))).size, 1, `one shape: ${masks.join(', ')}`);
+    // Widened to tell two apart, every id shows the same number of characters.
+    const wide = maskKeyIds(['key_prod_0001', 'key_prod_0002', 'key_stag_0003']);
+    assert.equal(new Set(wide).size, 3, wide.join(', '));
+    assert.equal(new Set(shapes(wide).map((s) => s.join('/'))).size, 1, `one shape: ${wide.join(', ')}`);
+    for (const [i, id] of ['key_prod_0001', 'key_prod_0002', 'key_stag_0003'].entries())
+      assert.ok(Array.from(wide[i].replace('…', '')).length <= (id.length * 2) / 3, `a third of ${id} hidden`);
+  });
+
   it('tells the key id of a `<keyId>.<secret>` key, and nothing for other forms', () => {
     assert.equal(keyIdOfApiKey('key_admin.demo-admin-7f3a9c'), 'key_admin');
     assert.equal(keyIdOfApiKey('a.b.c'), 'a');
@@ -88,9 +102,10 @@ describe('usage: per-key rows', () => {
     assert.deepEqual(
       rows.map(({ share, current, maskedKeyId }) => ({ share, current, maskedKeyId })),
       [
-        { share: 0.6, current: false, maskedKeyId: 'key…min' },
+        // One shape for the table: two characters at each end, as the shortest id allows.
+        { share: 0.6, current: false, maskedKeyId: 'ke…in' },
         { share: 0.3, current: true, maskedKeyId: 'ke…ci' },
-        { share: 0.1, current: false, maskedKeyId: 'key_…ling' },
+        { share: 0.1, current: false, maskedKeyId: 'ke…ng' },
       ],
     );
     assert.ok(
@@ -125,9 +140,9 @@ describe('usage: per-key rows', () => {
       // Case-insensitive, as people read names.
       [{ column: 'name', direction: 'asc' }, [ADMIN, BILLING, CI]],
       [{ column: 'name', direction: 'desc' }, [CI, BILLING, ADMIN]],
-      // Key ids sort as they are shown (masked): ke…ci, key_…ling, key…min.
-      [{ column: 'keyId', direction: 'asc' }, [CI, BILLING, ADMIN]],
-      [{ column: 'keyId', direction: 'desc' }, [ADMIN, BILLING, CI]],
+      // Key ids sort as they are shown (masked): ke…ci, ke…in, ke…ng.
+      [{ column: 'keyId', direction: 'asc' }, [CI, ADMIN, BILLING]],
+      [{ column: 'keyId', direction: 'desc' }, [BILLING, ADMIN, CI]],
     ]);
   });
 

@@ -41,17 +41,18 @@ describe('usage: trend of the last periods', () => {
     assert.ok(!isClosedPeriod('2026-02', '2026-02'));
   });
 
-  it('reads a summary with every meter at zero as "no data", and keeps the figures otherwise', () => {
-    assert.deepEqual(trendPoint('2025-01', 'Growth', usage(0)), { period: '2025-01', status: 'noData' });
+  it('reads a summary with every meter at zero as data (zero), and keeps the figures otherwise', () => {
+    const zero = trendPoint('2025-01', 'Growth', usage(0, 0, 0));
+    assert.equal(zero.status, 'data', 'zero is data; "no data" is for periods the service does not know');
+    assert.equal(zero.status === 'data' && zero.meters.calls.used, 0);
+    assert.equal(zero.status === 'data' && zero.meters.calls.included, 100_000);
     const point = trendPoint('2025-02', 'Growth', usage(1234.5678, 10, 0.1 + 0.2));
     assert.equal(point.status, 'data');
     assert.equal(point.status === 'data' && point.meters.calls.used, 1234.568);
     assert.equal(point.status === 'data' && point.meters.storage_gb.used, 0.3);
-    assert.equal(
-      trendPoint('2025-03', 'Growth', usage(-5, Number.NaN)).status,
-      'noData',
-      'negative and unreadable figures count as nothing',
-    );
+    const odd = trendPoint('2025-03', 'Growth', usage(-5, Number.NaN));
+    assert.equal(odd.status === 'data' && odd.meters.calls.used, 0, 'negative figures count as zero');
+    assert.equal(odd.status === 'data' && odd.meters.webhooks.used, 0, 'unreadable figures count as zero');
   });
 
   it('gives the change against the period before, none next to "no data"', () => {

@@ -23,6 +23,36 @@ let strings: Partial<DetailsStrings> = {};
 let view: DetailsView | undefined;
 const t = (key: DetailsStringKey, ...args: string[]) => fill(strings[key] ?? key, ...args);
 const app = document.getElementById('app') ?? document.body;
+/** A name longer than this shows its first lines only (5,000 characters filled the page), until asked. */
+const LONG_NAME = 160;
+/** The engagement whose whole name the user asked to see. */
+let wholeNameOf: string | undefined;
+
+function nameHeading(next: DetailsView): HTMLElement[] {
+  const length = Array.from(next.name).length;
+  if (length <= LONG_NAME) return [h('h1', { class: 'name' }, next.name)];
+  const whole = wholeNameOf === next.id;
+  return [
+    h('h1', { class: whole ? 'name' : 'name clamped', attrs: { id: 'name' } }, next.name),
+    h(
+      'button',
+      {
+        class: 'link name-toggle',
+        focusKey: 'name-toggle',
+        attrs: { type: 'button', 'aria-expanded': String(whole), 'aria-controls': 'name' },
+        on: {
+          click: () => {
+            wholeNameOf = whole ? undefined : next.id;
+            render(next);
+          },
+        },
+      },
+      whole
+        ? t('shortName')
+        : t('wholeName', new Intl.NumberFormat(document.documentElement.lang || undefined).format(length)),
+    ),
+  ];
+}
 
 function actionButton(action: DetailsAction, busy: boolean): HTMLButtonElement {
   const secondary = action !== 'edit';
@@ -59,7 +89,7 @@ function render(next: DetailsView): void {
     h(
       'header',
       {},
-      h('h1', { class: 'name' }, next.name),
+      ...nameHeading(next),
       h(
         'div',
         { class: 'meta' },

@@ -322,6 +322,11 @@ export function renderDetails(state: DashboardState): HTMLElement[] {
     scanBar(state),
     renderExport(state.export),
     section.status === 'error' ? errorBox(section.error) : null,
-    h('div', { class: 'table-wrap' }, table(state)),
+    // Focusable, so a keyboard can scroll wide records sideways inside their frame.
+    h(
+      'div',
+      { class: 'table-wrap', attrs: { tabindex: 0, role: 'region', 'aria-label': t('detailsHeading') } },
+      table(state),
+    ),
   ].filter((x): x is HTMLElement => x !== null);
 }

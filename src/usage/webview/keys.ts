@@ -106,6 +106,6 @@ export function renderKeys(section: Section<KeysData>, sort: KeySort): HTMLEleme
   return [
     heading,
     section.status === 'error' ? errorBox(section.error) : null,
-    h('div', { class: 'table-wrap' }, table),
+    h('div', { class: 'table-wrap', attrs: { tabindex: 0, role: 'region', 'aria-label': t('keysHeading') } }, table),
   ].filter((x): x is HTMLElement => x !== null);
 }

@@ -70,7 +70,9 @@ function meterCard(
             texts.used,
             texts.included,
             figures.percent === undefined ? t('meterNoAllowance') : texts.percent,
-          ) + (texts.overage ? `, ${t('meterOverage', texts.overage)}` : ''),
+          ) +
+          (texts.overage ? `, ${t('meterOverage', texts.overage)}` : '') +
+          (figures.level === 'normal' ? '' : `, ${figures.level === 'error' ? t('levelError') : t('levelWarning')}`),
       },
     },
     fill,
@@ -82,6 +84,14 @@ function meterCard(
       'div',
       { class: 'meter-top' },
       h('h3', {}, name),
+      // The level in words as well as in colour: "near the limit" from 80 %, "over the limit" past 100 %.
+      figures.level === 'normal'
+        ? null
+        : h(
+            'span',
+            { class: 'level-word', attrs: { 'data-part': 'level' } },
+            figures.level === 'error' ? t('levelError') : t('levelWarning'),
+          ),
       h('span', { class: 'percent', attrs: { 'data-part': 'percent' } }, texts.percent),
     ),
     bar,

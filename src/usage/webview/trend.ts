@@ -145,39 +145,44 @@ function table(
   name: string,
 ): HTMLElement {
   const locale = getLocale();
+  // Hidden in a 1 px box of its own: a table does not shrink to 1 px, and stuck out of narrow panels.
   return h(
-    'table',
-    { class: 'sr-only trend-table' },
-    h('caption', {}, t('trendAria', name, points.length)),
+    'div',
+    { class: 'sr-only' },
     h(
-      'thead',
-      {},
+      'table',
+      { class: 'trend-table' },
+      h('caption', {}, t('trendAria', name, points.length)),
       h(
-        'tr',
+        'thead',
         {},
-        h('th', { attrs: { scope: 'col' } }, t('col.period')),
-        h('th', { attrs: { scope: 'col' } }, t('col.used')),
-        h('th', { attrs: { scope: 'col' } }, t('col.included')),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      ...points.map((p) =>
         h(
           'tr',
           {},
-          h('th', { attrs: { scope: 'row' } }, shortPeriod(p.period, locale)),
+          h('th', { attrs: { scope: 'col' } }, t('col.period')),
+          h('th', { attrs: { scope: 'col' } }, t('col.used')),
+          h('th', { attrs: { scope: 'col' } }, t('col.included')),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...points.map((p) =>
           h(
-            'td',
+            'tr',
             {},
-            p.status === 'data'
-              ? formatAmount(p.meters[meter].used, unit, locale)
-              : p.status === 'noData'
-                ? t('noData')
-                : t('trendFailed', p.message),
+            h('th', { attrs: { scope: 'row' } }, shortPeriod(p.period, locale)),
+            h(
+              'td',
+              {},
+              p.status === 'data'
+                ? formatAmount(p.meters[meter].used, unit, locale)
+                : p.status === 'noData'
+                  ? t('noData')
+                  : t('trendFailed', p.message),
+            ),
+            h('td', {}, p.status === 'data' ? formatAmount(p.meters[meter].included, unit, locale) : ''),
           ),
-          h('td', {}, p.status === 'data' ? formatAmount(p.meters[meter].included, unit, locale) : ''),
         ),
       ),
     ),
