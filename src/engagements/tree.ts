@@ -8,7 +8,7 @@ import { describeEngagement, engagementMarkdown } from '../core/engagementText';
 import { formatCount } from '../core/format';
 import { applyQuery, type EngagementGroup } from '../core/query';
 import { statusLook } from '../core/status';
-import { displayText, shortLabel } from '../core/text';
+import { displayText, safeText, shortLabel } from '../core/text';
 import type { QueryState } from './queryState';
 import type { EngagementStore, PendingWrite, StoreSnapshot } from './store';
 
@@ -442,10 +442,12 @@ function pendingItem(node: PendingNode, environmentId: string): vscode.TreeItem 
   item.description = vscode.l10n.t('pending · {0}', shortLabel(type, ''));
   item.iconPath = new vscode.ThemeIcon('watch');
   item.contextValue = 'pending';
-  item.tooltip = vscode.l10n.t(
-    '“{0}” ({1}): the service accepted it and does not show it yet. It is looked for again for about a minute and shown here when the service shows it.',
-    displayText(name),
-    displayText(type),
+  item.tooltip = safeText(
+    vscode.l10n.t(
+      '“{0}” ({1}): the service accepted it and does not show it yet. It is looked for again for about a minute and shown here when the service shows it.',
+      displayText(name),
+      displayText(type),
+    ),
   );
   item.accessibilityInformation = { label: `${label}, ${vscode.l10n.t('pending')}, ${displayText(type)}` };
   return item;
@@ -464,9 +466,10 @@ function groupItem(node: GroupNode): vscode.TreeItem {
     ? new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined)
     : new vscode.ThemeIcon('tag');
   item.contextValue = `group group-${by}`;
-  item.tooltip =
+  item.tooltip = safeText(
     by === 'status'
       ? vscode.l10n.t('Status {0}: {1} loaded', group.label, group.items.length)
-      : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length);
+      : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length),
+  );
   return item;
 }

@@ -5,6 +5,7 @@ import { tabIcon } from '../ui/tabIcon';
 import type { UsageSummary } from '../api/types';
 import { Commands } from '../constants';
 import { currentLocale } from '../core/l10n';
+import { safeText } from '../core/text';
 import type { Services } from '../services';
 import { type HostMessage, parseWebviewMessage, type ViewState } from './protocol';
 import { Dashboard, type DashboardHooks } from './dashboard';
@@ -104,7 +105,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private updateTitle(): void {
-    this.panel.title = vscode.l10n.t('Usage: {0}', this.dashboard.state.environment.label);
+    this.panel.title = safeText(vscode.l10n.t('Usage: {0}', this.dashboard.state.environment.label));
   }
 
   /** Handles one message exactly as it came from the webview. Tests call this too. */

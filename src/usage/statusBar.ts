@@ -10,6 +10,7 @@ import { Commands, Settings } from '../constants';
 import { currentLocale } from '../core/l10n';
 import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
 import { currentPeriod } from '../core/period';
+import { safeText } from '../core/text';
 import type { Services } from '../services';
 import { describeError } from '../ui/errors';
 import type { ReadCoordinator } from './readCoordinator';
@@ -160,7 +161,7 @@ export class UsageStatusBar implements vscode.Disposable {
       if (this.shownFor !== env.id) return this.hide();
       // Keep the last figure, and say it could not be refreshed.
       this.tooltipText = `${this.tooltipText.split('\n\n⚠')[0]}\n\n⚠ ${vscode.l10n.t('Could not refresh: {0}', describeError(error, env.label))}`;
-      this.item.tooltip = this.tooltipText;
+      this.item.tooltip = safeText(this.tooltipText);
     }
   }
 
@@ -198,7 +199,7 @@ export class UsageStatusBar implements vscode.Disposable {
       ...lines,
       vscode.l10n.t('Click to open the usage dashboard'),
     ].join('\n\n');
-    this.item.tooltip = this.tooltipText;
+    this.item.tooltip = safeText(this.tooltipText);
     this.item.accessibilityInformation = {
       label: vscode.l10n.t('API calls this billing period: {0} of the included amount', percent),
     };
@@ -223,7 +224,7 @@ export class UsageStatusBar implements vscode.Disposable {
       text: this.item.text,
       level: this.level,
       background: this.item.backgroundColor?.id,
-      tooltip: this.tooltipText,
+      tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : '',
     };
   }
 
