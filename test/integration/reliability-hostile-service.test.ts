@@ -224,6 +224,29 @@ describe('Reliability: hostile and odd data from the service', function () {
     inputs(4);
   });
 
+  it('a webview that floods the extension with long, many-line error reports: 20 short lines per panel, then one that says so', async () => {
+    const flood = (i: number) => ({ type: 'webviewError', message: `Error ${i}\n${'  at frame\n'.repeat(400)}` });
+    const probe = await openRendered();
+    for (let i = 0; i < 200; i++) await probe.receive(flood(i));
+    await runCommand('openEngagement', ctx.service.store.engagements[0].id);
+    await waitFor(() => eng().details()?.ready, 'the details panel');
+    for (let i = 0; i < 200; i++) await eng().detailsMessage(flood(i));
+    for (const [panel, lines] of [
+      ['dashboard', probe.webviewErrors()],
+      ['details', eng().details()?.webviewErrors ?? []],
+    ] as const) {
+      assert.equal(lines.length, 21, `${panel}: 20 reports and one line at the limit`);
+      assert.match(lines[0], /^Error 0 at frame at frame/, `${panel}: one line`);
+      assert.ok(
+        lines.every((line) => !line.includes('\n') && Array.from(line).length <= 300),
+        `${panel}: each line short`,
+      );
+      assert.match(lines[20], /more errors than 20; the rest from this webview are not written/);
+    }
+    eng().closeDetails();
+    inputs(2);
+  });
+
   it('null where a string is expected: a clear message, and what was shown stays', async () => {
     const before = eng()
       .loaded()
