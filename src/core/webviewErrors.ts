@@ -25,13 +25,13 @@ export class WebviewErrorReports {
   }
 }
 
+// C0 and C1 controls (line breaks and tabs among them), and Unicode's line and paragraph separators.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g;
+
 /** One line: line breaks, tabs and other control characters made spaces (one per run), cut at `REPORT_CHARS`. */
 export function oneLine(message: string): string {
-  // eslint-disable-next-line no-control-regex
-  const line = message
-    .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const line = message.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
   const chars = Array.from(line);
   return chars.length <= REPORT_CHARS ? line : `${chars.slice(0, REPORT_CHARS - 1).join('')}…`;
 }
