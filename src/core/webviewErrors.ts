@@ -3,6 +3,7 @@
 // throws could send thousands, each many lines long. Each panel keeps one of these: every
 // report becomes one short line, and after `REPORT_LIMIT` of them one line says the rest are
 // not written.
+import { l10n } from './l10n';
 
 /** Reports written per panel (each panel starts again when it is made anew). */
 export const REPORT_LIMIT = 20;
@@ -20,7 +21,7 @@ export class WebviewErrorReports {
     this.count++;
     if (this.count > REPORT_LIMIT + 1) return undefined;
     if (this.count === REPORT_LIMIT + 1)
-      return `more errors than ${REPORT_LIMIT}; the rest from this webview are not written`;
+      return l10n.t('more errors than {0}; the rest from this webview are not written', REPORT_LIMIT);
     return oneLine(message);
   }
 }
