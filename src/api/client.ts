@@ -14,7 +14,7 @@ import { readWriteAnswer, type WriteAnswer } from './readings';
 import { redact } from './redact';
 import { ShapeError } from './validate';
 
-export type KeyProvider = () => string | undefined | Promise<string | undefined>;
+type KeyProvider = () => string | undefined | Promise<string | undefined>;
 
 export interface RequestLog {
   method: string;
@@ -113,7 +113,7 @@ let failureReaders: Promise<[typeof ErrorBodiesModule, typeof NetworkModule]> | 
 function loadFailureReaders(): Promise<[typeof ErrorBodiesModule, typeof NetworkModule]> {
   return (failureReaders ??= Promise.all([import('./errorBodies'), import('./network')]));
 }
-export const DEFAULT_CONCURRENCY = LIMITS.pages;
+const DEFAULT_CONCURRENCY = LIMITS.pages;
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -291,7 +291,7 @@ export class ApiClient {
 }
 
 /** Fills `{name}` placeholders with URL-encoded values; `.` and `..` are refused outright. */
-export function buildPath(template: string, params: Record<string, string>): string {
+function buildPath(template: string, params: Record<string, string>): string {
   return template.replace(/^\//, '').replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {

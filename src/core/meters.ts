@@ -5,7 +5,7 @@ export type UsageMeterName = 'calls' | 'webhooks' | 'storage_gb';
 export const USAGE_METERS: readonly UsageMeterName[] = ['calls', 'webhooks', 'storage_gb'];
 
 /** From this share of the included amount a meter warns. */
-export const WARNING_PERCENT = 80;
+const WARNING_PERCENT = 80;
 
 export type MeterLevel = 'normal' | 'warning' | 'error';
 

@@ -54,7 +54,7 @@ export type TreeNode = EngagementNode | GroupNode | LoadMoreNode | ShowMoreNode 
  * lists to the window and back, each time the tree changes: 10,000 rows took about a second
  * of the machine's time per refresh, to show a screenful of them.
  */
-export const ROW_STEP = 1_000;
+const ROW_STEP = 1_000;
 
 /**
  * Whether long lists are shown ROW_STEP rows at a time: a whole set read at once, or pages
@@ -390,7 +390,7 @@ function groupId(by: string, key: string): string {
  * adds it). `pending`: it shows the new values of an update the service accepted and does not
  * show yet, and says so.
  */
-export function engagementItem(
+function engagementItem(
   engagement: Engagement,
   environmentId: string,
   options: { tooltip?: boolean; pending?: boolean } = {},
@@ -421,7 +421,7 @@ export function engagementItem(
 }
 
 /** Every field as untrusted Markdown without HTML: no command link in it can run. */
-export function engagementTooltip(engagement: Engagement, pending = false): vscode.MarkdownString {
+function engagementTooltip(engagement: Engagement, pending = false): vscode.MarkdownString {
   const fields = engagementMarkdown(engagement, { heading: false });
   const tooltip = new vscode.MarkdownString(
     pending

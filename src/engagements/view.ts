@@ -24,7 +24,7 @@ export type EngagementsViewState =
   | 'ready';
 
 /** The welcome state of the view, from what the store holds and the active filter. */
-export function viewState(snapshot: StoreSnapshot, query: QueryState): EngagementsViewState {
+function viewState(snapshot: StoreSnapshot, query: QueryState): EngagementsViewState {
   if (snapshot.phase === 'noEnvironment') return 'noEnvironment';
   if (snapshot.phase === 'keyMissing') return 'keyMissing';
   // A create the service accepted and does not show yet is a row of the tree.

@@ -16,7 +16,7 @@ import { describeError } from '../ui/errors';
 import type { ReadCoordinator } from './readCoordinator';
 
 /** The status bar's yellow: the calls meter is at or past its warning threshold. */
-export const USAGE_WARNING_BACKGROUND = 'statusBarItem.warningBackground';
+const USAGE_WARNING_BACKGROUND = 'statusBarItem.warningBackground';
 
 const MIN_MINUTES = 1;
 const MAX_MINUTES = 1440;
