@@ -98,6 +98,8 @@ async function main() {
     EUS_E2E_VSIX: VSIX,
     EUS_E2E_PROBE_VSIX: PROBE_VSIX,
     EUS_E2E_SCREENSHOTS: SCREENSHOTS,
+    // The VS Code line under test (`oldest` or `newest`), for a test whose truth differs.
+    EUS_E2E_VSCODE: values.vscode,
   });
 
   const files = testFiles();

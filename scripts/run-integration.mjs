@@ -37,13 +37,25 @@ const { values } = parseArgs({
   },
 });
 vscodeVersion(values.vscode); // an unknown --vscode stops here, before the build
-/** What a repository could ship in .vscode/settings.json: a "Production" pointing elsewhere. */
+/**
+ * What a repository could ship in .vscode/settings.json: a "Production" pointing elsewhere,
+ * and every other setting of the extension at a value that would change what it does (the
+ * restricted suite checks each is ignored).
+ */
 const RESTRICTED_WORKSPACE_SETTINGS = {
   'engagementUsage.environments': [
     { label: 'Production', baseUrl: 'http://127.0.0.1:9/workspace/v1', production: true },
   ],
   'engagementUsage.defaultEnvironment': 'Production',
+  'engagementUsage.requestTimeoutSeconds': 1,
+  'engagementUsage.engagements.pageSize': 1,
+  'engagementUsage.engagements.staleAfterSeconds': 0,
   'engagementUsage.engagements.autoRefreshSeconds': 1,
+  'engagementUsage.engagements.wholeSetLimit': 1,
+  'engagementUsage.usage.statusBar': false,
+  'engagementUsage.usage.statusBarRefreshMinutes': 1,
+  'engagementUsage.usage.alerts': false,
+  'engagementUsage.usage.alertThresholds': [1000],
 };
 const timeoutMs = Number(values.timeout) * 1000;
 const suite = path.join(ROOT, 'out', 'test', 'integration', 'index.js');

@@ -11,9 +11,10 @@ import type * as ErrorBodiesModule from './errorBodies';
 import type * as NetworkModule from './network';
 import type { ConnectionProblem } from './network';
 import { readWriteAnswer, type WriteAnswer } from './readings';
+import { redact } from './redact';
 import { ShapeError } from './validate';
 
-export type KeyProvider = () => string | undefined | Promise<string | undefined>;
+type KeyProvider = () => string | undefined | Promise<string | undefined>;
 
 export interface RequestLog {
   method: string;
@@ -112,7 +113,7 @@ let failureReaders: Promise<[typeof ErrorBodiesModule, typeof NetworkModule]> | 
 function loadFailureReaders(): Promise<[typeof ErrorBodiesModule, typeof NetworkModule]> {
   return (failureReaders ??= Promise.all([import('./errorBodies'), import('./network')]));
 }
-export const DEFAULT_CONCURRENCY = LIMITS.pages;
+const DEFAULT_CONCURRENCY = LIMITS.pages;
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -290,7 +291,7 @@ export class ApiClient {
 }
 
 /** Fills `{name}` placeholders with URL-encoded values; `.` and `..` are refused outright. */
-export function buildPath(template: string, params: Record<string, string>): string {
+function buildPath(template: string, params: Record<string, string>): string {
   return template.replace(/^\//, '').replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
@@ -312,45 +313,6 @@ function parseJson(text: string): unknown {
 
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR');
-}
-
-/**
- * Removes the key, and anything that looks like a bearer token, from a text, in whatever form
- * the key appears: as typed, JSON-escaped (`\/`, `\u0041`), percent-encoded (`%2F`) or any mix
- * of these, so a service that echoes the key escaped does not slip it past.
- */
-export function redact(text: string, key?: string): string {
-  let out = text;
-  if (key && key.length >= 4) {
-    out = out.replace(keyPattern(key), '[redacted]');
-    // Keys of the form `<keyId>.<secret>`: the secret alone is a secret too.
-    const secret = key.slice(key.indexOf('.') + 1);
-    if (secret !== key && secret.length >= 8) out = out.replace(keyPattern(secret), '[redacted]');
-  }
-  return out.replace(/(Bearer(?:\s|%20|\\u0020)+)[^\s"',]+/gi, '$1[redacted]');
-}
-
-const patterns = new Map<string, RegExp>();
-
-/** A pattern matching `secret` with each character as itself, `\uXXXX`, `%XX` (UTF-8) or, for `/`, `\/`. */
-function keyPattern(secret: string): RegExp {
-  let pattern = patterns.get(secret);
-  if (pattern) return pattern;
-  const anyCase = (hex: string) => hex.replace(/[a-f]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
-  const parts = Array.from(secret, (ch) => {
-    const forms = [ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')];
-    const code = ch.codePointAt(0) ?? 0;
-    if (code < 0x10000) forms.push(`\\\\u${anyCase(code.toString(16).padStart(4, '0'))}`);
-    forms.push(
-      Array.from(new TextEncoder().encode(ch), (b) => `%${anyCase(b.toString(16).padStart(2, '0'))}`).join(''),
-    );
-    if (ch === '/') forms.push('\\\\/');
-    return `(?:${forms.join('|')})`;
-  });
-  pattern = new RegExp(parts.join(''), 'g');
-  if (patterns.size > 32) patterns.clear();
-  patterns.set(secret, pattern);
-  return pattern;
 }
 
 /** What an error's `cause` may keep: its name, code and redacted message; never the request or its headers. */

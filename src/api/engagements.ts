@@ -18,7 +18,7 @@ import { parseEngagement } from './validate';
 import { l10n } from '../core/l10n';
 import { validateName, validatePageRequest, validateStatus, validateType } from '../core/validation';
 
-export const ENDPOINTS = {
+const ENDPOINTS = {
   list: { method: 'GET', path: '/engagements', scope: 'engagements:read' },
   get: { method: 'GET', path: '/engagements/{id}', scope: 'engagements:read' },
   create: { method: 'POST', path: '/engagements', scope: 'engagements:write' },
@@ -31,10 +31,10 @@ export const ENDPOINTS = {
  * the size to its own maximum (its answer says so, and the rest is asked in that size), or
  * refuse a size it does not allow (400/422): then the next one is asked, and remembered.
  */
-export const LIST_ALL_PAGE_SIZES = [1_000, 100, 25] as const;
+const LIST_ALL_PAGE_SIZES = [1_000, 100, 25] as const;
 
 /** How far back a create counts as "just made" when looking for one whose answer was lost. */
-export const RECENT_CREATE_WINDOW_MS = 10 * 60_000;
+const RECENT_CREATE_WINDOW_MS = 10 * 60_000;
 
 /**
  * How much earlier than its answer's `Date` (the service's clock, in whole seconds) an
@@ -351,7 +351,7 @@ export function holdsChanges(engagement: Engagement, body: EngagementChanges): b
 }
 
 /** The POST body: trimmed name and type, a description only when there is one. */
-export function createBody(input: NewEngagement): NewEngagement {
+function createBody(input: NewEngagement): NewEngagement {
   refuse(validateName(input.name), 'name');
   refuse(validateType(input.type), 'type');
   const body: NewEngagement = { name: input.name.trim(), type: input.type.trim() };
@@ -360,7 +360,7 @@ export function createBody(input: NewEngagement): NewEngagement {
 }
 
 /** The PATCH body: only the fields given, name and status trimmed. */
-export function updateBody(changes: EngagementChanges): EngagementChanges {
+function updateBody(changes: EngagementChanges): EngagementChanges {
   const body: EngagementChanges = {};
   if (changes.name !== undefined) {
     refuse(validateName(changes.name), 'name');

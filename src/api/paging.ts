@@ -54,7 +54,7 @@ export interface AllPagesOptions<T> {
  * The page size the service uses, learned from its first answer: the number of items on a
  * page that is not the last one. For a last (or only) page, the size it says or we asked.
  */
-export function learnedPageSize(first: Page<unknown>, asked: number): number {
+function learnedPageSize(first: Page<unknown>, asked: number): number {
   const n = first.data.length;
   if (n > 0 && n < first.totalCount) return n;
   return Math.max(1, first.pageSize || asked);

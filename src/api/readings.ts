@@ -111,11 +111,11 @@ function whole(value: unknown): number | undefined {
 }
 
 /** Where a page envelope may hold its items, in order of preference. */
-export const PAGE_ITEM_FIELDS = ['data', 'items', 'records', 'results'] as const;
+const PAGE_ITEM_FIELDS = ['data', 'items', 'records', 'results'] as const;
 /** Where it may say its total, page size and page number (at the top, or under `meta` / `pagination`). */
-export const PAGE_TOTAL_FIELDS = ['totalCount', 'total', 'total_count', 'count'] as const;
-export const PAGE_SIZE_FIELDS = ['pageSize', 'page_size', 'per_page', 'limit'] as const;
-export const PAGE_NUMBER_FIELDS = ['page', 'pageNumber', 'current_page'] as const;
+const PAGE_TOTAL_FIELDS = ['totalCount', 'total', 'total_count', 'count'] as const;
+const PAGE_SIZE_FIELDS = ['pageSize', 'page_size', 'per_page', 'limit'] as const;
+const PAGE_NUMBER_FIELDS = ['page', 'pageNumber', 'current_page'] as const;
 
 /**
  * The items of a page envelope: the first array under a name services use for them, else the

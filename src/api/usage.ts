@@ -7,13 +7,11 @@ import { parseUsageByKey, parseUsageRecord, parseUsageSummary } from './validate
 import { validateBillingPeriod, validatePageRequest } from '../core/validation';
 import { DEFAULT_DETAILS_PAGE_SIZE, MAX_DETAILS_PAGE_SIZE } from '../core/recordDefaults';
 
-export const USAGE_ENDPOINTS = {
+const USAGE_ENDPOINTS = {
   summary: { method: 'GET', path: '/usage/summary', scope: 'usage:read' },
   details: { method: 'GET', path: '/usage/details', scope: 'usage:read' },
   byKey: { method: 'GET', path: '/usage/by-key', scope: 'usage:read' },
 } as const satisfies Record<string, Endpoint>;
-
-export { DEFAULT_DETAILS_PAGE_SIZE, MAX_DETAILS_PAGE_SIZE };
 
 function checkPeriod(billingPeriod: string | undefined): void {
   if (billingPeriod === undefined) return;

@@ -4,7 +4,7 @@
 import type { MeterFigures, UsageMeterName } from './meters';
 import type { PeriodProjection } from './projection';
 
-export const DEFAULT_ALERT_THRESHOLDS: readonly number[] = [80, 100];
+const DEFAULT_ALERT_THRESHOLDS: readonly number[] = [80, 100];
 
 /** The thresholds from the setting: whole or fractional percentages 1–1000, sorted, each once; the default for anything unusable. */
 export function alertThresholds(value: unknown): number[] {

@@ -5,7 +5,7 @@ export type UsageMeterName = 'calls' | 'webhooks' | 'storage_gb';
 export const USAGE_METERS: readonly UsageMeterName[] = ['calls', 'webhooks', 'storage_gb'];
 
 /** From this share of the included amount a meter warns. */
-export const WARNING_PERCENT = 80;
+const WARNING_PERCENT = 80;
 
 export type MeterLevel = 'normal' | 'warning' | 'error';
 
@@ -85,7 +85,7 @@ export function roundPercent(percent: number): number {
  * rounded up) as it takes to read above 100: half a gigabyte over 100 GB is "100.5%", not
  * "101%", which would claim a whole percent more than was used.
  */
-export function percentText(percent: number, locale?: string): string {
+function percentText(percent: number, locale?: string): string {
   if (percent > 100 && percent < 101) {
     for (let digits = 1; digits <= 3; digits++) {
       const scale = 10 ** digits;

@@ -6,7 +6,7 @@ import { parsePeriod } from './period';
 
 const DAY = 86_400_000;
 
-export type ProjectionMethod = 'linear' | 'daily';
+type ProjectionMethod = 'linear' | 'daily';
 
 export interface PeriodProgress {
   /** First millisecond of the period and of the next one (UTC). */

@@ -23,8 +23,8 @@ export interface EngagementQuery {
   filter: EngagementFilter;
 }
 
-export const SORT_FIELDS: readonly SortField[] = ['updated', 'created', 'name', 'evaluations'];
-export const GROUPS: readonly GroupBy[] = ['none', 'status', 'type'];
+const SORT_FIELDS: readonly SortField[] = ['updated', 'created', 'name', 'evaluations'];
+const GROUPS: readonly GroupBy[] = ['none', 'status', 'type'];
 
 /** The natural direction of each field: newest, A to Z, most evaluations first. */
 export function naturalDirection(field: SortField): SortDirection {

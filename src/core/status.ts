@@ -3,7 +3,7 @@
 import { l10n } from './l10n';
 
 /** The statuses the contract names; offered in every status pick even before they are seen. */
-export const KNOWN_STATUSES: readonly string[] = ['active', 'completed'];
+const KNOWN_STATUSES: readonly string[] = ['active', 'completed'];
 
 export interface StatusLook {
   /** `active`, `completed`, or `other` for any value the contract does not name. */

@@ -29,9 +29,12 @@ export function safeText(text: string): string {
  * `$(name)` as an icon: it is escaped (`\$(name)`) so it shows as written.
  */
 export function safeLabel(text: string): string {
-  return safeText(text)
-    .replace(/[\n\t]+/g, ' ')
-    .replace(/\\?\$\(/g, '\\$(');
+  return escapeIcons(safeText(text).replace(/[\n\t]+/g, ' '));
+}
+
+/** `$(name)` escaped (`\$(name)`), for a label that went through `shortLabel` and is shown where VS Code renders icons. */
+export function escapeIcons(text: string): string {
+  return text.replace(/\\?\$\(/g, '\\$(');
 }
 
 /** The longest label the tree and quick picks show before shortening it with an ellipsis. */

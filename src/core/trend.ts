@@ -4,10 +4,10 @@ import { type MeterInput, type UsageMeterName, USAGE_METERS } from './meters';
 import { comparePeriods, shiftPeriod } from './period';
 
 /** How many billing periods the trend shows, the current one included. */
-export const TREND_PERIODS = 12;
+const TREND_PERIODS = 12;
 
 /** One meter in one period: what was used against what was included. */
-export interface TrendValue {
+interface TrendValue {
   used: number;
   included: number;
 }

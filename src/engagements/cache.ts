@@ -28,7 +28,7 @@ function isEngagementLike(value: unknown): boolean {
   );
 }
 
-export function isCachedPage(value: unknown): value is CachedPage {
+function isCachedPage(value: unknown): value is CachedPage {
   const page = value as CachedPage | undefined;
   return (
     typeof page === 'object' &&

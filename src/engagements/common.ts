@@ -5,7 +5,7 @@ import type { ServiceApi } from '../api/service';
 import type { Engagement } from '../api/types';
 import { Commands, Views } from '../constants';
 import { statusLook } from '../core/status';
-import { shortLabel } from '../core/text';
+import { safeLabel, shortLabel } from '../core/text';
 import type { Services } from '../services';
 import type { Ui } from '../ui/ui';
 import type { QueryState } from './queryState';
@@ -59,10 +59,12 @@ export function withProgress<T>(title: string, task: () => Promise<T>, log?: { i
 /** A short confirmation in the status bar, plus the log. */
 export function notice(deps: EngagementDeps, text: string): void {
   deps.services.log.info(text);
-  deps.notices.push(text);
+  // Names in it come from the service: `$(…)` shows as written, no control or override.
+  const shown = `$(check) ${safeLabel(text)}`;
+  deps.notices.push(shown);
   if (deps.notices.length > 20) deps.notices.shift();
   // Hides itself after five seconds.
-  vscode.window.setStatusBarMessage(`$(check) ${text}`, 5000);
+  vscode.window.setStatusBarMessage(shown, 5000);
 }
 
 /**

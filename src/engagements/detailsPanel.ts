@@ -9,6 +9,7 @@ import type { Engagement } from '../api/types';
 import { Commands, WebviewTypes } from '../constants';
 import { shortLabel } from '../core/text';
 import { engagementWords } from '../core/engagementText';
+import { WebviewErrorReports } from '../core/webviewErrors';
 import { createNonce, dashboardHtml } from '../usage/html';
 import { describeError } from '../ui/errors';
 import {
@@ -59,6 +60,8 @@ export class DetailsPanel implements vscode.Disposable {
   /** The last messages posted to the webview (newest last), for tests. */
   readonly posted: DetailsHostMessage[] = [];
   readonly webviewErrors: string[] = [];
+  /** Bounds what this panel's webview writes to the log (made anew with each panel). */
+  private errorReports = new WebviewErrorReports();
   rejectedMessages = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
   private panelSubscriptions: vscode.Disposable[] = [];
@@ -145,6 +148,7 @@ export class DetailsPanel implements vscode.Disposable {
     // What an earlier panel was sent is not what this one shows.
     this.posted.length = 0;
     this.webviewErrors.length = 0;
+    this.errorReports = new WebviewErrorReports();
     panel.iconPath = tabIcon(extensionUri);
     this.panelSubscriptions = [
       panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
@@ -184,8 +188,10 @@ export class DetailsPanel implements vscode.Disposable {
       this.send({ type: 'init', strings: strings() });
       this.post();
     } else if (message.type === 'webviewError') {
-      this.webviewErrors.push(message.message);
-      this.deps().services.log.error(`Engagement details webview: ${message.message}`);
+      const line = this.errorReports.line(message.message);
+      if (line === undefined) return;
+      this.webviewErrors.push(line);
+      this.deps().services.log.error(`Engagement details webview: ${line}`);
     } else {
       await this.act(message.action);
     }

@@ -10,9 +10,9 @@ export { fill } from '../usage/protocol';
 export const DETAILS_ACTIONS = ['edit', 'changeStatus', 'copyId', 'refresh', 'openUsageDashboard'] as const;
 export type DetailsAction = (typeof DETAILS_ACTIONS)[number];
 /** Actions that change the engagement: hidden when the key is known to be read-only. */
-export const WRITE_ACTIONS: readonly DetailsAction[] = ['edit', 'changeStatus'];
+const WRITE_ACTIONS: readonly DetailsAction[] = ['edit', 'changeStatus'];
 
-export interface DetailsField {
+interface DetailsField {
   label: string;
   value: string;
   /** Shown as code (ids, raw values of unknown fields). */
@@ -42,24 +42,22 @@ export interface DetailsView {
   notice?: string;
 }
 
-export const DETAILS_STRING_KEYS = [
-  'action.edit',
-  'action.changeStatus',
-  'action.copyId',
-  'action.refresh',
-  'action.openUsageDashboard',
-  'description',
-  'noDescription',
-  'otherFields',
-  'readAt',
-  'readOnly',
-  'busy',
-  'fields',
-  'actions',
-  'wholeName',
-  'shortName',
-] as const;
-export type DetailsStringKey = (typeof DETAILS_STRING_KEYS)[number];
+export type DetailsStringKey =
+  | 'action.edit'
+  | 'action.changeStatus'
+  | 'action.copyId'
+  | 'action.refresh'
+  | 'action.openUsageDashboard'
+  | 'description'
+  | 'noDescription'
+  | 'otherFields'
+  | 'readAt'
+  | 'readOnly'
+  | 'busy'
+  | 'fields'
+  | 'actions'
+  | 'wholeName'
+  | 'shortName';
 export type DetailsStrings = Record<DetailsStringKey, string>;
 
 export type DetailsHostMessage = { type: 'init'; strings: DetailsStrings } | { type: 'show'; view: DetailsView };

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { formatCount } from '../core/format';
 import { statusLook } from '../core/status';
-import { shortLabel } from '../core/text';
+import { escapeIcons, safeText, shortLabel } from '../core/text';
 import { type EngagementDeps, environmentLabel, notice, requireApi } from './common';
 import { stopMessage } from './view';
 import { wholeSetMaxAge } from './wholeSet';
@@ -42,11 +42,12 @@ function itemFor(engagement: Engagement): Item {
   if (item) return item;
   const look = statusLook(engagement.status);
   const description = engagement.description ? shortLabel(engagement.description, '', 120) : '';
-  const facts = `${shortLabel(look.text, '?', 40)} · ${shortLabel(engagement.type, '?', 40)} · ${engagement.id}`;
+  const facts = `${shortLabel(look.text, '?', 40)} · ${shortLabel(engagement.type, '?', 40)} · ${shortLabel(engagement.id, '?')}`;
+  // A quick pick renders `$(name)` as an icon: the service's text shows as written.
   item = {
     id: engagement.id,
-    label: shortLabel(engagement.name, engagement.id),
-    description: description ? `${facts} · ${description}` : facts,
+    label: escapeIcons(shortLabel(engagement.name, engagement.id)),
+    description: escapeIcons(description ? `${facts} · ${description}` : facts),
     iconPath: new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined),
   };
   items.set(engagement, item);
@@ -66,7 +67,7 @@ export async function goToEngagement(
   const readingBefore = store.snapshot().readingAll !== undefined;
   const qp = vscode.window.createQuickPick<Item>();
   started.quickPick = qp;
-  const title = vscode.l10n.t('Go to Engagement in {0}', environmentLabel(deps) ?? '');
+  const title = safeText(vscode.l10n.t('Go to Engagement in {0}', environmentLabel(deps) ?? ''));
   qp.title = title;
   const placeholder = vscode.l10n.t('Type a name, ID, type, status or description');
   qp.placeholder = placeholder;

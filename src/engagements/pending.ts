@@ -15,7 +15,7 @@ export const ACCEPTED_LOOK_DELAYS_MS: readonly number[] = [500, 1_000, 2_000, 4_
 /** Waits `ms`, or less when `signal` aborts. Never rejects. */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
-export const realSleep: Sleep = (ms, signal) =>
+const realSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
     const done = () => {

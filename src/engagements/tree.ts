@@ -8,7 +8,7 @@ import { describeEngagement, engagementMarkdown } from '../core/engagementText';
 import { formatCount } from '../core/format';
 import { applyQuery, isDefaultQuery, type EngagementGroup } from '../core/query';
 import { statusLook } from '../core/status';
-import { displayText, shortLabel } from '../core/text';
+import { displayText, safeText, shortLabel } from '../core/text';
 import type { QueryState } from './queryState';
 import type { EngagementStore, PendingWrite, StoreSnapshot } from './store';
 
@@ -54,7 +54,7 @@ export type TreeNode = EngagementNode | GroupNode | LoadMoreNode | ShowMoreNode 
  * lists to the window and back, each time the tree changes: 10,000 rows took about a second
  * of the machine's time per refresh, to show a screenful of them.
  */
-export const ROW_STEP = 1_000;
+const ROW_STEP = 1_000;
 
 /**
  * Whether long lists are shown ROW_STEP rows at a time: a whole set read at once, or pages
@@ -429,7 +429,7 @@ function groupId(by: string, key: string): string {
  * adds it). `pending`: it shows the new values of an update the service accepted and does not
  * show yet, and says so.
  */
-export function engagementItem(
+function engagementItem(
   engagement: Engagement,
   environmentId: string,
   options: { tooltip?: boolean; pending?: boolean } = {},
@@ -460,7 +460,7 @@ export function engagementItem(
 }
 
 /** Every field as untrusted Markdown without HTML: no command link in it can run. */
-export function engagementTooltip(engagement: Engagement, pending = false): vscode.MarkdownString {
+function engagementTooltip(engagement: Engagement, pending = false): vscode.MarkdownString {
   const fields = engagementMarkdown(engagement, { heading: false });
   const tooltip = new vscode.MarkdownString(
     pending
@@ -481,10 +481,12 @@ function pendingItem(node: PendingNode, environmentId: string): vscode.TreeItem 
   item.description = vscode.l10n.t('pending · {0}', shortLabel(type, ''));
   item.iconPath = new vscode.ThemeIcon('watch');
   item.contextValue = 'pending';
-  item.tooltip = vscode.l10n.t(
-    '“{0}” ({1}): the service accepted it and does not show it yet. It is looked for again for about a minute and shown here when the service shows it.',
-    displayText(name),
-    displayText(type),
+  item.tooltip = safeText(
+    vscode.l10n.t(
+      '“{0}” ({1}): the service accepted it and does not show it yet. It is looked for again for about a minute and shown here when the service shows it.',
+      displayText(name),
+      displayText(type),
+    ),
   );
   item.accessibilityInformation = { label: `${label}, ${vscode.l10n.t('pending')}, ${displayText(type)}` };
   return item;
@@ -503,10 +505,11 @@ function groupItem(node: GroupNode): vscode.TreeItem {
     ? new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined)
     : new vscode.ThemeIcon('tag');
   item.contextValue = `group group-${by}`;
-  item.tooltip =
+  item.tooltip = safeText(
     by === 'status'
       ? vscode.l10n.t('Status {0}: {1} loaded', group.label, group.items.length)
-      : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length);
+      : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length),
+  );
   // The status in words (the icon's colour is not read out), and how many.
   item.accessibilityInformation = {
     label:

@@ -6,6 +6,7 @@ import { isApiError } from '../api/errors';
 import { ContextKeys, Settings, Views } from '../constants';
 import { formatCount, relativeTime } from '../core/format';
 import { applyQuery, describeFilter } from '../core/query';
+import { safeText } from '../core/text';
 import { describeError, serviceReason } from '../ui/errors';
 import type { QueryState } from './queryState';
 import type { StoreSnapshot, EngagementStore } from './store';
@@ -23,7 +24,7 @@ export type EngagementsViewState =
   | 'ready';
 
 /** The welcome state of the view, from what the store holds and the active filter. */
-export function viewState(snapshot: StoreSnapshot, query: QueryState): EngagementsViewState {
+function viewState(snapshot: StoreSnapshot, query: QueryState): EngagementsViewState {
   if (snapshot.phase === 'noEnvironment') return 'noEnvironment';
   if (snapshot.phase === 'keyMissing') return 'keyMissing';
   // A create the service accepted and does not show yet is a row of the tree.
@@ -119,9 +120,9 @@ export class EngagementsView implements vscode.Disposable {
     // set only when its text changes, and never for progress (that goes in the description,
     // which VS Code shows at once).
     this.repaint(snapshot);
-    const description = this.description(snapshot);
+    const description = optionalSafe(this.description(snapshot));
     if (description !== this.treeView.description) this.treeView.description = description;
-    const message = this.message(snapshot, state);
+    const message = optionalSafe(this.message(snapshot, state));
     if (message !== this.treeView.message) this.treeView.message = message;
   }
 
@@ -305,4 +306,9 @@ export function stopMessage(snapshot: Pick<StoreSnapshot, 'items' | 'totalCount'
         total,
       );
   }
+}
+
+/** The view's description and message may quote an environment's label or the service: made safe. */
+function optionalSafe(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : safeText(text);
 }

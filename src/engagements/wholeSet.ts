@@ -8,7 +8,7 @@ import { formatCount } from '../core/format';
 import { type EngagementDeps, environmentLabel, ui } from './common';
 
 /** The default of `engagementUsage.engagements.wholeSetLimit`. */
-export const DEFAULT_WHOLE_SET_LIMIT = 20_000;
+const DEFAULT_WHOLE_SET_LIMIT = 20_000;
 
 function config() {
   return vscode.workspace.getConfiguration(Settings.section);

@@ -78,7 +78,7 @@ export async function performWrite(deps: EngagementDeps, flow: WriteFlow): Promi
  * Refresh. Never Retry (it was accepted), never "failed". Returns at once: the look goes on
  * in the background, and another environment or key ends it.
  */
-export function followAccepted(
+function followAccepted(
   deps: EngagementDeps,
   pin: Pinned,
   write: AcceptedWrite,

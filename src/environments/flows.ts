@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
+import { safeText } from '../core/text';
 import { parseBaseUrl } from '../core/validation';
 import type { Services } from '../services';
 import { describeError, serviceReason } from '../ui/errors';
@@ -36,7 +37,8 @@ async function verify(
     const result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: vscode.l10n.t('Checking the key with {0}…', env.baseUrl),
+        // A workspace's base URL could carry a `[…](command:…)` link: the title is made safe.
+        title: safeText(vscode.l10n.t('Checking the key with {0}…', env.baseUrl)),
         cancellable: true,
       },
       (_progress, token) => {

@@ -7,7 +7,7 @@ import { describeCapabilities } from './model';
 import type { EnvironmentStore } from './store';
 
 /** The status bar's red: the active environment is production (creates and edits are live). */
-export const PRODUCTION_BACKGROUND = 'statusBarItem.errorBackground';
+const PRODUCTION_BACKGROUND = 'statusBarItem.errorBackground';
 
 /** Shows the active environment; production ones stand out. A click switches. */
 export class EnvironmentStatusBar implements vscode.Disposable {

@@ -5,6 +5,7 @@ import { forgetWithEnvironmentOrKey, PerEnvironmentCache } from '../cache';
 import { Commands, Settings, StateKeys, WebviewTypes } from '../constants';
 import { currentPeriod } from '../core/period';
 import { DEFAULT_DETAILS_PAGE_SIZE, DEFAULT_KEY_SORT } from '../core/recordDefaults';
+import { safeText } from '../core/text';
 import type { Feature, Services } from '../services';
 import { OwnState } from '../ownState';
 import type { DashboardState, HostMessage, ViewState } from './protocol';
@@ -171,7 +172,7 @@ export function registerUsage(services: Services) {
     }
     const webviewPanel = vscode.window.createWebviewPanel(
       WebviewTypes.usageDashboard,
-      vscode.l10n.t('Usage: {0}', env.label),
+      safeText(vscode.l10n.t('Usage: {0}', env.label)),
       vscode.ViewColumn.Active,
       { enableScripts: true, enableFindWidget: true },
     );

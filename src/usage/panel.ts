@@ -5,6 +5,8 @@ import { tabIcon } from '../ui/tabIcon';
 import type { UsageSummary } from '../api/types';
 import { Commands } from '../constants';
 import { currentLocale } from '../core/l10n';
+import { safeText } from '../core/text';
+import { WebviewErrorReports } from '../core/webviewErrors';
 import type { Services } from '../services';
 import { type HostMessage, parseWebviewMessage, type ViewState } from './protocol';
 import { Dashboard, type DashboardHooks } from './dashboard';
@@ -26,8 +28,9 @@ export class DashboardPanel implements vscode.Disposable {
   ready = false;
   /** The last messages posted to the webview, newest last. */
   readonly posted: HostMessage[] = [];
-  /** Errors the webview's script reported. */
+  /** Errors the webview's script reported, as written to the log. */
   readonly webviewErrors: string[] = [];
+  private readonly errorReports = new WebviewErrorReports();
   /** Messages received that were not part of the protocol (dropped). */
   rejectedMessages = 0;
   /** performance.now() when the panel was made, its webview said `ready`, and meters were first posted. */
@@ -104,7 +107,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private updateTitle(): void {
-    this.panel.title = vscode.l10n.t('Usage: {0}', this.dashboard.state.environment.label);
+    this.panel.title = safeText(vscode.l10n.t('Usage: {0}', this.dashboard.state.environment.label));
   }
 
   /** Handles one message exactly as it came from the webview. Tests call this too. */
@@ -160,10 +163,13 @@ export class DashboardPanel implements vscode.Disposable {
           ...(message.command === 'replaceKey' ? [this.environmentId] : []),
         );
         return;
-      case 'webviewError':
-        this.webviewErrors.push(message.message);
-        this.services.log.error(`Usage dashboard webview: ${message.message}`);
+      case 'webviewError': {
+        const line = this.errorReports.line(message.message);
+        if (line === undefined) return;
+        this.webviewErrors.push(line);
+        this.services.log.error(`Usage dashboard webview: ${line}`);
         return;
+      }
     }
   }
 

@@ -18,8 +18,6 @@ import {
 import type { TrendPoint } from '../core/trend';
 
 export const DETAILS_PAGE_SIZES: readonly number[] = [10, 25, 50, 100];
-export { DEFAULT_DETAILS_PAGE_SIZE, MAX_DETAILS_PAGE_SIZE };
-
 /** What the webview keeps across reloads (`setState`) and the serializer restores. No key, no data. */
 export interface ViewState {
   environmentId: string;
@@ -75,14 +73,14 @@ export interface TrendData {
 export type ProjectionView = PeriodProjection;
 
 /** Reading every record of the period for a filter: its progress (a failure shows as the section's error). */
-export interface ScanView {
+interface ScanView {
   phase: 'running';
   loaded: number;
   total: number;
 }
 
-export const COMMANDS = ['replaceKey', 'switchEnvironment', 'showLogs', 'addEnvironment'] as const;
-export type CommandName = (typeof COMMANDS)[number];
+const COMMANDS = ['replaceKey', 'switchEnvironment', 'showLogs', 'addEnvironment'] as const;
+type CommandName = (typeof COMMANDS)[number];
 
 /** The whole dashboard cannot show usage: say why, offer what helps. */
 export interface Blocked {
@@ -249,7 +247,7 @@ const isColumn = (value: unknown): value is KeyColumn =>
   typeof value === 'string' && (KEY_COLUMNS as readonly string[]).includes(value);
 const isDirection = (value: unknown): value is SortDirection => value === 'asc' || value === 'desc';
 
-export const MAX_PAGE = 100_000;
+const MAX_PAGE = 100_000;
 
 /**
  * Reads a message from the webview. Anything that is not exactly one of `WebviewMessage`

@@ -6,7 +6,7 @@
 import type { MementoLike } from '../cache';
 import type { UsageSummary } from '../api/types';
 
-export interface SharedRead {
+interface SharedRead {
   /** When a window started its read (ms since epoch). */
   at: number;
   /** Which window. */

@@ -10,13 +10,14 @@ import { Commands, Settings } from '../constants';
 import { currentLocale } from '../core/l10n';
 import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
 import { currentPeriod } from '../core/period';
+import { safeText } from '../core/text';
 import type { Services } from '../services';
 import { displayText } from '../core/text';
 import { describeError } from '../ui/errors';
 import type { ReadCoordinator } from './readCoordinator';
 
 /** The status bar's yellow: the calls meter is at or past its warning threshold. */
-export const USAGE_WARNING_BACKGROUND = 'statusBarItem.warningBackground';
+const USAGE_WARNING_BACKGROUND = 'statusBarItem.warningBackground';
 
 const MIN_MINUTES = 1;
 const MAX_MINUTES = 1440;
@@ -163,7 +164,7 @@ export class UsageStatusBar implements vscode.Disposable {
       if (this.shownFor !== env.id) return this.hide();
       // Keep the last figure, and say it could not be refreshed.
       this.tooltipText = `${this.tooltipText.split('\n\n⚠')[0]}\n\n⚠ ${vscode.l10n.t('Could not refresh: {0}', describeError(error, env.label))}`;
-      this.item.tooltip = this.tooltipText;
+      this.item.tooltip = safeText(this.tooltipText);
     }
   }
 
@@ -203,7 +204,7 @@ export class UsageStatusBar implements vscode.Disposable {
       ...lines,
       vscode.l10n.t('Click to open the usage dashboard'),
     ].join('\n\n');
-    this.item.tooltip = this.tooltipText;
+    this.item.tooltip = safeText(this.tooltipText);
     const env = this.services.environments.list().find((e) => e.id === environmentId);
     const state =
       calls.level === 'error'
@@ -241,7 +242,7 @@ export class UsageStatusBar implements vscode.Disposable {
       text: this.item.text,
       level: this.level,
       background: this.item.backgroundColor?.id,
-      tooltip: this.tooltipText,
+      tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : '',
       accessibility: this.visible ? this.item.accessibilityInformation?.label : undefined,
     };
   }

@@ -190,6 +190,63 @@ describe('Reliability: hostile and odd data from the service', function () {
     inputs(HOSTILE_VALUES.length + 6);
   });
 
+  it('sinks only VS Code shows: Go to Engagement items, the status-bar notice, the usage tooltip show the text, never an icon, link or override', async () => {
+    const name = '$(bug) \u202Eevil [x](command:workbench.action.terminal.new)';
+    const shown = '\\$(bug) evil [x](command:workbench.action.terminal.new)';
+    ctx.service.store.setEngagements([{ ...ctx.service.store.engagements[0], id: 'eng_icons', name }]);
+    await runCommand('refreshEngagements');
+    const going = runCommand('goToEngagement');
+    const qp = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick');
+    const item = await waitFor(
+      () => qp.items.find((i) => (i as { id?: string }).id === 'eng_icons'),
+      'the engagement in the quick pick',
+    );
+    assert.equal(item.label, shown, 'escaped: VS Code draws no bug icon, and the override is gone');
+    assert.ok(item.description?.includes('eng_icons'));
+    qp.hide();
+    await going;
+
+    ctx.ui.answer(...createAnswers(name));
+    await runCommand('createEngagement');
+    const notice = eng().notices().at(-1) ?? '';
+    assert.match(notice, /^\$\(check\) Created “/, 'the status-bar notice keeps only its own icon');
+    assert.ok(notice.includes('\\$(bug) evil [x] (command:'), `the name as text, no link, no override: ${notice}`);
+    assert.doesNotMatch(notice, /\u202E/);
+
+    const period = ctx.service.store.currentPeriod();
+    ctx.service.store.setSummary(period, { ...hostileSummary(period), tier: `${HOSTILE_TEXT.commandLink} \u202Etier` });
+    await setSetting('usage.statusBar', true);
+    await usage().refreshStatusBar();
+    const tooltip = usage().statusBar().tooltip;
+    assert.match(tooltip, /\[Sign out of all\] \(command:engagementUsage\.signOutAll\)/, 'the tier as text');
+    assert.doesNotMatch(tooltip, /\]\(|\u202E/, 'no link can form, no override');
+    await setSetting('usage.statusBar', false);
+    inputs(4);
+  });
+
+  it('a webview that floods the extension with long, many-line error reports: 20 short lines per panel, then one that says so', async () => {
+    const flood = (i: number) => ({ type: 'webviewError', message: `Error ${i}\n${'  at frame\n'.repeat(400)}` });
+    const probe = await openRendered();
+    for (let i = 0; i < 200; i++) await probe.receive(flood(i));
+    await runCommand('openEngagement', ctx.service.store.engagements[0].id);
+    await waitFor(() => eng().details()?.ready, 'the details panel');
+    for (let i = 0; i < 200; i++) await eng().detailsMessage(flood(i));
+    for (const [panel, lines] of [
+      ['dashboard', probe.webviewErrors()],
+      ['details', eng().details()?.webviewErrors ?? []],
+    ] as const) {
+      assert.equal(lines.length, 21, `${panel}: 20 reports and one line at the limit`);
+      assert.match(lines[0], /^Error 0 at frame at frame/, `${panel}: one line`);
+      assert.ok(
+        lines.every((line) => !line.includes('\n') && Array.from(line).length <= 300),
+        `${panel}: each line short`,
+      );
+      assert.match(lines[20], /more errors than 20; the rest from this webview are not written/);
+    }
+    eng().closeDetails();
+    inputs(2);
+  });
+
   it('null where a string is expected: a clear message, and what was shown stays', async () => {
     const before = eng()
       .loaded()

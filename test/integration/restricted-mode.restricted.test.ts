@@ -70,4 +70,54 @@ describe('Restricted Mode (workspace not trusted)', function () {
     });
     await runCommand('switchEnvironment');
   });
+
+  // Every setting that changes what the extension does or where it sends anything: the folder
+  // sets each (scripts/run-integration.mjs) and VS Code must not apply it (restrictedConfigurations).
+  const FOLDER_SETTINGS: Array<[string, unknown, string]> = [
+    ['requestTimeoutSeconds', 30, 'a 1 s timeout would fail every slow read'],
+    ['engagements.pageSize', 25, 'pages of one engagement would cost a request each'],
+    ['engagements.staleAfterSeconds', 300, 'a saved list would never be shown'],
+    ['engagements.wholeSetLimit', 20_000, 'one engagement would stop sorting and grouping'],
+    ['usage.statusBar', true, 'the usage item would be hidden'],
+    ['usage.statusBarRefreshMinutes', 15, 'usage would be read every minute'],
+    ['usage.alertThresholds', [80, 100], 'a threshold of 1000 % would silence the overage alert'],
+  ];
+  for (const [name, expected, why] of FOLDER_SETTINGS) {
+    it(`the folder's ${name} is not applied (${why})`, () => {
+      const file = JSON.parse(
+        fs.readFileSync(
+          path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json'),
+          'utf8',
+        ),
+      ) as Record<string, unknown>;
+      assert.notDeepEqual(file[`engagementUsage.${name}`], undefined, 'the folder sets it');
+      assert.notDeepEqual(file[`engagementUsage.${name}`], expected, 'to another value than the default');
+      assert.deepEqual(section().get(name), expected, 'the default applies');
+      assert.equal(section().inspect(name)?.workspaceValue, undefined, 'not even as the workspace value');
+    });
+  }
+
+  it("the folder cannot hide the usage status bar: the user's environment shows its calls", async () => {
+    await ctx.exports.usage!.refreshStatusBar();
+    const bar = await waitFor(
+      () => (ctx.exports.usage!.statusBar().visible ? ctx.exports.usage!.statusBar() : undefined),
+      'the usage status bar',
+    );
+    assert.match(bar.text, /calls \d/);
+  });
+
+  it('the folder cannot turn off the alerts the user turned on', async () => {
+    await section().update('usage.alerts', true, vscode.ConfigurationTarget.Global);
+    try {
+      assert.equal(section().get('usage.alerts'), true, "the user's choice, not the folder's false");
+      assert.equal(section().inspect('usage.alerts')?.workspaceValue, undefined);
+    } finally {
+      await section().update('usage.alerts', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('the folder does not change the Engagements view: the first page has the default size', async () => {
+    await ctx.exports.engagements!.settled();
+    assert.equal(ctx.exports.engagements!.loaded().length, 25, 'pages of 25, not of 1');
+  });
 });

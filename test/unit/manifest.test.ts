@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 // What package.json promises a user about where the extension runs, how it greets a new user,
@@ -13,7 +15,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
   extensionKind?: string[];
   bugs?: { url?: string };
   homepage?: string;
-  repository: { url: string };
+  repository?: { url: string };
   scripts: Record<string, string>;
   contributes: {
     commands: Array<{ command: string }>;
@@ -148,17 +150,59 @@ describe('Manifest: conventions', () => {
   });
 });
 
-describe('Manifest: the marketplace page', () => {
-  it('points to the repository for bugs and the home page', () => {
-    const repo = pkg.repository.url.replace(/\.git$/, '');
-    assert.equal(pkg.bugs?.url, `${repo}/issues`);
-    assert.equal(pkg.homepage, `${repo}#readme`);
+describe('Manifest: the walkthrough', () => {
+  it('step descriptions use no Markdown but links: VS Code shows backticks, stars and underscores there as written', () => {
+    const nls = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+    const steps = pkg.contributes.walkthroughs.flatMap((w) => w.steps);
+    assert.ok(steps.length >= 5);
+    for (const step of steps) {
+      const text = nls[step.description.replace(/^%|%$/g, '')] ?? step.description;
+      assert.doesNotMatch(text.replace(/\[[^\]]*\]\([^)]*\)/g, ''), /[`*]|\b_\w/, step.id);
+    }
+  });
+});
+
+describe('Manifest: the package and its README', () => {
+  it('names no placeholder address (the project has no public repository yet)', () => {
+    const text = fs.readFileSync(path.join(root, 'package.json'), 'utf8');
+    assert.doesNotMatch(text, /example\.com/);
+    assert.equal(pkg.repository, undefined);
+    assert.equal(pkg.bugs, undefined);
+    assert.equal(pkg.homepage, undefined);
+    assert.equal(pkg.scripts.package, 'node scripts/package.mjs');
   });
 
-  it('packages the README with absolute image and link addresses (docs/ is not in the package)', () => {
-    const repo = pkg.repository.url.replace(/\.git$/, '');
-    assert.match(pkg.scripts.package, new RegExp(`--baseImagesUrl ${repo}/raw/HEAD`));
-    assert.match(pkg.scripts.package, new RegExp(`--baseContentUrl ${repo}/blob/HEAD`));
-    assert.doesNotMatch(pkg.scripts.package, /--no-rewrite-relative-links/);
+  it("the packaged README carries its pictures inline, as VS Code's extension page shows only https: and data: images", () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-readme-'));
+    try {
+      const file = path.join(out, 'README.md');
+      const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--readme-only', file], {
+        encoding: 'utf8',
+      });
+      assert.equal(result.status, 0, result.stderr);
+      const packaged = fs.readFileSync(file, 'utf8');
+      const source = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+      const pictures = Array.from(source.matchAll(/(?:!\[[^\]]*\]\(|<img\b[^>]*\bsrc=")(docs\/[^)"]+)/g), (m) => m[1]);
+      assert.ok(pictures.length >= 6, `the README shows its pictures: ${pictures.join(', ')}`);
+      const inline = Array.from(packaged.matchAll(/data:image\/png;base64,([A-Za-z0-9+/=]+)/g), (m) => m[1]);
+      assert.equal(inline.length, pictures.length, 'each picture inline');
+      inline.forEach((data, i) =>
+        assert.ok(Buffer.from(data, 'base64').equals(fs.readFileSync(path.join(root, pictures[i]))), pictures[i]),
+      );
+      assert.doesNotMatch(
+        packaged,
+        /\]\((?!data:|https?:|#)[^)]*\)|src="(?!data:)/,
+        'no relative image or link is left',
+      );
+      assert.match(packaged, /CONTRIBUTING\.md in the extension's source/, "a link to the source's files becomes text");
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('ships the packaged README, not the repository one (.vscodeignore)', () => {
+    const ignore = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').split('\n');
+    assert.ok(ignore.includes('!dist/README.md'));
+    assert.ok(!ignore.includes('!README.md'));
   });
 });

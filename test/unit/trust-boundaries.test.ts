@@ -4,7 +4,7 @@
 // become a link or an icon, and an environment id a crafted URL cannot match.
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { redact } from '../../src/api/client';
+import { redact } from '../../src/api/redact';
 import { ServiceApi } from '../../src/api/service';
 import { safeLabel, safeText } from '../../src/core/text';
 import { parseBaseUrl } from '../../src/core/validation';

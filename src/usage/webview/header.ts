@@ -90,7 +90,7 @@ export function renderHeader(state: DashboardState): HTMLElement {
   );
 }
 
-export function updatedText(state: DashboardState, now = Date.now()): string {
+function updatedText(state: DashboardState, now = Date.now()): string {
   if (isBusy(state)) return t('updating');
   if (state.updatedAt === undefined || state.blocked) return '';
   return t('updated', relativeTimeLong(new Date(state.updatedAt).toISOString(), now, getLocale()));

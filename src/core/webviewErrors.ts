@@ -1,0 +1,38 @@
+// Errors a webview reports to the extension (`webviewError` messages from the dashboard and
+// the details panel) go to the log. A webview is not trusted to be well behaved: a loop that
+// throws could send thousands, each many lines long. Each panel keeps one of these: every
+// report becomes one short line, and after `REPORT_LIMIT` of them one line says the rest are
+// not written.
+import { l10n } from './l10n';
+
+/** Reports written per panel (each panel starts again when it is made anew). */
+export const REPORT_LIMIT = 20;
+/** Characters of one report written (whole code points; an ellipsis says it was cut). */
+export const REPORT_CHARS = 300;
+
+export class WebviewErrorReports {
+  private count = 0;
+
+  /**
+   * The line to write for a report, or undefined when this panel has written its share
+   * (the one line at the limit says so).
+   */
+  line(message: string): string | undefined {
+    this.count++;
+    if (this.count > REPORT_LIMIT + 1) return undefined;
+    if (this.count === REPORT_LIMIT + 1)
+      return l10n.t('more errors than {0}; the rest from this webview are not written', REPORT_LIMIT);
+    return oneLine(message);
+  }
+}
+
+// C0 and C1 controls (line breaks and tabs among them), and Unicode's line and paragraph separators.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g;
+
+/** One line: line breaks, tabs and other control characters made spaces (one per run), cut at `REPORT_CHARS`. */
+export function oneLine(message: string): string {
+  const line = message.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+  const chars = Array.from(line);
+  return chars.length <= REPORT_CHARS ? line : `${chars.slice(0, REPORT_CHARS - 1).join('')}…`;
+}
