@@ -1,0 +1,81 @@
+// The chat feature: the Language Model Tools (package.json `languageModelTools`), the links
+// that open an engagement (a URI handler) and Copy Link. Registering reads nothing: each
+// tool's code is loaded (import()) when first used, so activation stays as fast as before.
+import * as vscode from 'vscode';
+import type { Engagement } from '../api/types';
+import { Commands } from '../constants';
+import type { EngagementStore } from '../engagements/store';
+import { isEngagementNode } from '../engagements/tree';
+import type { Feature, Services } from '../services';
+import type { ChatDeps } from './deps';
+import { engagementLink } from './link';
+import { TOOL_NAMES, type ToolName } from './names';
+
+export interface ChatExports {
+  /** The tools this extension registered (none where the VS Code has no tools API). */
+  registered(): string[];
+  /** What a tool's `prepareInvocation` answers for an input: the very function VS Code calls. */
+  prepare(name: string, input: object): Promise<vscode.PreparedToolInvocation | undefined>;
+  /** The link of an engagement in the active environment, as Copy Link writes it. */
+  link(id: string): string | undefined;
+}
+
+export function registerChat(services: Services, store: EngagementStore) {
+  const deps: ChatDeps = { services, store, wholeSets: new Map(), shown: new Map() };
+  const { context, connection, environments } = services;
+  const load = () => import('./tools');
+  const registered: string[] = [];
+  const prepare = async (name: ToolName, input: object, token: vscode.CancellationToken) =>
+    (await load()).prepareTool(deps, name, input as Record<string, unknown>, token);
+  // The tools API is stable since 1.95; a host without it (or one that turned tools off) simply has none.
+  if (typeof vscode.lm?.registerTool === 'function') {
+    for (const name of TOOL_NAMES) {
+      context.subscriptions.push(
+        vscode.lm.registerTool<object>(name, {
+          prepareInvocation: (options, token) => prepare(name, options.input, token),
+          invoke: async (options, token) =>
+            (await load()).invokeTool(deps, name, options.input as Record<string, unknown>, token),
+        }),
+      );
+      registered.push(name);
+    }
+  }
+  context.subscriptions.push(
+    // Another environment, URL or key: what tools read of other environments is read again.
+    connection.onDidChange(() => deps.wholeSets.clear()),
+    environments.onDidChange(() => deps.wholeSets.clear()),
+    vscode.window.registerUriHandler({
+      handleUri: async (uri) => (await import('./openLink')).openLink(services, uri),
+    }),
+  );
+
+  const linkOf = (id: string) => {
+    const env = connection.environment;
+    return env ? engagementLink(env.label, id) : undefined;
+  };
+
+  return {
+    commands: {
+      [Commands.copyEngagementLink]: async (...args: unknown[]) => {
+        const [first] = args;
+        const engagement: Pick<Engagement, 'id' | 'name'> | undefined = isEngagementNode(first)
+          ? first.engagement
+          : typeof first === 'string'
+            ? (store.get(first) ?? { id: first, name: first })
+            : undefined;
+        const link = engagement && linkOf(engagement.id);
+        if (!engagement || !link) return;
+        await vscode.env.clipboard.writeText(link);
+        vscode.window.setStatusBarMessage(
+          `$(check) ${vscode.l10n.t('Copied the link of “{0}”.', engagement.name)}`,
+          5000,
+        );
+      },
+    },
+    exports: {
+      registered: () => [...registered],
+      prepare: (name, input) => prepare(name as ToolName, input, new vscode.CancellationTokenSource().token),
+      link: linkOf,
+    },
+  } satisfies Feature<ChatExports>;
+}
