@@ -16,6 +16,8 @@ export interface ChatExports {
   registered(): string[];
   /** What a tool's `prepareInvocation` answers for an input: the very function VS Code calls. */
   prepare(name: string, input: object): Promise<vscode.PreparedToolInvocation | undefined>;
+  /** What VS Code calls once the person confirmed (a dialog the extension host cannot click). */
+  invokeConfirmed(name: string, input: object): Promise<string>;
   /** The link of an engagement in the active environment, as Copy Link writes it. */
   link(id: string): string | undefined;
 }
@@ -75,6 +77,17 @@ export function registerChat(services: Services, store: EngagementStore) {
     exports: {
       registered: () => [...registered],
       prepare: (name, input) => prepare(name as ToolName, input, new vscode.CancellationTokenSource().token),
+      invokeConfirmed: async (name, input) => {
+        const result = await (
+          await load()
+        ).invokeTool(
+          deps,
+          name as ToolName,
+          input as Record<string, unknown>,
+          new vscode.CancellationTokenSource().token,
+        );
+        return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+      },
       link: linkOf,
     },
   } satisfies Feature<ChatExports>;

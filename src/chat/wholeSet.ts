@@ -19,7 +19,7 @@ export async function wholeSet(deps: ChatDeps, target: Target, signal?: AbortSig
     const fresh = store.snapshot().complete && store.age() < maxAge;
     const loaded = await store.loadAll(maxAge);
     const shown = store.snapshot();
-    if (!loaded) throw shown.error ?? new Error('Reading the engagements was cancelled.');
+    if (!loaded) throw shown.error instanceof Error ? shown.error : new Error('Reading the engagements was cancelled.');
     return { items: shown.items, read: !fresh };
   }
   const kept = deps.wholeSets.get(target.env.id);

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { createBody, updateBody } from '../api/engagements';
-import { type AcceptedWrite, type Engagement, type EngagementChanges, isAccepted } from '../api/types';
+import { type Engagement, type EngagementChanges, isAccepted } from '../api/types';
 import { changedFields, hasChanges } from '../core/changes';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { escapeLine } from '../core/engagementText';
@@ -240,7 +240,7 @@ async function updateOne(
   try {
     const outcome = await target.api.engagements.update(id, changes, { expectedUpdatedAt: fresh.updatedAt });
     if (isAccepted(outcome)) {
-      if (target.active) void deps.store.track(outcome as AcceptedWrite);
+      if (target.active) void deps.store.track(outcome);
       return { id, result: 'accepted' };
     }
     engagement = outcome.engagement;
