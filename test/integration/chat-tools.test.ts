@@ -33,7 +33,7 @@ describe('Chat: the Language Model Tools', function () {
   this.timeout(90_000);
   const ctx = suiteContext({ afresh: true });
   const chat = () => ctx.exports.chat!;
-  const keys = () => Object.values(ctx.service.keys);
+  const keys = (): string[] => Object.values(ctx.service.keys as unknown as Record<string, string>);
 
   function clean(text: string): string {
     assert.ok(text.length <= RESULT_LIMIT, `at most ${RESULT_LIMIT} characters (${text.length})`);
