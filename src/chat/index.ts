@@ -18,6 +18,8 @@ export interface ChatExports {
   prepare(name: string, input: object): Promise<vscode.PreparedToolInvocation | undefined>;
   /** What VS Code calls once the person confirmed (a dialog the extension host cannot click). */
   invokeConfirmed(name: string, input: object): Promise<string>;
+  /** Opens a link as the URI handler does (code-server does not hand `openExternal` links to it in tests). */
+  openLink(link: string): Promise<void>;
   /** The link of an engagement in the active environment, as Copy Link writes it. */
   link(id: string): string | undefined;
 }
@@ -47,7 +49,13 @@ export function registerChat(services: Services, store: EngagementStore) {
     connection.onDidChange(() => deps.wholeSets.clear()),
     environments.onDidChange(() => deps.wholeSets.clear()),
     vscode.window.registerUriHandler({
-      handleUri: async (uri) => (await import('./openLink')).openLink(services, uri),
+      handleUri: async (uri) => {
+        try {
+          await (await import('./openLink')).openLink(services, uri);
+        } catch (error) {
+          services.log.error('Opening a link failed', error);
+        }
+      },
     }),
   );
 
@@ -88,6 +96,7 @@ export function registerChat(services: Services, store: EngagementStore) {
         );
         return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
       },
+      openLink: async (link) => (await import('./openLink')).openLink(services, vscode.Uri.parse(link)),
       link: linkOf,
     },
   } satisfies Feature<ChatExports>;

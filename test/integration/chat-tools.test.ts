@@ -119,7 +119,7 @@ describe('Chat: the Language Model Tools', function () {
     try {
       await useEnvironment(ctx, ctx.service.keys.admin);
       const e = ctx.service.store.engagements[3];
-      (e as Record<string, unknown>).owner = 'team-a';
+      (e as unknown as Record<string, unknown>).owner = 'team-a';
       const got = data<Record<string, unknown>>(clean(await invoke('getEngagement', { id: e.id })));
       assert.equal(got.id, e.id);
       assert.equal(got.name, e.name);
