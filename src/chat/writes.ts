@@ -137,6 +137,16 @@ function inputKey(input: UpdateInput): string {
   return JSON.stringify([input.environment ?? '', ids(input), input.name, input.description, input.status]);
 }
 
+/**
+ * An id in a confirmation, written so it reads the same in the chat (Markdown) and in VS
+ * Code's dialog outside a chat (the Markdown shown as plain text, where an escape's backslash
+ * would show): an id of letters and digits joined by single `_ . -` is Markdown as it stands
+ * (an `_` between two letters or digits starts no emphasis); any other id is escaped.
+ */
+function idText(id: string): string {
+  return /^[A-Za-z0-9]+(?:[_.-][A-Za-z0-9]+)*$/.test(id) ? id : escapeLine(id);
+}
+
 function oldToNew(e: Engagement | undefined, changes: EngagementChanges): string {
   const parts: string[] = [];
   for (const key of ['name', 'description', 'status'] as const) {
@@ -188,7 +198,7 @@ export async function prepareUpdate(
   deps.shown.set(inputKey(input), new Map([...current].map(([id, e]) => [id, e.updatedAt])));
   const lines = list.map((id) => {
     const e = current.get(id);
-    const name = e ? `“${escapeLine(e.name)}” (${escapeLine(id)})` : escapeLine(id);
+    const name = e ? `“${escapeLine(e.name)}” (${idText(id)})` : idText(id);
     return `- ${name}: ${oldToNew(e, changes)}`;
   });
   const title =
