@@ -1,14 +1,12 @@
 // The chat feature: the Language Model Tools (package.json `languageModelTools`), the links
-// that open an engagement (a URI handler) and Copy Link. Registering reads nothing: each
-// tool's code is loaded (import()) when first used, so activation stays as fast as before.
+// that open an engagement (a URI handler) and Copy Link. Registering reads nothing and loads
+// only the tools' names: each tool's code, the link handler and Copy Link are loaded
+// (import()) when first used, so activation stays as fast and as small as before.
 import * as vscode from 'vscode';
-import type { Engagement } from '../api/types';
 import { Commands } from '../constants';
 import type { EngagementStore } from '../engagements/store';
-import { isEngagementNode } from '../engagements/tree';
 import type { Feature, Services } from '../services';
 import type { ChatDeps } from './deps';
-import { engagementLink } from './link';
 import { TOOL_NAMES, type ToolName } from './names';
 
 export interface ChatExports {
@@ -21,7 +19,7 @@ export interface ChatExports {
   /** Opens a link as the URI handler does (code-server does not hand `openExternal` links to it in tests). */
   openLink(link: string): Promise<void>;
   /** The link of an engagement in the active environment, as Copy Link writes it. */
-  link(id: string): string | undefined;
+  link(id: string): Promise<string | undefined>;
 }
 
 export function registerChat(services: Services, store: EngagementStore) {
@@ -59,28 +57,10 @@ export function registerChat(services: Services, store: EngagementStore) {
     }),
   );
 
-  const linkOf = (id: string) => {
-    const env = connection.environment;
-    return env ? engagementLink(env.label, id) : undefined;
-  };
-
   return {
     commands: {
-      [Commands.copyEngagementLink]: async (...args: unknown[]) => {
-        const [first] = args;
-        const engagement: Pick<Engagement, 'id' | 'name'> | undefined = isEngagementNode(first)
-          ? first.engagement
-          : typeof first === 'string'
-            ? (store.get(first) ?? { id: first, name: first })
-            : undefined;
-        const link = engagement && linkOf(engagement.id);
-        if (!engagement || !link) return;
-        await vscode.env.clipboard.writeText(link);
-        vscode.window.setStatusBarMessage(
-          `$(check) ${vscode.l10n.t('Copied the link of “{0}”.', engagement.name)}`,
-          5000,
-        );
-      },
+      [Commands.copyEngagementLink]: async (...args: unknown[]) =>
+        (await import('./copyLink')).copyLink(services, store, args),
     },
     exports: {
       registered: () => [...registered],
@@ -97,7 +77,7 @@ export function registerChat(services: Services, store: EngagementStore) {
         return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
       },
       openLink: async (link) => (await import('./openLink')).openLink(services, vscode.Uri.parse(link)),
-      link: linkOf,
+      link: async (id) => (await import('./copyLink')).linkOf(services, id),
     },
   } satisfies Feature<ChatExports>;
 }

@@ -12,7 +12,7 @@ describe('Chat: links that open an engagement', function () {
   it('opens the engagement a link names, and Copy Link writes that link', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin);
     const target = ctx.service.store.engagements[4];
-    const link = ctx.exports.chat!.link(target.id)!;
+    const link = (await ctx.exports.chat!.link(target.id))!;
     assert.match(link, new RegExp(`/engagement\\?environment=Test&id=${target.id}$`));
     await vscode.commands.executeCommand('engagementUsage.copyEngagementLink', target.id);
     assert.equal(await vscode.env.clipboard.readText(), link);
