@@ -148,4 +148,35 @@ describe('Chat tools and links (e2e)', function () {
     }
     await wb.screenshot('chat-link-refused');
   });
+
+  it('a link to another of the user’s environments asks before switching, then opens the engagement there', async () => {
+    const wb = workbench();
+    await wb.runCommand('Add Environment');
+    await wb.answerInput('short name', 'Sandbox');
+    await wb.answerInput('ending in /v1', wb.service.baseUrl);
+    await wb.answerInput('API key', wb.service.keys.admin);
+    await wb.waitFor(
+      async () => (await wb.statusBarItems()).some((i) => i.text.includes('Sandbox')),
+      'Sandbox to be the active environment',
+      30_000,
+    );
+    const target = wb.service.store.engagements[11];
+    await openLink(wb, `environment=Prod&id=${target.id}`);
+    const ask = wb.page.locator('.monaco-dialog-box', { hasText: 'Switch to the environment' });
+    await ask.waitFor({ state: 'visible', timeout: 15_000 });
+    const asked = (await ask.innerText()).replace(/\s+/g, ' ');
+    assert.ok(asked.includes(`Switch to the environment “Prod” to open engagement ${target.id}?`), asked);
+    assert.ok(asked.includes('“Prod” is a production environment.'), asked);
+    await ask.locator('.dialog-buttons .monaco-button', { hasText: 'Switch and Open' }).click();
+    await wb.waitFor(
+      async () => (await wb.statusBarItems()).some((i) => i.text.includes('Prod')),
+      'Prod to be the active environment again',
+      30_000,
+    );
+    const details = await wb.webviewFrame('h1.name', 30_000);
+    await wb.waitFor(
+      async () => (await details.locator('h1.name').textContent()) === target.name,
+      'the details of the linked engagement',
+    );
+  });
 });
