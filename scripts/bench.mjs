@@ -8,8 +8,9 @@
 //     time to the first tree items and to the dashboard's meters, saved data on reopening,
 //     extension host heap before/after 10,000 engagements in the tree, the 12-period trend
 //     (one round trip; one request when reopened), summary reads per interval with 1–3 windows,
-//     Go to Engagement and sorting over 10,000 engagements at 20 ms latency (every page read,
-//     the reference service on a worker thread so that its work is not the extension's);
+//     Go to Engagement, sorting and the chat tool "find engagements" (cold and warm) over 10,000
+//     engagements at 20 ms latency (every page read, the reference service on a worker thread
+//     so that its work is not the extension's);
 //   - the same Go to Engagement and the client's whole read of 10,000 over each road: loopback
 //     http, HTTPS with the run's private CA, HTTPS through a real proxy (tinyproxy), HTTPS with
 //     http.systemCertificates off; with the requests, new TCP connections and TLS handshakes the
@@ -282,6 +283,19 @@ if (perf) {
       '',
       '',
     );
+  }
+  if (perf.chatFind) {
+    const c = perf.chatFind;
+    for (const [when, r] of [
+      ['cold: every page read', c.cold],
+      ['warm: the whole set held', c.warm],
+    ])
+      row(
+        `Chat tool "find engagements" over ${c.items.toLocaleString('en-US')} engagements (${c.latencyMs} ms latency, the service on its own thread; ${c.matched.toLocaleString('en-US')} matched, 50 listed), ${when}`,
+        `${ms(r.ms)}, ${r.requests} request${r.requests === 1 ? '' : 's'}`,
+        '',
+        '',
+      );
   }
   if (perf.sortAll) {
     row(

@@ -21,6 +21,7 @@ export const Commands = {
   changeEngagementStatus: `${P}.changeEngagementStatus`,
   openEngagement: `${P}.openEngagement`,
   copyEngagementId: `${P}.copyEngagementId`,
+  copyEngagementLink: `${P}.copyEngagementLink`,
   sortEngagements: `${P}.sortEngagements`,
   groupEngagements: `${P}.groupEngagements`,
   filterEngagements: `${P}.filterEngagements`,

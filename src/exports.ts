@@ -1,6 +1,7 @@
 import type { EnvironmentsExports } from './environments/index';
 import type { EngagementsExports } from './engagements/index';
 import type { UsageExports } from './usage/index';
+import type { ChatExports } from './chat/index';
 import type { Ui } from './ui/ui';
 
 /**
@@ -15,4 +16,5 @@ export interface ExtensionExports {
   environments?: EnvironmentsExports;
   engagements?: EngagementsExports;
   usage?: UsageExports;
+  chat?: ChatExports;
 }

@@ -3,6 +3,7 @@ import { type CommandHandler, registerCommands } from './commands';
 import { userAgent } from './api/client';
 import { type CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from './constants';
 import { configureL10n } from './core/l10n';
+import { registerChat } from './chat/index';
 import { registerEngagements } from './engagements/index';
 import { Connection } from './environments/connection';
 import { registerEnvironments } from './environments/index';
@@ -40,11 +41,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   const environments = registerEnvironments(services);
   const engagements = registerEngagements(services);
   const usage = registerUsage(services);
+  const chat = registerChat(services, engagements.store);
   // Every contributed command has a handler: one missing (or one too many) fails the type check.
   const commands = {
     ...environments.commands,
     ...engagements.commands,
     ...usage.commands,
+    ...chat.commands,
     [Commands.showLogs]: () => log.show(),
     [Commands.openWalkthrough]: () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
@@ -61,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
     environments: environments.exports,
     engagements: engagements.exports,
     usage: usage.exports,
+    chat: chat.exports,
   };
 }
 

@@ -351,7 +351,7 @@ export function holdsChanges(engagement: Engagement, body: EngagementChanges): b
 }
 
 /** The POST body: trimmed name and type, a description only when there is one. */
-function createBody(input: NewEngagement): NewEngagement {
+export function createBody(input: NewEngagement): NewEngagement {
   refuse(validateName(input.name), 'name');
   refuse(validateType(input.type), 'type');
   const body: NewEngagement = { name: input.name.trim(), type: input.type.trim() };
@@ -360,7 +360,7 @@ function createBody(input: NewEngagement): NewEngagement {
 }
 
 /** The PATCH body: only the fields given, name and status trimmed. */
-function updateBody(changes: EngagementChanges): EngagementChanges {
+export function updateBody(changes: EngagementChanges): EngagementChanges {
   const body: EngagementChanges = {};
   if (changes.name !== undefined) {
     refuse(validateName(changes.name), 'name');

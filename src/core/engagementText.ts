@@ -75,7 +75,7 @@ export function inlineCode(raw: string): string {
 }
 
 /** One line of escaped text (for headings and table cells, where a line break would end them). */
-function escapeLine(text: string): string {
+export function escapeLine(text: string): string {
   return escapeMarkdown(text.replace(/\s*\r?\n\s*/g, ' '));
 }
 

@@ -23,7 +23,7 @@ export interface EngagementQuery {
   filter: EngagementFilter;
 }
 
-const SORT_FIELDS: readonly SortField[] = ['updated', 'created', 'name', 'evaluations'];
+export const SORT_FIELDS: readonly SortField[] = ['updated', 'created', 'name', 'evaluations'];
 const GROUPS: readonly GroupBy[] = ['none', 'status', 'type'];
 
 /** The natural direction of each field: newest, A to Z, most evaluations first. */

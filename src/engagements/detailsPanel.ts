@@ -1,6 +1,6 @@
 // The engagement details: one reusable webview panel (a preview tab) showing every field of
-// the engagement last opened, with Edit, Change Status, Copy ID, Refresh and Open Usage
-// Dashboard. It follows the store, so an edit made from the tree shows here too. Same rules
+// the engagement last opened, with Edit, Change Status, Copy ID, Copy Link, Refresh and Open
+// Usage Dashboard. It follows the store, so an edit made from the tree shows here too. Same rules
 // as the dashboard: a strict CSP with a nonce, no network in the webview, a `ready`
 // handshake, and every message from the webview checked before anything is done with it.
 import * as vscode from 'vscode';
@@ -29,6 +29,7 @@ function strings(): DetailsStrings {
     'action.edit': vscode.l10n.t('Edit…'),
     'action.changeStatus': vscode.l10n.t('Change Status…'),
     'action.copyId': vscode.l10n.t('Copy ID'),
+    'action.copyLink': vscode.l10n.t('Copy Link'),
     'action.refresh': vscode.l10n.t('Refresh'),
     'action.openUsageDashboard': vscode.l10n.t('Open Usage Dashboard'),
     description: vscode.l10n.t('Description'),
@@ -207,6 +208,7 @@ export class DetailsPanel implements vscode.Disposable {
       edit: Commands.editEngagement,
       changeStatus: Commands.changeEngagementStatus,
       copyId: Commands.copyEngagementId,
+      copyLink: Commands.copyEngagementLink,
       refresh: Commands.openEngagement,
       openUsageDashboard: Commands.openUsageDashboard,
     }[action];

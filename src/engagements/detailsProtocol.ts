@@ -7,7 +7,7 @@ import { absoluteTime, formatCount, relativeTime } from '../core/format';
 import { statusLook } from '../core/status';
 export { fill } from '../usage/protocol';
 
-export const DETAILS_ACTIONS = ['edit', 'changeStatus', 'copyId', 'refresh', 'openUsageDashboard'] as const;
+export const DETAILS_ACTIONS = ['edit', 'changeStatus', 'copyId', 'copyLink', 'refresh', 'openUsageDashboard'] as const;
 export type DetailsAction = (typeof DETAILS_ACTIONS)[number];
 /** Actions that change the engagement: hidden when the key is known to be read-only. */
 const WRITE_ACTIONS: readonly DetailsAction[] = ['edit', 'changeStatus'];
@@ -46,6 +46,7 @@ export type DetailsStringKey =
   | 'action.edit'
   | 'action.changeStatus'
   | 'action.copyId'
+  | 'action.copyLink'
   | 'action.refresh'
   | 'action.openUsageDashboard'
   | 'description'

@@ -250,5 +250,7 @@ export function registerEngagements(services: Services) {
       closeDetails: () => details?.close(),
       goTo: () => goTo,
     },
-  } satisfies Feature<EngagementsExports>;
+    // The chat tools read and write through the same store (one whole set shared with the tree).
+    store,
+  } satisfies Feature<EngagementsExports> & { store: EngagementStore };
 }

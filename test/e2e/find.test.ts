@@ -93,7 +93,7 @@ describe('Find and act on any engagement (e2e)', function () {
       const buttons = await details.locator('.actions button').allTextContents();
       assert.deepEqual(
         buttons.map((b) => b.replace(/^\W+/, '').trim()),
-        ['Edit…', 'Change Status…', 'Copy ID', 'Refresh', 'Open Usage Dashboard'],
+        ['Edit…', 'Change Status…', 'Copy ID', 'Copy Link', 'Refresh', 'Open Usage Dashboard'],
       );
       const fields = await details.locator('table.fields th').allTextContents();
       assert.deepEqual(fields.slice(0, 6), ['ID', 'Type', 'Status', 'Evaluations', 'Created', 'Updated']);

@@ -398,7 +398,7 @@ describe('Engagements: find and act on any engagement', function () {
       () => (eng().details()?.view?.id === target.id && eng().details()?.view?.busy === false ? true : undefined),
       'the details',
     );
-    assert.deepEqual(eng().details()?.view?.actions, ['copyId', 'refresh', 'openUsageDashboard']);
+    assert.deepEqual(eng().details()?.view?.actions, ['copyId', 'copyLink', 'refresh', 'openUsageDashboard']);
     eng().closeDetails();
     // A new key: what the old one could not do is forgotten.
     await useEnvironment(suite.ctx, suite.ctx.service.keys.admin);

@@ -169,7 +169,7 @@ describe('Engagements view', function () {
       'the created date, in the display language',
     );
     assert.match(view.fields[4].note ?? '', /ago$|^now$/, 'and how long ago');
-    assert.deepEqual(view.actions, ['edit', 'changeStatus', 'copyId', 'refresh', 'openUsageDashboard']);
+    assert.deepEqual(view.actions, ['edit', 'changeStatus', 'copyId', 'copyLink', 'refresh', 'openUsageDashboard']);
     assert.ok(shown.ready, 'the webview said ready');
 
     // One reusable tab: the next engagement replaces the first.

@@ -479,6 +479,53 @@ describe('Performance', function () {
     };
   });
 
+  it('the chat tool "find engagements" over 10,000: every page read once (cold), then answered from the held set (warm)', async () => {
+    const service = await remoteService();
+    const colds: Array<{ ms: number; requests: number }> = [];
+    const warms: Array<{ ms: number; requests: number }> = [];
+    let matched = 0;
+    await environments(['Perf chat A', 'Perf chat B'], service);
+    const find = async () => {
+      await service.clearRequests();
+      const started = performance.now();
+      const result = await vscode.lm.invokeTool('engagementUsage_findEngagements', {
+        input: { status: 'active', sort: 'name', limit: 50 },
+        toolInvocationToken: undefined,
+      });
+      const ms = performance.now() - started;
+      const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      const counted = /(\d+) of the 10000 engagements matched; listing 50/.exec(text);
+      assert.ok(counted, text.slice(0, 400));
+      matched = Number(counted[1]);
+      const requests = (await service.requests()).filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
+      return { ms, requests: requests.length };
+    };
+    for (let i = 0; i < REPEATS; i++) {
+      // Switching starts the environment afresh: nothing of its whole set is held.
+      await activate(i % 2 ? 'Perf chat A' : 'Perf chat B');
+      await quiet();
+      await service.setLatency(FIND_LATENCY_MS);
+      const cold = await find();
+      const warm = await find();
+      await service.setLatency(0);
+      assert.ok(cold.requests >= 100 && cold.requests <= 101, `every page of 100 read once: ${cold.requests}`);
+      assert.equal(warm.requests, 0, 'the held whole set answers: nothing sent');
+      colds.push(cold);
+      warms.push(warm);
+    }
+    const mid = (list: Array<{ ms: number; requests: number }>) => ({
+      ms: median(list.map((r) => r.ms)),
+      requests: Math.max(...list.map((r) => r.requests)),
+    });
+    figures.chatFind = {
+      latencyMs: FIND_LATENCY_MS,
+      items: 10_000,
+      matched,
+      cold: mid(colds),
+      warm: mid(warms),
+    };
+  });
+
   it('sorting reads every page and lists the first 1,000 of all 10,000 sorted, then "Show more…"', async () => {
     const service = await remoteService();
     const times: number[] = [];

@@ -92,11 +92,13 @@ describe('engagement details: protocol and view', () => {
       'edit',
       'changeStatus',
       'copyId',
+      'copyLink',
       'refresh',
       'openUsageDashboard',
     ]);
     assert.deepEqual(detailsView(engagement(), { environment: 'E', words, readAt: NOW, canWrite: false }).actions, [
       'copyId',
+      'copyLink',
       'refresh',
       'openUsageDashboard',
     ]);

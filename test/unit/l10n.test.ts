@@ -283,7 +283,11 @@ describe('localisation: every text a user reads can be translated', () => {
         else if (isShown) plain.push(`${at}: ${value.slice(0, 60)}`);
       } else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${at}[${i}]`, isShown));
       else if (value && typeof value === 'object')
-        for (const [name, item] of Object.entries(value)) walk(item, `${at}.${name}`, shown.has(name));
+        for (const [name, item] of Object.entries(value)) {
+          // A tool's name is its id, and its input schema is read by the model only (kept in English).
+          if (at.includes('.languageModelTools[') && (name === 'name' || name === 'inputSchema')) continue;
+          walk(item, `${at}.${name}`, shown.has(name));
+        }
     };
     walk({ contributes: manifest.contributes, capabilities: manifest.capabilities }, 'package.json', false);
     assert.deepEqual(plain, [], 'texts of the manifest that do not come from package.nls.json');

@@ -83,7 +83,7 @@ describe('Manifest: first run', () => {
   it('has a walkthrough with the steps a new user takes, each with media and a completion event', () => {
     assert.deepEqual(
       walkthrough.steps.map((s) => s.id),
-      ['addEnvironment', 'browse', 'create', 'dashboard', 'alerts'],
+      ['addEnvironment', 'browse', 'create', 'dashboard', 'alerts', 'askChat'],
     );
     for (const step of walkthrough.steps) {
       const media = step.media.markdown ?? step.media.image ?? '';

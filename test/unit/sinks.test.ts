@@ -19,6 +19,7 @@ const FIXED = /^[\w.]+ = (`\$\([a-z-]+\) \$\{)?vscode\.l10n\.t\('[^']*'\)\}?`?$|
 // [file, the sink's first characters, what makes it safe (found in the statement, or with
 // `file:` in the file: the variable's definition)].
 const SINKS: Array<[string, string, RegExp | string]> = [
+  ['chat/copyLink.ts', 'setStatusBarMessage(shown', 'const shown = `$(check) ${safeLabel(vscode.l10n.t('],
   ['engagements/common.ts', 'window.withProgress({ location: { viewId', 'log?.info(safeText(title))'],
   ['engagements/common.ts', 'setStatusBarMessage(shown', 'const shown = `$(check) ${safeLabel(text)}`'],
   [

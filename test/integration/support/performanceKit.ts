@@ -34,6 +34,14 @@ export interface BenchFigures {
   sharedReads?: Array<{ windows: number; intervals: number; reads: number }>;
   /** Go to Engagement over 10,000 engagements: the loaded ones, then all, in the quick pick. */
   goTo?: { latencyMs: number; firstMs: number; firstItems: number; allMs: number; allItems: number };
+  /** The chat tool "find engagements" over 10,000 (vscode.lm.invokeTool): whole set read (cold), then held (warm). */
+  chatFind?: {
+    latencyMs: number;
+    items: number;
+    matched: number;
+    cold: { ms: number; requests: number };
+    warm: { ms: number; requests: number };
+  };
   /** Sort by name over 10,000 engagements, from the command to the sorted tree. */
   sortAll?: { latencyMs: number; ms: number; items: number };
   /** Go to Engagement and the whole read over 10,000 engagements on each road (support/roads.ts). */

@@ -1,0 +1,30 @@
+// Copy Link (the tree's context menu, the details view, the palette): the link of an
+// engagement in the active environment, to the clipboard. Loaded on first use.
+import * as vscode from 'vscode';
+import type { Engagement } from '../api/types';
+import { safeLabel } from '../core/text';
+import type { Services } from '../services';
+import type { EngagementStore } from '../engagements/store';
+import { isEngagementNode } from '../engagements/tree';
+import { engagementLink } from './link';
+
+/** The link of an engagement in the active environment, as Copy Link writes it. */
+export function linkOf(services: Services, id: string): string | undefined {
+  const env = services.connection.environment;
+  return env ? engagementLink(env.label, id) : undefined;
+}
+
+export async function copyLink(services: Services, store: EngagementStore, args: unknown[]): Promise<void> {
+  const [first] = args;
+  const engagement: Pick<Engagement, 'id' | 'name'> | undefined = isEngagementNode(first)
+    ? first.engagement
+    : typeof first === 'string'
+      ? (store.get(first) ?? { id: first, name: first })
+      : undefined;
+  const link = engagement && linkOf(services, engagement.id);
+  if (!engagement || !link) return;
+  await vscode.env.clipboard.writeText(link);
+  // The name comes from the service: `$(…)` shows as written, no control or override.
+  const shown = `$(check) ${safeLabel(vscode.l10n.t('Copied the link of “{0}”.', engagement.name))}`;
+  vscode.window.setStatusBarMessage(shown, 5000);
+}

@@ -1,0 +1,76 @@
+// Which environment a tool works on: the active one, or another of the user's own named by
+// its label. Never a URL: a tool never adds an environment or sends a key anywhere new.
+import * as vscode from 'vscode';
+import type { ServiceApi } from '../api/service';
+import type { Environment } from '../environments/model';
+import type { ChatDeps } from './deps';
+
+export interface Target {
+  env: Environment;
+  api: ServiceApi;
+  /** The active environment: what the tree shows is kept up to date with what a tool reads and writes. */
+  active: boolean;
+}
+
+/** A tool's answer that is not a result: said in words, with what to do. */
+export class ToolRefusal extends Error {}
+
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:|\/\/|^www\./i;
+
+/** The environment a tool input names (or the active one), without reading anything. */
+export function findEnvironment(deps: ChatDeps, named: unknown): Environment {
+  const { environments, connection } = deps.services;
+  if (named === undefined || named === null || (typeof named === 'string' && named.trim() === '')) {
+    const active = connection.environment;
+    if (!active)
+      throw new ToolRefusal(
+        vscode.l10n.t(
+          'No environment is set up. Ask the user to add one with the command “Engagements: Add Environment…” (a label, the service URL and an API key).',
+        ),
+      );
+    return active;
+  }
+  if (typeof named !== 'string' || named.length > 200)
+    throw new ToolRefusal(vscode.l10n.t('Name an environment by its label.'));
+  const label = named.trim();
+  if (URL_LIKE.test(label))
+    throw new ToolRefusal(
+      vscode.l10n.t(
+        'Environments are named by their label, never by a URL: a tool does not add environments or send a key anywhere new. Known environments: {0}.',
+        labels(environments.list()),
+      ),
+    );
+  const found =
+    environments.list().find((e) => e.label === label) ??
+    environments.list().find((e) => e.label.toLowerCase() === label.toLowerCase());
+  if (!found)
+    throw new ToolRefusal(
+      vscode.l10n.t('There is no environment “{0}”. Known environments: {1}.', label, labels(environments.list())),
+    );
+  return found;
+}
+
+function labels(list: readonly Environment[]): string {
+  return list.length ? list.map((e) => `“${e.label}”`).join(', ') : vscode.l10n.t('none');
+}
+
+/** The environment and a client for it; refuses when its key is not on this machine. */
+export async function resolveTarget(deps: ChatDeps, named: unknown): Promise<Target> {
+  const env = findEnvironment(deps, named);
+  const { connection, vault } = deps.services;
+  const active = connection.environment?.id === env.id;
+  if (!(await vault.usable(env)))
+    throw new ToolRefusal(
+      vscode.l10n.t(
+        'The API key of “{0}” is not on this machine (keys never sync). Ask the user to run “Engagements: Replace API Key…”.',
+        env.label,
+      ),
+    );
+  const api = active ? connection.api : undefined;
+  return { env, api: api ?? connection.createApi(env), active };
+}
+
+/** Production marked as such wherever an environment is named to the person. */
+export function environmentName(env: Environment): string {
+  return env.production ? vscode.l10n.t('“{0}” (PRODUCTION)', env.label) : `“${env.label}”`;
+}

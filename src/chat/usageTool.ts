@@ -1,0 +1,187 @@
+// The usage tool: the summary of a billing period (with the projection, an estimate, for the
+// current one, and the 12-period trend), usage by key (key ids masked as the dashboard does),
+// or the usage records of a period filtered by key, status class and endpoint, at most 50.
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import type { UsageRecord } from '../api/types';
+import { USAGE_METERS } from '../core/meters';
+import { currentPeriod, isPeriod } from '../core/period';
+import { projectPeriod } from '../core/projection';
+import { filterRecords, keyColumn, type RecordFilter, STATUS_CLASSES, type StatusClass } from '../core/recordFilter';
+import { deriveColumns, maskKeyId, maskKeyIds } from '../core/records';
+import { describeError } from '../ui/errors';
+import { readTrend } from '../usage/trend';
+import type { ChatDeps } from './deps';
+import { MAX_RECORDS } from './names';
+import { dataBlock, heading, textResult } from './result';
+import { resolveTarget, type Target, ToolRefusal } from './target';
+
+export interface UsageInput {
+  environment?: string;
+  view?: 'summary' | 'byKey' | 'records';
+  billingPeriod?: string;
+  key?: string;
+  statusClass?: string;
+  endpoint?: string;
+  limit?: number;
+}
+
+function period(input: UsageInput): string {
+  const value = input.billingPeriod?.trim();
+  if (!value) return currentPeriod();
+  if (!isPeriod(value)) throw new ToolRefusal(vscode.l10n.t('A billing period is written YYYY-MM, e.g. 2026-03.'));
+  return value;
+}
+
+export async function usage(deps: ChatDeps, input: UsageInput) {
+  const target = await resolveTarget(deps, input.environment);
+  switch (input.view ?? 'summary') {
+    case 'summary':
+      return summary(target, period(input));
+    case 'byKey':
+      return byKey(target, period(input));
+    case 'records':
+      return records(target, period(input), input);
+    default:
+      throw new ToolRefusal(vscode.l10n.t('“view” is one of summary, byKey, records.'));
+  }
+}
+
+async function summary(target: Target, billingPeriod: string) {
+  const current = currentPeriod();
+  const [read, trend] = await Promise.all([
+    target.api.usage.summary(billingPeriod),
+    readTrend(
+      (p) => target.api.usage.summary(p),
+      undefined,
+      current,
+      (e) => describeError(e, target.env.label),
+    ).catch((error: unknown) => ({ error })),
+  ]);
+  const meters = USAGE_METERS.map((name) => ({ name, ...read.usage[name] }));
+  const projection = billingPeriod === current ? projectPeriod(billingPeriod, meters, Date.now()) : undefined;
+  const data = {
+    billingPeriod: read.billingPeriod,
+    tier: read.tier,
+    meters: Object.fromEntries(meters.map((m) => [m.name, { used: m.used, included: m.included, overage: m.overage }])),
+    estimate: projection && {
+      note: 'estimate by this extension at the current pace, not a figure of the service',
+      daysLeft: Math.round(projection.daysLeft * 10) / 10,
+      meters: Object.fromEntries(
+        projection.meters.map((p) => [
+          p.meter,
+          { projected: Math.round(p.projected * 100) / 100, overBy: p.overBy, exceedsOn: p.exceedsOn },
+        ]),
+      ),
+    },
+    trend:
+      'error' in trend
+        ? describeError(trend.error, target.env.label)
+        : trend.data.points.map((p) =>
+            p.status === 'data'
+              ? { period: p.period, ...Object.fromEntries(USAGE_METERS.map((m) => [m, p.meters[m].used])) }
+              : { period: p.period, [p.status]: p.status === 'error' ? p.message : true },
+          ),
+  };
+  const over = projection?.meters.filter((p) => p.overBy !== undefined).map((p) => p.meter) ?? [];
+  const words =
+    billingPeriod !== current
+      ? vscode.l10n.t('Usage of {0} (a closed period: no estimate).', billingPeriod)
+      : over.length
+        ? vscode.l10n.t(
+            'Usage of {0}. At the current pace (an estimate) these meters pass what is included: {1}.',
+            billingPeriod,
+            over.join(', '),
+          )
+        : vscode.l10n.t(
+            'Usage of {0}. At the current pace (an estimate) no meter passes what is included.',
+            billingPeriod,
+          );
+  return textResult(heading(target), words, dataBlock(data));
+}
+
+async function byKey(target: Target, billingPeriod: string) {
+  const read = await target.api.usage.byKey(billingPeriod);
+  const keys = [...read.keys].sort((a, b) => b.calls - a.calls);
+  const masks = maskKeyIds(keys.map((k) => k.keyId));
+  const total = keys.reduce((sum, k) => sum + Math.max(0, k.calls), 0);
+  const shown = keys.slice(0, MAX_RECORDS).map((k, i) => ({
+    name: k.name,
+    keyId: masks[i],
+    calls: k.calls,
+    share: total ? Math.round((Math.max(0, k.calls) / total) * 1000) / 10 : 0,
+    lastUsedAt: k.lastUsedAt,
+  }));
+  return textResult(
+    heading(target),
+    vscode.l10n.t(
+      'Calls by API key in {0}: {1} keys, {2} calls (key ids shown masked).',
+      billingPeriod,
+      keys.length,
+      total,
+    ),
+    dataBlock(shown),
+  );
+}
+
+const normalise = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
+
+async function records(target: Target, billingPeriod: string, input: UsageInput) {
+  const status = input.statusClass?.trim().toLowerCase();
+  if (status && !STATUS_CLASSES.includes(status as StatusClass))
+    throw new ToolRefusal(vscode.l10n.t('“statusClass” is one of {0}.', STATUS_CLASSES.join(', ')));
+  const limit = Math.min(MAX_RECORDS, Math.max(1, Math.floor(Number(input.limit ?? 20)) || 20));
+  const filter: RecordFilter = {};
+  if (status) filter.status = status as StatusClass;
+  if (input.key?.trim()) filter.keyId = await keyIdOf(target, billingPeriod, input.key.trim());
+  let all: UsageRecord[];
+  try {
+    all = (await target.api.usage.detailsAll(billingPeriod)).items;
+  } catch (error) {
+    if (isApiError(error) && error.kind === 'notFound')
+      return textResult(heading(target), vscode.l10n.t('The service has no usage records for {0}.', billingPeriod));
+    throw error;
+  }
+  const columns = deriveColumns(all);
+  if (input.endpoint?.trim()) {
+    filter.column = columns.find((c) => ['endpoint', 'path', 'route'].includes(normalise(c)));
+    if (!filter.column) throw new ToolRefusal(vscode.l10n.t('These usage records name no endpoint.'));
+    filter.text = input.endpoint.trim();
+  }
+  const found = filterRecords(all, columns, filter);
+  const keyCol = keyColumn(columns);
+  const shown = found
+    .slice(0, limit)
+    .map((r) => (keyCol && typeof r[keyCol] === 'string' ? { ...r, [keyCol]: maskKeyId(r[keyCol]) } : r));
+  const hint =
+    found.length > shown.length
+      ? vscode.l10n.t(
+          'More matched than are listed: narrow by key, status class or endpoint (at most {0} are listed).',
+          MAX_RECORDS,
+        )
+      : '';
+  return textResult(
+    heading(target),
+    vscode.l10n.t(
+      '{0} of the {1} usage records of {2} matched; listing {3}.',
+      found.length,
+      all.length,
+      billingPeriod,
+      shown.length,
+    ),
+    hint,
+    shown.length ? dataBlock(shown) : '',
+  );
+}
+
+/** The key a filter names: by its name or its id, as usage by key lists it. */
+async function keyIdOf(target: Target, billingPeriod: string, named: string): Promise<string> {
+  const { keys } = await target.api.usage.byKey(billingPeriod);
+  const masks = maskKeyIds(keys.map((k) => k.keyId));
+  const index = keys.findIndex(
+    (k, i) => k.keyId === named || masks[i] === named || k.name.toLowerCase() === named.toLowerCase(),
+  );
+  if (index < 0)
+    throw new ToolRefusal(vscode.l10n.t('No API key “{0}” used the service in {1}.', named, billingPeriod));
+  return keys[index].keyId;
+}
