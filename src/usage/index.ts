@@ -13,7 +13,7 @@ import { UsageHistory } from './history';
 import { ReadCoordinator } from './readCoordinator';
 import { isSavedDashboard } from './saved';
 import type * as PanelModule from './panel';
-import type { DashboardPanel } from './panel';
+import type { DashboardPanel, PanelTimeline } from './panel';
 import { UsageStatusBar, type UsageStatusBarView } from './statusBar';
 
 /** What integration tests read and drive: the same objects and handlers a person uses. */
@@ -37,8 +37,8 @@ export interface DashboardProbe {
   receive(message: unknown): Promise<void>;
   /** Resolves when every request this dashboard started has settled. */
   idle(): Promise<void>;
-  /** performance.now() when the panel was made, its webview said `ready`, and meters were first posted. */
-  timeline(): { createdAt: number; readyAt?: number; metersPostedAt?: number; trendPostedAt?: number };
+  /** performance.now() of the moments the dashboard went through (see PanelTimeline). */
+  timeline(): PanelTimeline;
   /** Summaries the last trend read asked of the service (the rest came from the stored history). */
   trendRequests(): number;
   close(): void;
@@ -124,7 +124,11 @@ export function registerUsage(services: Services) {
   const opened = new Map<string, Promise<DashboardPanel>>();
 
   /** Makes a webview panel (a new one, or one VS Code restored) the dashboard of `view`'s environment. */
-  const createDashboardIn = async (webviewPanel: vscode.WebviewPanel, view: ViewState): Promise<DashboardPanel> => {
+  const createDashboardIn = async (
+    webviewPanel: vscode.WebviewPanel,
+    view: ViewState,
+    panelAt: number,
+  ): Promise<DashboardPanel> => {
     let DashboardPanel: typeof PanelModule.DashboardPanel;
     try {
       ({ DashboardPanel } = await loadPanel());
@@ -133,6 +137,7 @@ export function registerUsage(services: Services) {
       throw error;
     }
     const panel = new DashboardPanel(services, webviewPanel, view, {
+      panelAt,
       summaryLoaded: (id, summary) => statusBar.showSummaryReadElsewhere(id, summary),
       saved: (id) => saved.read(id),
       save: (id, shown) => saved.write(id, shown),
@@ -169,25 +174,34 @@ export function registerUsage(services: Services) {
       existing.reveal();
       return;
     }
+    const panelAt = performance.now();
     const webviewPanel = vscode.window.createWebviewPanel(
       WebviewTypes.usageDashboard,
       vscode.l10n.t('Usage: {0}', env.label),
       vscode.ViewColumn.Active,
       { enableScripts: true, enableFindWidget: true },
     );
-    const panel = createDashboardIn(webviewPanel, {
-      environmentId: env.id,
-      period: currentPeriod(),
-      sort: { ...DEFAULT_KEY_SORT },
-      page: 1,
-      pageSize: DEFAULT_DETAILS_PAGE_SIZE,
-    });
+    const panel = createDashboardIn(
+      webviewPanel,
+      {
+        environmentId: env.id,
+        period: currentPeriod(),
+        sort: { ...DEFAULT_KEY_SORT },
+        page: 1,
+        pageSize: DEFAULT_DETAILS_PAGE_SIZE,
+      },
+      panelAt,
+    );
     opened.set(env.id, panel);
     await panel.finally(() => opened.delete(env.id));
   };
 
   /** What the serializer does after a window reload: the saved view state, checked, in the panel VS Code kept. */
-  const restore = async (webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<DashboardPanel | undefined> => {
+  const restore = async (
+    webviewPanel: vscode.WebviewPanel,
+    saved: unknown,
+    panelAt = performance.now(),
+  ): Promise<DashboardPanel | undefined> => {
     // The protocol's checks are loaded with the first dashboard, here or in createDashboardIn.
     const { parseViewState } = await import('./protocol');
     const view = parseViewState(saved, currentPeriod()) ?? fallbackView(services);
@@ -198,7 +212,7 @@ export function registerUsage(services: Services) {
       duplicate?.reveal();
       return undefined;
     }
-    return createDashboardIn(webviewPanel, view);
+    return createDashboardIn(webviewPanel, view, panelAt);
   };
 
   context.subscriptions.push(
