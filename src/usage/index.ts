@@ -120,6 +120,18 @@ export function registerUsage(services: Services) {
   // The dashboard's code (panel, state, export, HTML) is loaded when a dashboard first opens.
   let panelModule: Promise<typeof PanelModule> | undefined;
   const loadPanel = () => (panelModule ??= import('./panel'));
+  /** The webview's script and style sheet, read once (with the panel's code, before its HTML is set). */
+  let assets: Promise<{ script: string; style: string }> | undefined;
+  const loadAssets = () => {
+    const read = async (...path: string[]) =>
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(context.extensionUri, ...path)));
+    assets ??= Promise.all([read('dist', 'webview.js'), read('media', 'dashboard.css')]).then(([script, style]) => ({
+      script,
+      style,
+    }));
+    assets.catch(() => (assets = undefined));
+    return assets;
+  };
   /** Dashboards being made (their code may still be loading): a second open reveals the first. */
   const opened = new Map<string, Promise<DashboardPanel>>();
 
@@ -130,22 +142,29 @@ export function registerUsage(services: Services) {
     panelAt: number,
   ): Promise<DashboardPanel> => {
     let DashboardPanel: typeof PanelModule.DashboardPanel;
+    let shell: { script: string; style: string };
     try {
-      ({ DashboardPanel } = await loadPanel());
+      [{ DashboardPanel }, shell] = await Promise.all([loadPanel(), loadAssets()]);
     } catch (error) {
       webviewPanel.dispose();
       throw error;
     }
-    const panel = new DashboardPanel(services, webviewPanel, view, {
-      panelAt,
-      summaryLoaded: (id, summary) => statusBar.showSummaryReadElsewhere(id, summary),
-      saved: (id) => saved.read(id),
-      save: (id, shown) => saved.write(id, shown),
-      history,
-      disposed: (closed) => {
-        if (panels.get(closed.environmentId) === closed) panels.delete(closed.environmentId);
+    const panel = new DashboardPanel(
+      services,
+      webviewPanel,
+      view,
+      {
+        panelAt,
+        summaryLoaded: (id, summary) => statusBar.showSummaryReadElsewhere(id, summary),
+        saved: (id) => saved.read(id),
+        save: (id, shown) => saved.write(id, shown),
+        history,
+        disposed: (closed) => {
+          if (panels.get(closed.environmentId) === closed) panels.delete(closed.environmentId);
+        },
       },
-    });
+      shell,
+    );
     panels.set(view.environmentId, panel);
     return panel;
   };

@@ -59,6 +59,8 @@ export class DashboardPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     view: ViewState,
     private readonly hooks: PanelHooks,
+    /** The webview's script and style sheet, written into its HTML (see html.ts). */
+    assets: { script: string; style: string },
   ) {
     this.timeline.panelAt = hooks.panelAt;
     const extensionUri = services.context.extensionUri;
@@ -91,8 +93,7 @@ export class DashboardPanel implements vscode.Disposable {
     void this.dashboard.load();
     webview.html = dashboardHtml({
       cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'dashboard.css')).toString(),
+      ...assets,
       nonce: createNonce(),
       title: panel.title,
       lang: vscode.env.language,
