@@ -292,6 +292,16 @@ describe('Performance', function () {
       summary.at <= performance.timeOrigin + (first.timeline.readyAt ?? 0),
       'the summary was asked for before the webview was ready',
     );
+    const marks = first.timeline.webview;
+    assert.ok(marks, 'the webview sent its own marks with ready');
+    assert.ok(
+      marks.navigationStartAt <= marks.scriptStartAt && marks.scriptStartAt <= marks.readySentAt,
+      'its document started, then its script, then it said ready',
+    );
+    assert.ok(
+      /<script nonce="[0-9a-f]+">/.test(first.probe.html()),
+      'the script is in the page: nothing to load first',
+    );
     figures.meters = {
       readyMs: (first.timeline.readyAt ?? 0) - first.started,
       metersMs: (first.timeline.metersPostedAt ?? 0) - first.started,
