@@ -216,8 +216,14 @@ if (perf) {
       'before the answer',
       met(perf.savedItemsMs < 1500),
     );
+  // Where a dashboard's time went before `ready` (issue 28): the panel's HTML set (extension
+  // host), the webview's document started, its script started (the webview's own clock).
+  const phases = (p) =>
+    p && p.documentMs !== undefined
+      ? ` (HTML set ${ms(p.htmlMs)}, document started ${ms(p.documentMs)}, script started ${ms(p.scriptMs)})`
+      : '';
   if (perf.meters) {
-    row(`Dashboard opened → webview ready`, ms(perf.meters.readyMs), '', '');
+    row(`Dashboard opened → webview ready`, `${ms(perf.meters.readyMs)}${phases(perf.meters.phases)}`, '', '');
     const floor = Math.max(perf.meters.readyMs, rtt);
     row(
       `Dashboard opened → meters posted (${rtt} ms latency)`,
@@ -227,7 +233,13 @@ if (perf) {
     );
   }
   if (perf.savedMeters) {
-    row('Dashboard reopened → webview ready', ms(perf.savedMeters.readyMs), '', '');
+    const first = perf.meters?.readyMs;
+    row(
+      'Dashboard reopened → webview ready',
+      `${ms(perf.savedMeters.readyMs)}${phases(perf.savedMeters.phases)}`,
+      first === undefined ? '' : `within 1.5× of first open: < ${ms(1.5 * first)}`,
+      first === undefined ? '' : met(perf.savedMeters.readyMs < 1.5 * first),
+    );
     row(
       'Dashboard reopened → saved meters posted (service answers after 1,500 ms)',
       ms(perf.savedMeters.metersMs),
@@ -238,8 +250,8 @@ if (perf) {
   if (perf.trends) {
     const floor = Math.max(perf.trends.readyMs, rtt);
     row(
-      `Dashboard opened → 12-period trends on screen (${rtt} ms latency)`,
-      `${ms(perf.trends.trendMs)}; ${perf.trends.requests} summaries sent within ${ms(perf.trends.spreadMs)}`,
+      `Dashboard opened → 12-period trends posted to the webview (${rtt} ms latency)`,
+      `${ms(perf.trends.trendMs)}${phases(perf.trends.phases)}, ready ${ms(perf.trends.readyMs)}; ${perf.trends.requests} summaries sent within ${ms(perf.trends.spreadMs)}`,
       `one round trip after the webview is ready: < ${ms(floor + rtt)}`,
       met(perf.trends.trendMs < floor + rtt && perf.trends.spreadMs < rtt),
     );

@@ -14,7 +14,7 @@ import { UsageHistory } from './history';
 import { ReadCoordinator } from './readCoordinator';
 import { isSavedDashboard } from './saved';
 import type * as PanelModule from './panel';
-import type { DashboardPanel } from './panel';
+import type { DashboardPanel, PanelTimeline } from './panel';
 import { UsageStatusBar, type UsageStatusBarView } from './statusBar';
 
 /** What integration tests read and drive: the same objects and handlers a person uses. */
@@ -38,8 +38,8 @@ export interface DashboardProbe {
   receive(message: unknown): Promise<void>;
   /** Resolves when every request this dashboard started has settled. */
   idle(): Promise<void>;
-  /** performance.now() when the panel was made, its webview said `ready`, and meters were first posted. */
-  timeline(): { createdAt: number; readyAt?: number; metersPostedAt?: number; trendPostedAt?: number };
+  /** performance.now() of the moments the dashboard went through (see PanelTimeline). */
+  timeline(): PanelTimeline;
   /** Summaries the last trend read asked of the service (the rest came from the stored history). */
   trendRequests(): number;
   close(): void;
@@ -121,27 +121,51 @@ export function registerUsage(services: Services) {
   // The dashboard's code (panel, state, export, HTML) is loaded when a dashboard first opens.
   let panelModule: Promise<typeof PanelModule> | undefined;
   const loadPanel = () => (panelModule ??= import('./panel'));
+  /** The webview's script and style sheet, read once (with the panel's code, before its HTML is set). */
+  let assets: Promise<{ script: string; style: string }> | undefined;
+  const loadAssets = () => {
+    const read = async (...path: string[]) =>
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(context.extensionUri, ...path)));
+    assets ??= Promise.all([read('dist', 'webview.js'), read('media', 'dashboard.css')]).then(([script, style]) => ({
+      script,
+      style,
+    }));
+    assets.catch(() => (assets = undefined));
+    return assets;
+  };
   /** Dashboards being made (their code may still be loading): a second open reveals the first. */
   const opened = new Map<string, Promise<DashboardPanel>>();
 
   /** Makes a webview panel (a new one, or one VS Code restored) the dashboard of `view`'s environment. */
-  const createDashboardIn = async (webviewPanel: vscode.WebviewPanel, view: ViewState): Promise<DashboardPanel> => {
+  const createDashboardIn = async (
+    webviewPanel: vscode.WebviewPanel,
+    view: ViewState,
+    panelAt: number,
+  ): Promise<DashboardPanel> => {
     let DashboardPanel: typeof PanelModule.DashboardPanel;
+    let shell: { script: string; style: string };
     try {
-      ({ DashboardPanel } = await loadPanel());
+      [{ DashboardPanel }, shell] = await Promise.all([loadPanel(), loadAssets()]);
     } catch (error) {
       webviewPanel.dispose();
       throw error;
     }
-    const panel = new DashboardPanel(services, webviewPanel, view, {
-      summaryLoaded: (id, summary) => statusBar.showSummaryReadElsewhere(id, summary),
-      saved: (id) => saved.read(id),
-      save: (id, shown) => saved.write(id, shown),
-      history,
-      disposed: (closed) => {
-        if (panels.get(closed.environmentId) === closed) panels.delete(closed.environmentId);
+    const panel = new DashboardPanel(
+      services,
+      webviewPanel,
+      view,
+      {
+        panelAt,
+        summaryLoaded: (id, summary) => statusBar.showSummaryReadElsewhere(id, summary),
+        saved: (id) => saved.read(id),
+        save: (id, shown) => saved.write(id, shown),
+        history,
+        disposed: (closed) => {
+          if (panels.get(closed.environmentId) === closed) panels.delete(closed.environmentId);
+        },
       },
-    });
+      shell,
+    );
     panels.set(view.environmentId, panel);
     return panel;
   };
@@ -170,25 +194,34 @@ export function registerUsage(services: Services) {
       existing.reveal();
       return;
     }
+    const panelAt = performance.now();
     const webviewPanel = vscode.window.createWebviewPanel(
       WebviewTypes.usageDashboard,
       safeText(vscode.l10n.t('Usage: {0}', env.label)),
       vscode.ViewColumn.Active,
       { enableScripts: true, enableFindWidget: true },
     );
-    const panel = createDashboardIn(webviewPanel, {
-      environmentId: env.id,
-      period: currentPeriod(),
-      sort: { ...DEFAULT_KEY_SORT },
-      page: 1,
-      pageSize: DEFAULT_DETAILS_PAGE_SIZE,
-    });
+    const panel = createDashboardIn(
+      webviewPanel,
+      {
+        environmentId: env.id,
+        period: currentPeriod(),
+        sort: { ...DEFAULT_KEY_SORT },
+        page: 1,
+        pageSize: DEFAULT_DETAILS_PAGE_SIZE,
+      },
+      panelAt,
+    );
     opened.set(env.id, panel);
     await panel.finally(() => opened.delete(env.id));
   };
 
   /** What the serializer does after a window reload: the saved view state, checked, in the panel VS Code kept. */
-  const restore = async (webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<DashboardPanel | undefined> => {
+  const restore = async (
+    webviewPanel: vscode.WebviewPanel,
+    saved: unknown,
+    panelAt = performance.now(),
+  ): Promise<DashboardPanel | undefined> => {
     // The protocol's checks are loaded with the first dashboard, here or in createDashboardIn.
     const { parseViewState } = await import('./protocol');
     const view = parseViewState(saved, currentPeriod()) ?? fallbackView(services);
@@ -199,7 +232,7 @@ export function registerUsage(services: Services) {
       duplicate?.reveal();
       return undefined;
     }
-    return createDashboardIn(webviewPanel, view);
+    return createDashboardIn(webviewPanel, view, panelAt);
   };
 
   context.subscriptions.push(

@@ -16,7 +16,25 @@ import { uiStrings } from './strings';
 
 const KEPT_MESSAGES = 20;
 
+/**
+ * performance.now() (the extension host's clock) of the moments a dashboard goes through:
+ * its panel made (by the command or VS Code's restore), this object made, its HTML set, the
+ * webview's document started, its script started and it said `ready` (the webview's own
+ * clock, sent with `ready`), `ready` received, and the meters and trend first posted.
+ */
+export interface PanelTimeline {
+  panelAt?: number;
+  createdAt: number;
+  htmlSetAt?: number;
+  webview?: { navigationStartAt: number; scriptStartAt: number; readySentAt: number };
+  readyAt?: number;
+  metersPostedAt?: number;
+  trendPostedAt?: number;
+}
+
 export interface PanelHooks extends Pick<DashboardHooks, 'saved' | 'save' | 'history'> {
+  /** performance.now() when the webview panel was made or given back by VS Code's restore. */
+  panelAt?: number;
   summaryLoaded?(environmentId: string, summary: UsageSummary): void;
   disposed(panel: DashboardPanel): void;
 }
@@ -33,10 +51,7 @@ export class DashboardPanel implements vscode.Disposable {
   private readonly errorReports = new WebviewErrorReports();
   /** Messages received that were not part of the protocol (dropped). */
   rejectedMessages = 0;
-  /** performance.now() when the panel was made, its webview said `ready`, and meters were first posted. */
-  readonly timeline: { createdAt: number; readyAt?: number; metersPostedAt?: number; trendPostedAt?: number } = {
-    createdAt: performance.now(),
-  };
+  readonly timeline: PanelTimeline = { createdAt: performance.now() };
   private postScheduled = false;
   /** The service address the shown data came from: a new one means reading everything again. */
   private baseUrl?: string;
@@ -47,7 +62,10 @@ export class DashboardPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     view: ViewState,
     private readonly hooks: PanelHooks,
+    /** The webview's script and style sheet, written into its HTML (see html.ts). */
+    assets: { script: string; style: string },
   ) {
+    this.timeline.panelAt = hooks.panelAt;
     const extensionUri = services.context.extensionUri;
     const webview = panel.webview;
     webview.options = {
@@ -78,12 +96,12 @@ export class DashboardPanel implements vscode.Disposable {
     void this.dashboard.load();
     webview.html = dashboardHtml({
       cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'dashboard.css')).toString(),
+      ...assets,
       nonce: createNonce(),
       title: panel.title,
       lang: vscode.env.language,
     });
+    this.timeline.htmlSetAt = performance.now();
   }
 
   get environmentId(): string {
@@ -127,6 +145,15 @@ export class DashboardPanel implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.timeline.readyAt ??= performance.now();
+        if (message.timing && !this.timeline.webview) {
+          // The webview's clock is the epoch in ms, as performance.timeOrigin + now() is here.
+          const local = (epochMs: number) => epochMs - performance.timeOrigin;
+          this.timeline.webview = {
+            navigationStartAt: local(message.timing.navigationStart),
+            scriptStartAt: local(message.timing.scriptStart),
+            readySentAt: local(message.timing.ready),
+          };
+        }
         this.post({
           type: 'init',
           locale: currentLocale() ?? vscode.env.language,

@@ -219,8 +219,15 @@ export type HostMessage =
   | { type: 'init'; locale: string; strings: UiStrings; messages?: Record<string, string> }
   | { type: 'update'; state: DashboardState };
 
+/** When the webview's document started loading, its script started and it said `ready` (ms since epoch). */
+interface WebviewTiming {
+  navigationStart: number;
+  scriptStart: number;
+  ready: number;
+}
+
 export type WebviewMessage =
-  | { type: 'ready' }
+  | { type: 'ready'; timing?: WebviewTiming }
   | { type: 'setPeriod'; period: string }
   | { type: 'refresh' }
   | { type: 'setPage'; page: number }
@@ -257,6 +264,7 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
   if (!isObject(value) || typeof value.type !== 'string') return undefined;
   switch (value.type) {
     case 'ready':
+      return isTiming(value.timing) ? { type: 'ready', timing: { ...value.timing } } : { type: 'ready' };
     case 'refresh':
     case 'cancelScan':
     case 'cancelExport':
@@ -294,6 +302,10 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       return undefined;
   }
 }
+
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
+const isTiming = (value: unknown): value is WebviewTiming =>
+  isObject(value) && isTime(value.navigationStart) && isTime(value.scriptStart) && isTime(value.ready);
 
 const isShortText = (value: unknown): value is string => typeof value === 'string' && value.length <= 200;
 

@@ -26,7 +26,14 @@ import {
   waitFor,
   runCommand,
 } from './support/helpers';
-import { activationStats, type BenchFigures, measureUntil, median, type RoadCost } from './support/performanceKit';
+import {
+  activationStats,
+  type BenchFigures,
+  dashboardPhases,
+  measureUntil,
+  median,
+  type RoadCost,
+} from './support/performanceKit';
 import { ROADS, assertKept, assertRoad, openRoad } from './support/roads';
 
 const OUT = process.env.EUS_BENCH_OUT || undefined;
@@ -285,9 +292,20 @@ describe('Performance', function () {
       summary.at <= performance.timeOrigin + (first.timeline.readyAt ?? 0),
       'the summary was asked for before the webview was ready',
     );
+    const marks = first.timeline.webview;
+    assert.ok(marks, 'the webview sent its own marks with ready');
+    assert.ok(
+      marks.navigationStartAt <= marks.scriptStartAt && marks.scriptStartAt <= marks.readySentAt,
+      'its document started, then its script, then it said ready',
+    );
+    assert.ok(
+      /<script nonce="[0-9a-f]+">/.test(first.probe.html()),
+      'the script is in the page: nothing to load first',
+    );
     figures.meters = {
       readyMs: (first.timeline.readyAt ?? 0) - first.started,
       metersMs: (first.timeline.metersPostedAt ?? 0) - first.started,
+      phases: dashboardPhases(first.timeline, first.started),
     };
     await first.probe.idle();
     const firstState = first.probe.state();
@@ -320,6 +338,7 @@ describe('Performance', function () {
     figures.savedMeters = {
       readyMs: (again.timeline.readyAt ?? 0) - started,
       metersMs: (again.timeline.metersPostedAt ?? 0) - started,
+      phases: dashboardPhases(again.timeline, started),
     };
     await again.probe.idle();
     ctx.service.setLatency(0);
@@ -351,6 +370,7 @@ describe('Performance', function () {
       trendMs: (timeline.trendPostedAt ?? 0) - started,
       requests: reads.length,
       spreadMs: spread,
+      phases: dashboardPhases(timeline, started),
     };
     probe.close();
     await quiet();

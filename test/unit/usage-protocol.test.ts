@@ -106,20 +106,22 @@ describe('usage: webview protocol', () => {
 });
 
 describe('usage: dashboard HTML shell', () => {
+  const script = 'const a = "</script><script>alert(1)</script>"; /* <!-- */ send({ type: "ready" });';
+  const style = 'body { color: red; } /* </style><script>alert(2)</script> */';
   const html = dashboardHtml({
     cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
-    scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js',
-    styleUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/dashboard.css',
+    script,
+    style,
     nonce: 'abc123',
     title: 'Usage: "Prod" <eu>',
     lang: 'en',
   });
 
-  it('has a CSP that allows no network, scripts only by nonce, styles only from the extension', () => {
+  it('has a CSP that allows no network, scripts and inline styles only by nonce', () => {
     const csp = contentSecurityPolicy('https://x.vscode-cdn.net', 'n0nce');
     assert.match(csp, /^default-src 'none';/);
     assert.match(csp, /script-src 'nonce-n0nce'(;|$)/);
-    assert.match(csp, /style-src https:\/\/x\.vscode-cdn\.net(;|$)/);
+    assert.match(csp, /style-src https:\/\/x\.vscode-cdn\.net 'nonce-n0nce'(;|$)/);
     assert.match(csp, /connect-src 'none'/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
     assert.ok(
@@ -129,15 +131,37 @@ describe('usage: dashboard HTML shell', () => {
     );
   });
 
-  it('loads one script with the nonce and one style sheet, and escapes the title', () => {
-    assert.equal(html.match(/<script/g)?.length, 1);
-    assert.match(
-      html,
-      /<script nonce="abc123" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\.js"><\/script>/,
-    );
-    assert.match(html, /<link rel="stylesheet" href="[^"]+\/media\/dashboard\.css">/);
-    assert.doesNotMatch(html, /<style|style=/);
+  it('writes the script and the style sheet in with the nonce (nothing to load before ready), and escapes the title', () => {
+    // One script element and one style element: the text given cannot close them early.
+    assert.equal(html.match(/<script nonce/g)?.length, 1);
+    assert.equal(html.match(/<\/script>/g)?.length, 1);
+    assert.equal(html.match(/<style nonce/g)?.length, 1);
+    assert.equal(html.match(/<\/style>/g)?.length, 1);
+    assert.doesNotMatch(html, /<!--/);
+    assert.match(html, /<script nonce="abc123">const a = "<\\\/script><script>alert\(1\)<\\\/script>";/);
+    assert.match(html, /<style nonce="abc123">body \{ color: red; \}/);
+    assert.doesNotMatch(html, /<link|src=|style=/);
     assert.match(html, /<title>Usage: &quot;Prod&quot; &lt;eu&gt;<\/title>/);
+  });
+
+  it('keeps what the script says: `<\\/` is `</` in a JavaScript string', () => {
+    const written = /<script nonce="abc123">([\s\S]*)<\/script>/.exec(html)?.[1] ?? '';
+    const literal = written.slice(written.indexOf('"'), written.indexOf('";') + 1);
+    assert.equal(JSON.parse(literal), '</script><script>alert(1)</script>');
+  });
+
+  it('links the script and the style sheet when given their addresses (the details panel)', () => {
+    const linked = dashboardHtml({
+      cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+      scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/details.js',
+      styleUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/details.css',
+      nonce: 'abc123',
+      title: 'x',
+      lang: 'en',
+    });
+    assert.match(linked, /<script nonce="abc123" src="https:\/\/[^"]+\/ext\/dist\/details\.js"><\/script>/);
+    assert.match(linked, /<link rel="stylesheet" href="[^"]+\/media\/details\.css">/);
+    assert.doesNotMatch(linked, /<style|style=/);
   });
 
   it('makes a fresh, unguessable nonce each time', () => {

@@ -10,6 +10,8 @@ import { renderKeys } from './keys';
 import { renderMeters } from './meters';
 import { renderBlocked, renderNotice } from './states';
 
+/** When this script started (the host lays it beside the panel's own timeline). */
+const scriptStart = performance.now();
 const app = document.getElementById('app') ?? document.body;
 const regions = {
   header: h('header', { class: 'region-header' }),
@@ -102,4 +104,11 @@ setInterval(() => {
 }, 30_000);
 
 app.replaceChildren(...Object.values(regions));
-send({ type: 'ready' });
+send({
+  type: 'ready',
+  timing: {
+    navigationStart: performance.timeOrigin,
+    scriptStart: performance.timeOrigin + scriptStart,
+    ready: performance.timeOrigin + performance.now(),
+  },
+});

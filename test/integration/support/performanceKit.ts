@@ -2,6 +2,7 @@
 // poll for the moment something happens, and the shape of the figures `npm run bench` reads.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { PanelTimeline } from '../../../src/usage/panel';
 import { EXTENSION_ID, waitFor } from './helpers';
 
 export interface VscodeActivationStats {
@@ -23,11 +24,11 @@ export interface BenchFigures {
   activation?: { firstCommandMs: number; requests: number };
   firstItemsMs?: number;
   savedItemsMs?: number;
-  meters?: { readyMs: number; metersMs: number };
-  savedMeters?: { readyMs: number; metersMs: number };
+  meters?: { readyMs: number; metersMs: number; phases?: DashboardPhases };
+  savedMeters?: { readyMs: number; metersMs: number; phases?: DashboardPhases };
   memory?: { items: number; heapBeforeMb: number; heapAfterMb: number; loadMoreMs: number };
   /** Dashboard opened → the 12-period trend posted; summaries asked for, and how far apart they were sent. */
-  trends?: { readyMs: number; trendMs: number; requests: number; spreadMs: number };
+  trends?: { readyMs: number; trendMs: number; requests: number; spreadMs: number; phases?: DashboardPhases };
   /** Dashboard opened again with the closed periods stored: summaries asked for. */
   trendsReopen?: { requests: number };
   /** Summary reads per interval with N windows ticking (sharing the global state). */
@@ -46,6 +47,33 @@ export interface BenchFigures {
   sortAll?: { latencyMs: number; ms: number; items: number };
   /** Go to Engagement and the whole read over 10,000 engagements on each road (support/roads.ts). */
   roads?: RoadFigures[];
+}
+
+/**
+ * Where a dashboard's time went, each in ms from the command: the panel made, the HTML set
+ * (extension host), the webview's document started, its script started, `ready` sent (the
+ * webview's clock), `ready` received (extension host).
+ */
+export interface DashboardPhases {
+  panelMs?: number;
+  htmlMs?: number;
+  documentMs?: number;
+  scriptMs?: number;
+  readySentMs?: number;
+  readyMs?: number;
+}
+
+/** The phases of a dashboard's timeline (see PanelTimeline), from `started` (performance.now()). */
+export function dashboardPhases(timeline: PanelTimeline, started: number): DashboardPhases {
+  const from = (at: number | undefined) => (at === undefined ? undefined : Math.round(at - started));
+  return {
+    panelMs: from(timeline.panelAt),
+    htmlMs: from(timeline.htmlSetAt),
+    documentMs: from(timeline.webview?.navigationStartAt),
+    scriptMs: from(timeline.webview?.scriptStartAt),
+    readySentMs: from(timeline.webview?.readySentAt),
+    readyMs: from(timeline.readyAt),
+  };
 }
 
 /**
