@@ -188,10 +188,11 @@ describe('Find and act on any engagement (e2e)', function () {
           if (attempt >= 3) throw error;
         }
       }
-      await wb.waitFor(async () => (await details.locator('.actions button').count()) === 3, 'the details actions');
+      // Copy Link only reads: it stays offered with a read-only key.
+      await wb.waitFor(async () => (await details.locator('.actions button').count()) === 4, 'the details actions');
       assert.deepEqual(
         (await details.locator('.actions button').allTextContents()).map((b) => b.replace(/^\W+/, '').trim()),
-        ['Copy ID', 'Refresh', 'Open Usage Dashboard'],
+        ['Copy ID', 'Copy Link', 'Refresh', 'Open Usage Dashboard'],
       );
       // Reading stays offered: Go to Engagement opens.
       await wb.runCommand('Go to Engagement');
