@@ -22,6 +22,10 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   target: 'es2022',
+  // The test seams (src/testing/) exist only in development and test builds: in the production
+  // build `TEST_SEAMS` is false, so every `if (TEST_SEAMS)` branch and what only it imports is
+  // dropped (test/unit/bundle.test.ts checks the built bundle).
+  define: { TEST_SEAMS: String(!production) },
 };
 
 /** @type {esbuild.BuildOptions[]} */
@@ -131,9 +135,8 @@ if (watch) {
         console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
     }
   }
-  // Chunks of earlier builds of this kind (names carry a content hash), the former CommonJS bundle.
+  // Chunks of earlier builds of this kind: their names carry a content hash.
   const chunks = path.join('dist', CHUNKS);
   const stale = fs.existsSync(chunks) ? fs.readdirSync(chunks).map((f) => path.join(chunks, f)) : [];
-  for (const file of [...stale, 'dist/extension.js', 'dist/extension.js.map'])
-    if (!written.has(path.normalize(file))) fs.rmSync(file, { force: true });
+  for (const file of stale) if (!written.has(path.normalize(file))) fs.rmSync(file, { force: true });
 }

@@ -1,29 +1,30 @@
 import * as vscode from 'vscode';
-import { type CommandHandler, registerCommands } from './commands';
+import { type CommandHandler, registerCommands } from './shared/commands';
 import { userAgent } from './api/client';
-import { type CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from './constants';
+import { type CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from './shared/constants';
 import { configureL10n } from './core/l10n';
 import { registerChat } from './chat/index';
 import { registerEngagements } from './engagements/index';
-import { Connection } from './environments/connection';
+import { Connection } from './session/connection';
 import { registerEnvironments } from './environments/index';
-import { KeyVault } from './environments/keyVault';
-import { EnvironmentStore } from './environments/store';
-import type { ExtensionExports } from './exports';
-import { Log } from './log';
-import type { Services } from './services';
-import { FirstShown } from './shown';
+import { KeyVault } from './session/keyVault';
+import { EnvironmentStore } from './session/store';
+import type { ExtensionExports } from './testing/exports';
+import { Log } from './shared/log';
+import type { Services } from './shared/services';
+import { FirstShown } from './shared/shown';
 import { registerUsage } from './usage/index';
 import type { Ui } from './ui/ui';
 import { VscodeUi } from './ui/vscodeUi';
 
 /**
  * Composition root: builds the object graph and registers everything; does no I/O itself.
- * Returns the test seams only when VS Code runs the extension for its tests or from source
- * (`npm start`); installed (Production mode) it returns nothing, so no other extension can
- * replace its input boxes, take its client, or read a key through `exports`.
+ * Returns the test seams only from a development or test build (`TEST_SEAMS`) run for its tests
+ * or from source (`npm start`); the production build has no seams at all, and installed
+ * (Production mode) any build returns nothing, so no other extension can replace its input
+ * boxes, take its client, or read a key through `exports`.
  */
-export function activate(context: vscode.ExtensionContext): ExtensionExports | undefined {
+export function activate(context: vscode.ExtensionContext): Promise<ExtensionExports> | undefined {
   // src/core translates and formats through this seam: VS Code's bundle and display language.
   const useLocale = (locale = vscode.env.language) =>
     configureL10n({ translate: (message, ...args) => vscode.l10n.t(message, ...args), locale });
@@ -55,17 +56,20 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   registerCommands(context, commands, { log, ui: () => ui.current });
   void connection.updateContext();
 
-  if (!exposesTestSeams(context.extensionMode)) return undefined;
-  return {
-    useUi(replacement?: Ui) {
-      ui.current = replacement ?? realUi;
-    },
-    useLocale,
-    environments: environments.exports,
-    engagements: engagements.exports,
-    usage: usage.exports,
-    chat: chat.exports,
-  };
+  // The production build has TEST_SEAMS false: this branch, and the chunk it imports, are not in it.
+  if (TEST_SEAMS && exposesTestSeams(context.extensionMode))
+    return import('./testing/seams').then(({ testSeams }) =>
+      testSeams({
+        services,
+        realUi,
+        useLocale,
+        environments: environments.parts,
+        engagements: engagements.parts,
+        usage: usage.parts,
+        chat: chat.parts,
+      }),
+    );
+  return undefined;
 }
 
 /** Test seams exist for the integration suite (Test) and `npm start`'s demo seeder (Development) only. */

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { safeLabel } from '../core/text';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import type { EngagementStore } from '../engagements/store';
 import { isEngagementNode } from '../engagements/tree';
 import { engagementLink } from './link';

@@ -3,7 +3,7 @@
 // read once while fresh).
 import type { Engagement } from '../api/types';
 import type { EngagementStore } from '../engagements/store';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 
 export interface ChatDeps {
   services: Services;

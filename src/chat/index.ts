@@ -3,9 +3,9 @@
 // only the tools' names: each tool's code, the link handler and Copy Link are loaded
 // (import()) when first used, so activation stays as fast and as small as before.
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
+import { Commands } from '../shared/constants';
 import type { EngagementStore } from '../engagements/store';
-import type { Feature, Services } from '../services';
+import type { Feature, Services } from '../shared/services';
 import type { ChatDeps } from './deps';
 import { TOOL_NAMES, type ToolName } from './names';
 
@@ -62,7 +62,7 @@ export function registerChat(services: Services, store: EngagementStore) {
       [Commands.copyEngagementLink]: async (...args: unknown[]) =>
         (await import('./copyLink')).copyLink(services, store, args),
     },
-    exports: {
+    parts: {
       registered: () => [...registered],
       prepare: (name, input) => prepare(name as ToolName, input, new vscode.CancellationTokenSource().token),
       invokeConfirmed: async (name, input) => {

@@ -2,7 +2,7 @@
 // A link names an environment of the user's own by its label and an engagement by its id;
 // it carries nothing else (no URL, no key, no write).
 import * as vscode from 'vscode';
-import { EXTENSION_ID } from '../constants';
+import { EXTENSION_ID } from '../shared/constants';
 
 export const LINK_PATH = '/engagement';
 /** The longest id or label a link may carry. */

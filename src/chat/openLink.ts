@@ -3,8 +3,8 @@
 // environment, changes a setting, carries a key or writes: anything else is refused with a
 // message. Opening it in an environment that is not the active one asks first.
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
-import type { Services } from '../services';
+import { Commands } from '../shared/constants';
+import type { Services } from '../shared/services';
 import { LINK_PART_LIMIT, LINK_PATH } from './link';
 
 /** An engagement id as a link may carry it: letters, digits and `_ - . ~` only. */

@@ -2,7 +2,7 @@
 // its label. Never a URL: a tool never adds an environment or sends a key anywhere new.
 import * as vscode from 'vscode';
 import type { ServiceApi } from '../api/service';
-import type { Environment } from '../environments/model';
+import type { Environment } from '../session/model';
 import type { ChatDeps } from './deps';
 
 export interface Target {

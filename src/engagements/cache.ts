@@ -1,7 +1,7 @@
 // The last first page of engagements shown per environment, for the view to show at once on
 // the next activation (or when the environment is active again) until a refresh lands.
 import type { Engagement } from '../api/types';
-import { type MementoLike, PerEnvironmentCache, type Saved } from '../cache';
+import { type MementoLike, PerEnvironmentCache, type Saved } from '../shared/perEnvironment';
 
 export interface CachedPage extends Saved {
   items: Engagement[];

@@ -3,10 +3,10 @@
 import * as vscode from 'vscode';
 import type { ServiceApi } from '../api/service';
 import type { Engagement } from '../api/types';
-import { Commands, Views } from '../constants';
+import { Commands, Views } from '../shared/constants';
 import { statusLook } from '../core/status';
 import { safeLabel, shortLabel } from '../core/text';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import type { Ui } from '../ui/ui';
 import type { QueryState } from './queryState';
 import type { EngagementStore } from './store';

@@ -3,7 +3,7 @@
 // asks), Edit reopens the steps prefilled. Nothing is ever re-sent automatically.
 import * as vscode from 'vscode';
 import type { NewEngagement } from '../api/types';
-import { Commands } from '../constants';
+import { Commands } from '../shared/constants';
 import { validateName, validateType } from '../core/validation';
 import { isBack, runSteps } from '../ui/ui';
 import { type EngagementDeps, environmentLabel, requireApi, ui } from './common';

@@ -6,11 +6,11 @@
 import * as vscode from 'vscode';
 import { tabIcon } from '../ui/tabIcon';
 import type { Engagement } from '../api/types';
-import { Commands, WebviewTypes } from '../constants';
+import { Commands, WebviewTypes } from '../shared/constants';
 import { shortLabel } from '../core/text';
 import { engagementWords } from '../core/engagementText';
 import { WebviewErrorReports } from '../core/webviewErrors';
-import { createNonce, dashboardHtml } from '../usage/html';
+import { createNonce, dashboardHtml } from '../shared/webviewShell';
 import { describeError } from '../ui/errors';
 import {
   type DetailsAction,

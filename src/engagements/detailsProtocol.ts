@@ -5,7 +5,7 @@ import type { Engagement } from '../api/types';
 import { extraFields } from '../core/engagementText';
 import { absoluteTime, formatCount, relativeTime } from '../core/format';
 import { statusLook } from '../core/status';
-export { fill } from '../usage/protocol';
+export { fillPlaceholders as fill } from '../core/l10n';
 
 export const DETAILS_ACTIONS = ['edit', 'changeStatus', 'copyId', 'copyLink', 'refresh', 'openUsageDashboard'] as const;
 export type DetailsAction = (typeof DETAILS_ACTIONS)[number];

@@ -2,12 +2,12 @@
 // and the commands to refresh, page, sort/group/filter, open, copy, create and update.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
-import { Commands, Settings, StateKeys, Views } from '../constants';
+import { Commands, Settings, StateKeys, Views } from '../shared/constants';
 import { type EngagementQuery, isDefaultQuery } from '../core/query';
 import { displayText } from '../core/text';
-import { originOf } from '../environments/model';
-import type { Feature, Services } from '../services';
-import { forgetWithEnvironmentOrKey } from '../cache';
+import { originOf } from '../session/model';
+import type { Feature, Services } from '../shared/services';
+import { forgetWithEnvironmentOrKey } from '../shared/perEnvironment';
 import { engagementCache } from './cache';
 import { type EngagementDeps, pickEngagement, singleTarget, targetsFromArgs } from './common';
 import { copyId, openDetails } from './details';
@@ -225,7 +225,7 @@ export function registerEngagements(services: Services) {
       [Commands.collapseAll]: () =>
         vscode.commands.executeCommand(`workbench.actions.treeView.${Views.engagements}.collapseAll`),
     },
-    exports: {
+    parts: {
       settled: () => store.settled(),
       tree: async () => {
         await store.ensureLoaded();

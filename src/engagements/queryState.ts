@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { StateKeys } from '../constants';
+import { StateKeys } from '../shared/constants';
 import { type EngagementQuery, isFiltered, normaliseQuery } from '../core/query';
 
 /** The view's sort, grouping and filter, remembered per workspace. */

@@ -3,7 +3,7 @@
 // and expansion find the same element after a refresh.
 import * as vscode from 'vscode';
 import type { Engagement, EngagementChanges } from '../api/types';
-import { Commands } from '../constants';
+import { Commands } from '../shared/constants';
 import { describeEngagement, engagementMarkdown } from '../core/engagementText';
 import { formatCount } from '../core/format';
 import { applyQuery, isDefaultQuery, type EngagementGroup } from '../core/query';

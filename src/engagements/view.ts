@@ -3,7 +3,7 @@
 // date, and refreshes when the view becomes visible with stale data or on an interval.
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import { ContextKeys, Settings, Views } from '../constants';
+import { ContextKeys, Settings, Views } from '../shared/constants';
 import { formatCount, relativeTime } from '../core/format';
 import { applyQuery, describeFilter } from '../core/query';
 import { safeText } from '../core/text';

@@ -3,7 +3,7 @@
 // Cancel button in its title, and a set larger than the setting is read only when the user
 // says so.
 import * as vscode from 'vscode';
-import { Settings } from '../constants';
+import { Settings } from '../shared/constants';
 import { formatCount } from '../core/format';
 import { type EngagementDeps, environmentLabel, ui } from './common';
 

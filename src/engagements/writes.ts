@@ -6,7 +6,7 @@
 // happen. The user's input is kept throughout.
 import * as vscode from 'vscode';
 import { type ApiError, isApiError } from '../api/errors';
-import { Settings } from '../constants';
+import { Settings } from '../shared/constants';
 import type { ServiceApi } from '../api/service';
 import { type AcceptedWrite, type Engagement, isAccepted, type WriteOutcome, type WriteResult } from '../api/types';
 import { describeError, showError } from '../ui/errors';

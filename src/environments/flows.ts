@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { safeText } from '../core/text';
 import { parseBaseUrl } from '../core/validation';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import { describeError, serviceReason } from '../ui/errors';
 import { type InputStep, runSteps } from '../ui/ui';
 import { checkKey } from './keyCheck';
-import { type Capabilities, type Environment, newEnvironmentId, originOf } from './model';
+import { type Capabilities, type Environment, newEnvironmentId, originOf } from '../session/model';
 
 function validateKey(value: string): string | undefined {
   const key = value.trim();

@@ -1,34 +1,9 @@
 import * as vscode from 'vscode';
-import { Commands, SECRET_PREFIX } from '../constants';
-import type { ServiceApi } from '../api/service';
-import type { Feature, Services } from '../services';
-import { type Capabilities, describeCapabilities, type Environment } from './model';
+import { Commands } from '../shared/constants';
+import type { Feature, Services } from '../shared/services';
+import { describeCapabilities, type Environment } from '../session/model';
 import { destination, shownLabel, sourceNote } from './labels';
 import { EnvironmentStatusBar } from './statusBar';
-
-export interface EnvironmentsExports {
-  list(): Environment[];
-  active(): Environment | undefined;
-  capabilities(id: string): Capabilities;
-  statusBarText(): string;
-  /** The status bar item's `accessibilityInformation` label. */
-  statusBarAccessibility(): string | undefined;
-  statusBarBackground(): string | undefined;
-  /** Where the key of an environment is held: SecretStorage, memory (session only), or nowhere. */
-  keyLocation(id: string): Promise<'secretStorage' | 'session' | 'none'>;
-  /** The origin the key of an environment was entered for (undefined: none, or stored by an earlier build). */
-  keyOrigin(id: string): Promise<string | undefined>;
-  /** Writes a raw SecretStorage entry for an environment id (tests: a key as an earlier build stored it). */
-  storeRawSecret(id: string, raw: string): Promise<void>;
-  /** The client of the active environment, as the views use it. */
-  api(): ServiceApi | undefined;
-  /** The extension's context keys as last set. */
-  contextKeys(): Record<string, boolean>;
-  /** Every memento entry the extension wrote (global and workspace), to prove no key is there. */
-  mementos(): Record<string, unknown>;
-  /** The folder of the extension's log files (its log channel's among them), to prove no key is there. */
-  logUri(): vscode.Uri;
-}
 
 export function registerEnvironments(services: Services) {
   const { environments: store, vault, ui, context } = services;
@@ -226,28 +201,7 @@ export function registerEnvironments(services: Services) {
       [Commands.removeEnvironment]: remove,
       [Commands.signOutAll]: signOutAll,
     },
-    exports: {
-      list: () => store.list(),
-      active: () => store.active(),
-      capabilities: (id) => store.capabilities(id),
-      statusBarText: () => statusBar.text,
-      statusBarAccessibility: () => statusBar.accessibilityLabel,
-      statusBarBackground: () => statusBar.background,
-      keyLocation: async (id) =>
-        vault.isSessionOnly(id) ? 'session' : (await vault.has(id)) ? 'secretStorage' : 'none',
-      keyOrigin: (id) => vault.origin(id),
-      storeRawSecret: async (id, raw) => {
-        await context.secrets.store(SECRET_PREFIX + id, raw);
-      },
-      api: () => services.connection.api,
-      contextKeys: () => ({ ...services.connection.context }),
-      mementos: () => {
-        const out: Record<string, unknown> = {};
-        for (const key of context.globalState.keys()) out[`global:${key}`] = context.globalState.get(key);
-        for (const key of context.workspaceState.keys()) out[`workspace:${key}`] = context.workspaceState.get(key);
-        return out;
-      },
-      logUri: () => context.logUri,
-    },
-  } satisfies Feature<EnvironmentsExports>;
+    // What the test seams read (src/testing/environments.ts); nothing here is exported to users.
+    parts: { statusBar },
+  } satisfies Feature<{ statusBar: EnvironmentStatusBar }>;
 }

@@ -1,7 +1,7 @@
 import { isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
 import { l10n } from '../core/l10n';
-import type { Capabilities } from './model';
+import type { Capabilities } from '../session/model';
 
 export type KeyCheck =
   | { outcome: 'accepted'; capabilities: Capabilities }

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
-import type { KeyVault } from './keyVault';
+import { Commands } from '../shared/constants';
+import type { KeyVault } from '../session/keyVault';
 import { displayText, safeLabel } from '../core/text';
 import { destination, shownLabel, sourceNote } from './labels';
-import { describeCapabilities } from './model';
-import type { EnvironmentStore } from './store';
+import { describeCapabilities } from '../session/model';
+import type { EnvironmentStore } from '../session/store';
 
 /** The status bar's red: the active environment is production (creates and edits are live). */
 const PRODUCTION_BACKGROUND = 'statusBarItem.errorBackground';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { ConnectionFailure } from '../api/network';
-import { Commands } from '../constants';
+import { Commands } from '../shared/constants';
 import { currentLocale } from '../core/l10n';
 import type { Ui } from './ui';
 import type { ApiError } from '../api/errors';

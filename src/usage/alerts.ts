@@ -6,14 +6,14 @@
 // never reads on its own.
 import * as vscode from 'vscode';
 import type { UsageSummary } from '../api/types';
-import { Commands, Settings } from '../constants';
+import { Commands, Settings } from '../shared/constants';
 import { alertId, alertThresholds, type DueAlert, dueAlerts } from '../core/alerts';
 import { currentLocale } from '../core/l10n';
 import { formatAmount, meterFigures, meterTexts, USAGE_METERS } from '../core/meters';
 import { comparePeriods, currentPeriod, periodLabel, shiftPeriod } from '../core/period';
 import { projectPeriod } from '../core/projection';
-import type { MementoLike } from '../cache';
-import type { Services } from '../services';
+import type { MementoLike } from '../shared/perEnvironment';
+import type { Services } from '../shared/services';
 
 type Shown = Record<string, number>;
 

@@ -11,8 +11,8 @@ import { choosePeriod, currentPeriod, periodLabel } from '../core/period';
 import { projectPeriod } from '../core/projection';
 import { isFilterActive, type RecordFilter } from '../core/recordFilter';
 import { deriveColumns, keyIdOfApiKey, keyRows, sortKeyRows, type KeySort } from '../core/records';
-import type { Environment } from '../environments/model';
-import type { Services } from '../services';
+import type { Environment } from '../session/model';
+import type { Services } from '../shared/services';
 import { describeError, serviceReason } from '../ui/errors';
 import type {
   Blocked,

@@ -7,7 +7,7 @@ import { isApiError, ApiError } from '../api/errors';
 import type { UsageRecord } from '../api/types';
 import { toCsv, toJsonExport } from '../core/csv';
 import { isFilterActive } from '../core/recordFilter';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import { describeError, showError } from '../ui/errors';
 import type { Dashboard } from './dashboard';
 import { filtered } from './recordsScan';

@@ -2,7 +2,7 @@
 // global state (shared by every window) and never read again. Only usage figures are kept,
 // never a key; an environment's entry goes with the environment or its key, and is not used
 // once its base URL changes.
-import type { MementoLike } from '../cache';
+import type { MementoLike } from '../shared/perEnvironment';
 import type { TrendPoint } from '../core/trend';
 
 interface Entry {

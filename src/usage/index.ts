@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { UsageSummary } from '../api/types';
-import { forgetWithEnvironmentOrKey, PerEnvironmentCache } from '../cache';
-import { Commands, Settings, StateKeys, WebviewTypes } from '../constants';
+import { forgetWithEnvironmentOrKey, PerEnvironmentCache } from '../shared/perEnvironment';
+import { Commands, Settings, StateKeys, WebviewTypes } from '../shared/constants';
 import { currentPeriod } from '../core/period';
 import { DEFAULT_DETAILS_PAGE_SIZE, DEFAULT_KEY_SORT } from '../core/recordDefaults';
 import { safeText } from '../core/text';
-import type { Feature, Services } from '../services';
-import { OwnState } from '../ownState';
+import type { Feature, Services } from '../shared/services';
+import { OwnState } from '../shared/ownState';
 import type { DashboardState, HostMessage, ViewState } from './protocol';
 import type { UsageAlerts } from './alerts';
 import { UsageHistory } from './history';
@@ -272,7 +272,7 @@ export function registerUsage(services: Services) {
 
   return {
     commands: { [Commands.openUsageDashboard]: open },
-    exports: {
+    parts: {
       dashboard: (environmentId) => {
         const panel = panels.get(environmentId ?? store.active()?.id ?? '');
         return panel ? probe(panel) : undefined;

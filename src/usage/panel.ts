@@ -3,15 +3,15 @@
 import * as vscode from 'vscode';
 import { tabIcon } from '../ui/tabIcon';
 import type { UsageSummary } from '../api/types';
-import { Commands } from '../constants';
+import { Commands } from '../shared/constants';
 import { currentLocale } from '../core/l10n';
 import { safeText } from '../core/text';
 import { WebviewErrorReports } from '../core/webviewErrors';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import { type HostMessage, parseWebviewMessage, type ViewState } from './protocol';
 import { Dashboard, type DashboardHooks } from './dashboard';
 import { Exporter } from './exporter';
-import { createNonce, dashboardHtml } from './html';
+import { createNonce, dashboardHtml } from '../shared/webviewShell';
 import { uiStrings } from './strings';
 
 const KEPT_MESSAGES = 20;

@@ -3,7 +3,7 @@
 // another window read this environment's summary within the interval. If so it uses that
 // summary; if not, it records that it reads now, then reads and shares what it got.
 // Only usage figures are kept there, never a key.
-import type { MementoLike } from '../cache';
+import type { MementoLike } from '../shared/perEnvironment';
 import type { UsageSummary } from '../api/types';
 
 interface SharedRead {

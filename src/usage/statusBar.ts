@@ -6,12 +6,12 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { UsageSummary } from '../api/types';
-import { Commands, Settings } from '../constants';
+import { Commands, Settings } from '../shared/constants';
 import { currentLocale } from '../core/l10n';
 import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
 import { currentPeriod } from '../core/period';
 import { safeText } from '../core/text';
-import type { Services } from '../services';
+import type { Services } from '../shared/services';
 import { displayText } from '../core/text';
 import { describeError } from '../ui/errors';
 import type { ReadCoordinator } from './readCoordinator';

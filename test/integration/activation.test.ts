@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionExports } from '../../src/exports';
+import type { ExtensionExports } from '../../src/testing/exports';
 import { EXTENSION_ID, runCommand } from './support/helpers';
 import { type VscodeActivationStats, activationStats } from './support/performanceKit';
 

@@ -12,7 +12,7 @@ import vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { Engagement } from '../../src/api/types';
 import type { GoToTimeline } from '../../src/engagements/goTo';
-import type { ExtensionExports } from '../../src/exports';
+import type { ExtensionExports } from '../../src/testing/exports';
 import type { DashboardProbe } from '../../src/usage/index';
 import { startService } from '../service/server';
 import { startServiceThread, type ThreadedService } from '../service/thread';

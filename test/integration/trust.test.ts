@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionExports } from '../../src/exports';
+import type { ExtensionExports } from '../../src/testing/exports';
 import { startService, type RunningService } from '../service/server';
 import { findLegacyCollision, legacySettingsEnvironmentId } from '../fnvCollision';
 
@@ -70,7 +70,7 @@ describe('Trust boundaries', function () {
       vscode.ConfigurationTarget.Global,
       (e) => e.source === 'settings',
     );
-    await envs().storeRawSecret(legacySettingsEnvironmentId('Production', own), ctx.service.keys.admin);
+    await envs().storeKeyAsEarlierBuild(legacySettingsEnvironmentId('Production', own), ctx.service.keys.admin);
     // The repository's settings define a Production of their own, at the colliding URL.
     const theirs = await defineEnvironment(
       ctx,
@@ -153,7 +153,7 @@ describe('Trust boundaries', function () {
   it('a key bound to another origin is refused whatever the id it is stored under', async () => {
     const env = await defineEnvironment(ctx, { label: 'Elsewhere', baseUrl: foreign.baseUrl });
     // As if an id collided outright: the entry under this id holds a key entered for another origin.
-    await envs().storeRawSecret(
+    await envs().storeKeyAsEarlierBuild(
       env.id,
       JSON.stringify({ v: 2, origin: originOf(ctx.service.baseUrl), key: ctx.service.keys.admin }),
     );
@@ -175,7 +175,7 @@ describe('Trust boundaries', function () {
     await runCommand('addEnvironment');
     const env = envs().active()!;
     assert.equal(await envs().keyOrigin(env.id), originOf(ctx.service.baseUrl), 'a new key is stored with its origin');
-    await envs().storeRawSecret(env.id, ctx.service.keys.writer);
+    await envs().storeKeyAsEarlierBuild(env.id, ctx.service.keys.writer);
     await waitFor(
       async () => (await envs().keyOrigin(env.id)) === undefined,
       'the vault to see the entry of the earlier build',
@@ -195,7 +195,7 @@ describe('Trust boundaries', function () {
       { label: 'Repo', baseUrl: foreign.baseUrl },
       vscode.ConfigurationTarget.Workspace,
     );
-    await envs().storeRawSecret(legacySettingsEnvironmentId('Repo', foreign.baseUrl), ctx.service.keys.admin);
+    await envs().storeKeyAsEarlierBuild(legacySettingsEnvironmentId('Repo', foreign.baseUrl), ctx.service.keys.admin);
     ctx.ui.answer(pickByLabel('Repo (workspace)'), undefined);
     await runCommand('switchEnvironment');
     assert.equal(envs().active()?.id, env.id);

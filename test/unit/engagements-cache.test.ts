@@ -3,7 +3,7 @@
 // the memento holds only engagements, for a bounded number of environments.
 import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
-import { MAX_CACHED_ENVIRONMENTS, type MementoLike } from '../../src/cache';
+import { MAX_CACHED_ENVIRONMENTS, type MementoLike } from '../../src/shared/perEnvironment';
 import { engagementCache } from '../../src/engagements/cache';
 import { EngagementStore, SAVED_ITEMS_MAX } from '../../src/engagements/store';
 import type { RunningService } from '../service/server';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Commands } from '../../src/constants';
+import { Commands } from '../../src/shared/constants';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const raw = fs.readFileSync(path.join(root, 'package.json'), 'utf8');

@@ -105,7 +105,7 @@ describe('Manifest: first run', () => {
       localise('%welcome.noEnvironment%'),
       /\[Open the walkthrough\]\(command:engagementUsage\.openWalkthrough\)/,
     );
-    const constants = fs.readFileSync(path.join(root, 'src/constants.ts'), 'utf8');
+    const constants = fs.readFileSync(path.join(root, 'src/shared/constants.ts'), 'utf8');
     assert.ok(
       constants.includes('WALKTHROUGH_ID = `${EXTENSION_ID}#' + walkthrough.id + '`'),
       'the command opens the walkthrough of package.json',

@@ -8,7 +8,7 @@ import { redact } from '../../src/api/redact';
 import { ServiceApi } from '../../src/api/service';
 import { safeLabel, safeText } from '../../src/core/text';
 import { parseBaseUrl } from '../../src/core/validation';
-import { legacySettingsEnvironmentId, settingsEnvironmentId } from '../../src/environments/model';
+import { legacySettingsEnvironmentId, settingsEnvironmentId } from '../../src/session/model';
 import type { RunningService } from '../service/server';
 import { findLegacyCollision, legacySettingsEnvironmentId as testsLegacyId } from '../fnvCollision';
 import { rejection } from './support/apiErrors';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { contentSecurityPolicy, createNonce, dashboardHtml } from '../../src/usage/html';
+import { contentSecurityPolicy, createNonce, dashboardHtml } from '../../src/shared/webviewShell';
 import { fill, parseViewState, parseWebviewMessage, UI_STRING_KEYS } from '../../src/usage/protocol';
 
 describe('usage: webview protocol', () => {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { Settings, StateKeys } from '../constants';
+import { Settings, StateKeys } from '../shared/constants';
 import { parseBaseUrl } from '../core/validation';
-import { OwnState } from '../ownState';
+import { OwnState } from '../shared/ownState';
 import { type Capabilities, type Environment, type EnvironmentRecord, settingsEnvironmentId } from './model';
 
 interface SettingsEntry {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { RequestLog } from './api/client';
-import { redact } from './api/redact';
+import type { RequestLog } from '../api/client';
+import { redact } from '../api/redact';
 
 /** The extension's log channel. Requests are written without headers; keys are redacted. */
 export class Log implements vscode.Disposable {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SECRET_PREFIX } from '../constants';
+import { SECRET_PREFIX } from '../shared/constants';
 import { type Environment, legacySettingsEnvironmentId, originOf } from './model';
 
 export type StoreOutcome = 'stored' | 'unavailable';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { CommandId } from './constants';
 import type { Log } from './log';
-import { showError } from './ui/errors';
-import type { Ui } from './ui/ui';
+import { showError } from '../ui/errors';
+import type { Ui } from '../ui/ui';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 

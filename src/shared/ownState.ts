@@ -1,4 +1,4 @@
-import type { MementoLike } from './cache';
+import type { MementoLike } from './perEnvironment';
 
 /**
  * Values this extension writes to `globalState`, read back as written. VS Code keeps one

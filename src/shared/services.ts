@@ -1,12 +1,12 @@
 import type * as vscode from 'vscode';
 import type { CommandHandler } from './commands';
 import type { CommandId } from './constants';
-import type { Connection } from './environments/connection';
-import type { KeyVault } from './environments/keyVault';
-import type { EnvironmentStore } from './environments/store';
+import type { Connection } from '../session/connection';
+import type { KeyVault } from '../session/keyVault';
+import type { EnvironmentStore } from '../session/store';
 import type { Log } from './log';
 import type { FirstShown } from './shown';
-import type { Ui } from './ui/ui';
+import type { Ui } from '../ui/ui';
 
 /** What every feature is built from; made once in `activate`. */
 export interface Services {
@@ -22,9 +22,13 @@ export interface Services {
   shown: FirstShown;
 }
 
-/** What a feature gives back to `activate`: its commands, and what it exports for tests. */
-export interface Feature<Exports = unknown> {
+/**
+ * What a feature gives back to `activate`: its commands, and its parts (the objects it built)
+ * for the composition root to hand to another feature's ports or, in test builds only, to the
+ * test seams (`src/testing/`).
+ */
+export interface Feature<Parts = unknown> {
   /** Its command table: only ids of `Commands`; together the features handle every one. */
   commands: Partial<Record<CommandId, CommandHandler>>;
-  exports?: Exports;
+  parts: Parts;
 }

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { ServiceApi } from '../api/service';
 import type { Scope } from '../api/types';
-import { ContextKeys, Settings } from '../constants';
-import type { Log } from '../log';
+import { ContextKeys, Settings } from '../shared/constants';
+import type { Log } from '../shared/log';
 import type { KeyVault } from './keyVault';
 import { type Capabilities, type Environment, originOf, SCOPE_CAPABILITY } from './model';
 import type { EnvironmentStore } from './store';

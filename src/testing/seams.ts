@@ -1,0 +1,36 @@
+// The test seams: built from the parts the features gave back to `activate`, in development and
+// test builds only. `activate` imports this module under `if (TEST_SEAMS)`, which the production
+// build compiles to `if (false)`, so neither this folder nor anything only it uses ships.
+import type { Services } from '../shared/services';
+import type { Ui } from '../ui/ui';
+import type { EnvironmentStatusBar } from '../environments/statusBar';
+import type { ChatExports } from '../chat/index';
+import type { EngagementsExports } from '../engagements/index';
+import type { UsageExports } from '../usage/index';
+import { environmentsProbe } from './environments';
+import type { ExtensionExports } from './exports';
+
+/** What the composition root built: the services, the UI slot, and each feature's parts. */
+export interface Composed {
+  services: Services;
+  realUi: Ui;
+  useLocale: (locale?: string) => void;
+  environments: { statusBar: EnvironmentStatusBar };
+  engagements: EngagementsExports;
+  usage: UsageExports;
+  chat: ChatExports;
+}
+
+export function testSeams(composed: Composed): ExtensionExports {
+  const { services, realUi } = composed;
+  return {
+    useUi(replacement?: Ui) {
+      services.ui.current = replacement ?? realUi;
+    },
+    useLocale: composed.useLocale,
+    environments: environmentsProbe(services, composed.environments),
+    engagements: composed.engagements,
+    usage: composed.usage,
+    chat: composed.chat,
+  };
+}
