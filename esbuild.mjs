@@ -12,6 +12,10 @@ const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const watch = args.has('--watch');
 const tests = args.has('--tests');
+// --outdir=DIR builds the extension and webviews there instead of dist/ and writes the build's
+// metafile beside them (test/unit/bundle.test.ts checks what a production build contains).
+const outdirArg = [...args].find((a) => a.startsWith('--outdir='));
+const DIST = outdirArg ? outdirArg.slice('--outdir='.length) : 'dist';
 const CHUNKS = production ? 'chunks' : 'chunks-dev';
 
 const common = {
@@ -37,7 +41,7 @@ const builds = [
     // activation: dist/extension.mjs plus dist/chunks/*.mjs (what the package ships), or
     // dist/chunks-dev/*.mjs for development builds, so that neither removes the other's.
     entryPoints: { extension: 'src/extension.ts' },
-    outdir: 'dist',
+    outdir: DIST,
     platform: 'node',
     format: 'esm',
     splitting: true,
@@ -51,7 +55,7 @@ if (fs.existsSync('src/usage/webview/main.ts')) {
   builds.push({
     ...common,
     entryPoints: { webview: 'src/usage/webview/main.ts', details: 'src/engagements/webview/main.ts' },
-    outdir: 'dist',
+    outdir: DIST,
     platform: 'browser',
     format: 'iife',
     metafile: true,
@@ -130,13 +134,18 @@ if (watch) {
   for (const result of results) {
     if (!result.metafile) continue;
     for (const [file, info] of Object.entries(result.metafile.outputs)) {
-      written.add(path.normalize(file));
+      written.add(path.resolve(file));
       if (/\.m?js$/.test(file) && !/\/chunks(-dev)?\//.test(file))
         console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
     }
   }
   // Chunks of earlier builds of this kind: their names carry a content hash.
-  const chunks = path.join('dist', CHUNKS);
+  if (outdirArg) {
+    const inputs = Object.assign({}, ...results.map((r) => r.metafile?.inputs ?? {}));
+    const outputs = Object.assign({}, ...results.map((r) => r.metafile?.outputs ?? {}));
+    fs.writeFileSync(path.join(DIST, 'meta.json'), JSON.stringify({ inputs, outputs }));
+  }
+  const chunks = path.join(DIST, CHUNKS);
   const stale = fs.existsSync(chunks) ? fs.readdirSync(chunks).map((f) => path.join(chunks, f)) : [];
-  for (const file of stale) if (!written.has(path.normalize(file))) fs.rmSync(file, { force: true });
+  for (const file of stale) if (!written.has(path.resolve(file))) fs.rmSync(file, { force: true });
 }
