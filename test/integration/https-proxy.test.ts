@@ -100,6 +100,32 @@ describe('HTTPS through a real proxy (tinyproxy)', function () {
     assert.equal(proxy.connects().length, tunnels, 'no CONNECT for a host in http.noProxy');
   });
 
+  /**
+   * Adding an environment through a proxy that fails: the key check says it could not reach
+   * the service (when `saveAnyway`), nothing is saved, a read and a create are told in these
+   * words that nothing was sent, the proxy opened nothing to the service. The failure is printed.
+   */
+  async function addThroughFailingProxy(label: string, failure: string, words: RegExp, saveAnyway = true) {
+    const shown = await addEnvironment(ctx, label, service.baseUrl, true);
+    if (saveAnyway)
+      assert.ok(
+        shown.some((m) => m.modal && m.actions.includes('Save Anyway')),
+        'the key check says it could not reach the service',
+      );
+    assert.equal(ctx.exports.environments!.list().length, 0, 'nothing was saved');
+    const { read, created, fetch: chain } = await failureAt(ctx, label, service.baseUrl);
+    recordFailure(
+      failure,
+      read,
+      [...shown, ...created].map((m) => m.text),
+      chain,
+    );
+    assert.equal((read as { kind?: string }).kind, 'network');
+    assertToldNotSent(shown, created, words);
+    assert.equal(service.connections.tcp, 0, 'the proxy opened nothing to the service');
+    assert.deepEqual(service.requests, []);
+  }
+
   it('a proxy that asks for credentials (407): the key check fails, nothing is saved, the service gets nothing', async () => {
     const guarded = await startProxy({ auth: { user: 'eus', password: 'proxy-pass' } });
     stops.push(() => guarded.stop());
@@ -107,28 +133,12 @@ describe('HTTPS through a real proxy (tinyproxy)', function () {
     stops.push(() => guardedTap.close());
     await setHttp('proxy', guardedTap.url);
 
-    const shown = await addEnvironment(ctx, 'Guarded', service.baseUrl, true);
-    assert.ok(
-      shown.some((m) => m.modal && m.actions.includes('Save Anyway')),
-      'the key check says it could not reach the service',
-    );
-    assert.equal(ctx.exports.environments!.list().length, 0, 'nothing was saved');
-    const { read, created, fetch: chain } = await failureAt(ctx, 'Guarded', service.baseUrl);
-    recordFailure(
+    await addThroughFailingProxy(
+      'Guarded',
       'proxy answering 407',
-      read,
-      [...shown, ...created].map((m) => m.text),
-      chain,
-    );
-    assert.equal((read as { kind?: string }).kind, 'network');
-    assertToldNotSent(
-      shown,
-      created,
       /The proxy asks for credentials before it connects to 127\.0\.0\.2:\d+ \(proxy 407\)\. Put them in the setting http\.proxy \(http:\/\/user:password@host:port\) or check http\.proxyAuthorization/,
     );
     assert.ok(guarded.connects().length > 0, 'the proxy was asked for a tunnel');
-    assert.equal(service.connections.tcp, 0, 'the proxy opened nothing to the service');
-    assert.deepEqual(service.requests, []);
     for (const form of clearForms(service.keys.admin))
       assert.ok(!guardedTap.sent().includes(form), 'nothing the proxy received holds the key');
 
@@ -151,52 +161,26 @@ describe('HTTPS through a real proxy (tinyproxy)', function () {
     const strict = await startProxy({ connectPorts: [443] });
     stops.push(() => strict.stop());
     await setHttp('proxy', strict.url);
-    const shown = await addEnvironment(ctx, 'Strict proxy', service.baseUrl, true);
-    assert.equal(ctx.exports.environments!.list().length, 0, 'nothing was saved');
-    const { read, created, fetch: chain } = await failureAt(ctx, 'Strict proxy', service.baseUrl);
-    recordFailure(
+    await addThroughFailingProxy(
+      'Strict proxy',
       'proxy refusing the tunnel (403)',
-      read,
-      [...shown, ...created].map((m) => m.text),
-      chain,
+      /The proxy refused to connect to 127\.0\.0\.2:\d+ \(proxy 403\)\. Check the settings http\.proxy and http\.noProxy/,
+      false,
     );
     assert.ok(strict.connects().length > 0, 'the proxy was asked for a tunnel');
-    assertToldNotSent(
-      shown,
-      created,
-      /The proxy refused to connect to 127\.0\.0\.2:\d+ \(proxy 403\)\. Check the settings http\.proxy and http\.noProxy/,
-    );
-    assert.equal(service.connections.tcp, 0, 'the proxy opened nothing to the service');
-    assert.deepEqual(service.requests, []);
   });
 
   it('a proxy that is down: the key check fails, nothing is saved, the service gets nothing', async () => {
     const down = await startProxy();
     await down.stop();
     await setHttp('proxy', down.url);
-    const shown = await addEnvironment(ctx, 'Proxy down', service.baseUrl, true);
-    assert.ok(
-      shown.some((m) => m.modal && m.actions.includes('Save Anyway')),
-      'the key check says it could not reach the service',
-    );
-    assert.equal(ctx.exports.environments!.list().length, 0, 'nothing was saved');
-    const { read, created, fetch: chain } = await failureAt(ctx, 'Proxy down', service.baseUrl);
-    recordFailure(
+    await addThroughFailingProxy(
+      'Proxy down',
       'proxy down (closed port)',
-      read,
-      [...shown, ...created].map((m) => m.text),
-      chain,
-    );
-    assert.equal((read as { kind?: string }).kind, 'network');
-    assertToldNotSent(
-      shown,
-      created,
       new RegExp(
         `The proxy at 127\\.0\\.0\\.1:${down.port} cannot be reached \\(ECONNREFUSED\\)\\. Check the setting http\\.proxy \\(or HTTPS_PROXY\\) and that the proxy is running\\.`,
       ),
     );
-    assert.equal(service.connections.tcp, 0);
-    assert.deepEqual(service.requests, []);
   });
 });
 
