@@ -54,6 +54,26 @@ export function srOnly(text: string): HTMLSpanElement {
   return h('span', { class: 'sr-only' }, text);
 }
 
+/** A button showing only a symbol (‹, ›…): its label is its accessible name and its tooltip. */
+export function iconButton(
+  symbol: string,
+  label: string,
+  focusKey: string,
+  disabled: boolean,
+  click: () => void,
+): HTMLButtonElement {
+  return h(
+    'button',
+    {
+      class: 'icon-button',
+      focusKey,
+      attrs: { type: 'button', 'aria-label': label, title: label, disabled },
+      on: { click },
+    },
+    symbol,
+  );
+}
+
 /** An SVG element (attributes as given; text only as text nodes). */
 export function svg(
   tag: string,

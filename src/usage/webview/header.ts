@@ -4,23 +4,33 @@ import { absoluteTime, relativeTimeLong } from '../../core/format';
 import { comparePeriods, periodLabel, shiftPeriod } from '../../core/period';
 import type { DashboardState } from '../protocol';
 import { getLocale, send, t } from './context';
-import { h } from '../../webview/dom';
+import { h, iconButton } from '../../webview/dom';
 
 export function isBusy(state: DashboardState): boolean {
   return !state.blocked && [state.summary, state.keys, state.details].some((section) => section.status === 'loading');
 }
 
-export function renderHeader(state: DashboardState): HTMLElement {
-  const { view, currentPeriod, environment } = state;
-  const atLatest = comparePeriods(view.period, currentPeriod) >= 0;
+/** The environment's name, a badge when it is production, and the tier. */
+function identity(state: DashboardState): HTMLElement {
+  const { environment } = state;
   // A blocked dashboard (no key, missing scope…) shows nothing an earlier key read.
   const tier = state.blocked ? undefined : state.summary.data?.tier;
-  const monthInput = h('input', {
+  return h(
+    'div',
+    { class: 'identity' },
+    h('h1', { attrs: { id: 'env-label' } }, environment.label),
+    environment.production ? h('span', { class: 'badge badge-production' }, t('production')) : null,
+    tier ? h('span', { class: 'tier', attrs: { id: 'tier' } }, t('tier', tier)) : null,
+  );
+}
+
+function monthInput(period: string, currentPeriod: string): HTMLInputElement {
+  return h('input', {
     class: 'month',
     focusKey: 'month',
     attrs: {
       type: 'month',
-      value: view.period,
+      value: period,
       max: currentPeriod,
       'aria-label': t('chooseMonth'),
       title: t('chooseMonth'),
@@ -32,62 +42,51 @@ export function renderHeader(state: DashboardState): HTMLElement {
       },
     },
   });
+}
+
+/** The billing period: previous, the month picker (its name read out when it changes), next up to the current one. */
+function periodPicker(state: DashboardState): HTMLElement {
+  const { view, currentPeriod } = state;
+  const atLatest = comparePeriods(view.period, currentPeriod) >= 0;
   return h(
     'div',
-    { class: 'header' },
-    h(
-      'div',
-      { class: 'identity' },
-      h('h1', { attrs: { id: 'env-label' } }, environment.label),
-      environment.production ? h('span', { class: 'badge badge-production' }, t('production')) : null,
-      tier ? h('span', { class: 'tier', attrs: { id: 'tier' } }, t('tier', tier)) : null,
+    { class: 'period', attrs: { role: 'group', 'aria-label': t('billingPeriod') } },
+    iconButton('‹', t('previousPeriod'), 'prev-period', false, () =>
+      send({ type: 'setPeriod', period: shiftPeriod(view.period, -1) }),
     ),
     h(
-      'div',
-      { class: 'period', attrs: { role: 'group', 'aria-label': t('billingPeriod') } },
-      h(
-        'button',
-        {
-          class: 'icon-button',
-          focusKey: 'prev-period',
-          attrs: { type: 'button', 'aria-label': t('previousPeriod'), title: t('previousPeriod') },
-          on: { click: () => send({ type: 'setPeriod', period: shiftPeriod(view.period, -1) }) },
-        },
-        '‹',
-      ),
-      h(
-        'span',
-        { class: 'period-label sr-only', attrs: { id: 'period-label', 'aria-live': 'polite' } },
-        periodLabel(view.period, getLocale()),
-      ),
-      monthInput,
-      h(
-        'button',
-        {
-          class: 'icon-button',
-          focusKey: 'next-period',
-          attrs: { type: 'button', 'aria-label': t('nextPeriod'), title: t('nextPeriod'), disabled: atLatest },
-          on: { click: () => send({ type: 'setPeriod', period: shiftPeriod(view.period, 1) }) },
-        },
-        '›',
-      ),
+      'span',
+      { class: 'period-label sr-only', attrs: { id: 'period-label', 'aria-live': 'polite' } },
+      periodLabel(view.period, getLocale()),
     ),
-    h(
-      'div',
-      { class: 'freshness' },
-      h('span', { class: 'updated', attrs: { id: 'updated', 'aria-live': 'polite' } }, updatedText(state)),
-      h(
-        'button',
-        {
-          class: 'secondary',
-          focusKey: 'refresh',
-          attrs: { type: 'button', id: 'refresh' },
-          on: { click: () => send({ type: 'refresh' }) },
-        },
-        `↻ ${t('refresh')}`,
-      ),
+    monthInput(view.period, currentPeriod),
+    iconButton('›', t('nextPeriod'), 'next-period', atLatest, () =>
+      send({ type: 'setPeriod', period: shiftPeriod(view.period, 1) }),
     ),
   );
+}
+
+/** When the data was read, and Refresh. */
+function freshness(state: DashboardState): HTMLElement {
+  return h(
+    'div',
+    { class: 'freshness' },
+    h('span', { class: 'updated', attrs: { id: 'updated', 'aria-live': 'polite' } }, updatedText(state)),
+    h(
+      'button',
+      {
+        class: 'secondary',
+        focusKey: 'refresh',
+        attrs: { type: 'button', id: 'refresh' },
+        on: { click: () => send({ type: 'refresh' }) },
+      },
+      `↻ ${t('refresh')}`,
+    ),
+  );
+}
+
+export function renderHeader(state: DashboardState): HTMLElement {
+  return h('div', { class: 'header' }, identity(state), periodPicker(state), freshness(state));
 }
 
 function updatedText(state: DashboardState, now = Date.now()): string {

@@ -1,7 +1,7 @@
 // The three meters: a bar of used against included, the figures, the percentage, and the
 // overage past 100 %. `role="meter"` with its values for assistive technology.
 import { formatCount } from '../../core/format';
-import { formatAmount, meterTexts, type MeterFigures } from '../../core/meters';
+import { formatAmount, meterTexts, type MeterFigures, type MeterTexts } from '../../core/meters';
 import type { Projection } from '../../core/projection';
 import type { ProjectionView, Section, SummaryData, TrendData } from '../protocol';
 import { getLocale, t } from './context';
@@ -41,19 +41,18 @@ function projectionLine(projection: Projection, figures: MeterFigures, method: s
 
 const METERS = ['calls', 'webhooks', 'storage_gb'] as const;
 
-function meterCard(
-  figures: MeterFigures,
-  extra: { trend?: Section<TrendData>; projection?: ProjectionView; period: string },
-): HTMLElement {
-  const texts = meterTexts(figures, getLocale());
-  const name = t(`meter.${figures.name}`);
-  const projected =
-    extra.projection?.period === extra.period
-      ? extra.projection.meters.find((p) => p.meter === figures.name)
-      : undefined;
+/** The level in words as well as in colour: "near the limit" from 80 %, "over the limit" past 100 %. */
+function levelWord(figures: MeterFigures): string | undefined {
+  if (figures.level === 'normal') return undefined;
+  return figures.level === 'error' ? t('levelError') : t('levelWarning');
+}
+
+/** The bar, `role="meter"`, with its figures in words for assistive technology. */
+function meterBar(figures: MeterFigures, texts: MeterTexts, name: string): HTMLElement {
   const fill = h('div', { class: 'fill' });
   fill.style.width = `${(figures.fill * 100).toFixed(2)}%`;
-  const bar = h(
+  const level = levelWord(figures);
+  return h(
     'div',
     {
       class: 'bar',
@@ -72,29 +71,49 @@ function meterCard(
             figures.percent === undefined ? t('meterNoAllowance') : texts.percent,
           ) +
           (texts.overage ? `, ${t('meterOverage', texts.overage)}` : '') +
-          (figures.level === 'normal' ? '' : `, ${figures.level === 'error' ? t('levelError') : t('levelWarning')}`),
+          (level === undefined ? '' : `, ${level}`),
       },
     },
     fill,
   );
+}
+
+/** The meter's name, its level in words and the percentage. */
+function meterTop(figures: MeterFigures, texts: MeterTexts, name: string): HTMLElement {
+  const level = levelWord(figures);
+  return h(
+    'div',
+    { class: 'meter-top' },
+    h('h3', {}, name),
+    level === undefined ? null : h('span', { class: 'level-word', attrs: { 'data-part': 'level' } }, level),
+    h('span', { class: 'percent', attrs: { 'data-part': 'percent' } }, texts.percent),
+  );
+}
+
+/** The projection of this meter when there is one for the period shown. */
+function meterProjection(
+  figures: MeterFigures,
+  projection: ProjectionView | undefined,
+  period: string,
+): HTMLElement | null {
+  const projected = projection?.period === period ? projection.meters.find((p) => p.meter === figures.name) : undefined;
+  if (!projected) return null;
+  const method =
+    projection?.method === 'daily' && figures.name === 'calls' ? t('projectionDaily') : t('projectionLinear');
+  return projectionLine(projected, figures, method);
+}
+
+function meterCard(
+  figures: MeterFigures,
+  extra: { trend?: Section<TrendData>; projection?: ProjectionView; period: string },
+): HTMLElement {
+  const texts = meterTexts(figures, getLocale());
+  const name = t(`meter.${figures.name}`);
   return h(
     'div',
     { class: `meter-card level-${figures.level}`, attrs: { 'data-meter': figures.name } },
-    h(
-      'div',
-      { class: 'meter-top' },
-      h('h3', {}, name),
-      // The level in words as well as in colour: "near the limit" from 80 %, "over the limit" past 100 %.
-      figures.level === 'normal'
-        ? null
-        : h(
-            'span',
-            { class: 'level-word', attrs: { 'data-part': 'level' } },
-            figures.level === 'error' ? t('levelError') : t('levelWarning'),
-          ),
-      h('span', { class: 'percent', attrs: { 'data-part': 'percent' } }, texts.percent),
-    ),
-    bar,
+    meterTop(figures, texts, name),
+    meterBar(figures, texts, name),
     h(
       'div',
       { class: 'figures', attrs: { 'data-part': 'figures' } },
@@ -105,15 +124,7 @@ function meterCard(
       { class: 'overage', attrs: { 'data-part': 'overage', 'aria-hidden': texts.overage ? undefined : 'true' } },
       texts.overage ? t('meterOverage', texts.overage) : '\u00a0',
     ),
-    projected
-      ? projectionLine(
-          projected,
-          figures,
-          extra.projection?.method === 'daily' && figures.name === 'calls'
-            ? t('projectionDaily')
-            : t('projectionLinear'),
-        )
-      : null,
+    meterProjection(figures, extra.projection, extra.period),
     renderTrend(extra.trend, figures, name, extra.period),
   );
 }

@@ -41,36 +41,27 @@ function levelOf(point: TrendPoint, meter: UsageMeterName): string {
   return 'normal';
 }
 
-function chart(
+/** Where the chart puts things: each period's slot width, and the height of a value. */
+interface Scale {
+  slot: number;
+  y: (value: number) => number;
+}
+
+/** One bar per period, coloured by its level; "no data" and failed periods as a low outline. */
+function bars(
   points: readonly TrendPoint[],
   meter: UsageMeterName,
-  unit: MeterFigures['unit'],
   period: string,
-  readout: HTMLElement,
-  name: string,
-): SVGElement {
-  const locale = getLocale();
-  const max = chartMax(points, meter);
-  const slot = W / points.length;
-  const y = (value: number) => BASE - (value / max) * (BASE - TOP);
-  const bars: SVGElement[] = [];
-  const texts = points.map((p) => describe(p, meter, unit, locale));
-  let active = Math.max(
-    0,
-    points.findIndex((p) => p.period === period),
-  );
-  const show = (index: number) => {
-    active = index;
-    bars.forEach((bar, i) => bar.classList.toggle('focused', i === index));
-    readout.textContent = texts[index] ?? '';
-  };
-  points.forEach((point, i) => {
+  texts: readonly string[],
+  { slot, y }: Scale,
+): SVGElement[] {
+  return points.map((point, i) => {
     const x = i * slot + 3;
     const width = slot - 6;
     const level = levelOf(point, meter);
     const used = point.status === 'data' ? point.meters[meter].used : 0;
     const top = point.status === 'data' ? Math.min(BASE - 1, y(used)) : BASE - 4;
-    const bar = svg(
+    return svg(
       'rect',
       {
         class: `bar-${level}${point.period === period ? ' selected' : ''}`,
@@ -84,10 +75,11 @@ function chart(
       },
       svg('title', {}, texts[i]),
     );
-    bar.addEventListener('mouseenter', () => show(i));
-    bars.push(bar);
   });
-  // The included amount of each period with data, joined.
+}
+
+/** The included amount of each period with data, joined. */
+function includedLine(points: readonly TrendPoint[], meter: UsageMeterName, { slot, y }: Scale): SVGElement | null {
   const line = points
     .map((p, i) =>
       p.status === 'data' && p.meters[meter].included > 0
@@ -96,6 +88,68 @@ function chart(
     )
     .filter(Boolean)
     .join(' ');
+  return line ? svg('polyline', { class: 'included', points: line }) : null;
+}
+
+/** The bar a key moves to (arrows, Home, End), kept within the chart; undefined for other keys. */
+function barAfterKey(key: string, active: number, count: number): number | undefined {
+  const next =
+    key === 'ArrowLeft'
+      ? active - 1
+      : key === 'ArrowRight'
+        ? active + 1
+        : key === 'Home'
+          ? 0
+          : key === 'End'
+            ? count - 1
+            : undefined;
+  return next === undefined ? undefined : Math.min(count - 1, Math.max(0, next));
+}
+
+/** The value of a bar in the readout on hover or keyboard focus; arrow keys move between bars. */
+function readBars(
+  element: SVGElement,
+  rects: readonly SVGElement[],
+  texts: readonly string[],
+  readout: HTMLElement,
+  start: number,
+): void {
+  let active = start;
+  const show = (index: number) => {
+    active = index;
+    rects.forEach((bar, i) => bar.classList.toggle('focused', i === index));
+    readout.textContent = texts[index] ?? '';
+  };
+  rects.forEach((bar, i) => bar.addEventListener('mouseenter', () => show(i)));
+  element.addEventListener('focus', () => show(active));
+  element.addEventListener('mouseleave', () => {
+    if (document.activeElement !== element) readout.textContent = '';
+  });
+  element.addEventListener('blur', () => {
+    rects.forEach((bar) => bar.classList.remove('focused'));
+    readout.textContent = '';
+  });
+  element.addEventListener('keydown', (event) => {
+    const next = barAfterKey(event.key, active, rects.length);
+    if (next === undefined) return;
+    event.preventDefault();
+    show(next);
+  });
+}
+
+function chart(
+  points: readonly TrendPoint[],
+  meter: UsageMeterName,
+  unit: MeterFigures['unit'],
+  period: string,
+  readout: HTMLElement,
+  name: string,
+): SVGElement {
+  const locale = getLocale();
+  const max = chartMax(points, meter);
+  const scale: Scale = { slot: W / points.length, y: (value: number) => BASE - (value / max) * (BASE - TOP) };
+  const texts = points.map((p) => describe(p, meter, unit, locale));
+  const rects = bars(points, meter, period, texts, scale);
   const element = svg(
     'svg',
     {
@@ -108,33 +162,14 @@ function chart(
       'data-meter': meter,
     },
     svg('line', { class: 'baseline', x1: 0, x2: W, y1: BASE + 0.5, y2: BASE + 0.5 }),
-    ...bars,
-    line ? svg('polyline', { class: 'included', points: line }) : null,
+    ...rects,
+    includedLine(points, meter, scale),
   );
-  element.addEventListener('focus', () => show(active));
-  element.addEventListener('mouseleave', () => {
-    if (document.activeElement !== element) readout.textContent = '';
-  });
-  element.addEventListener('blur', () => {
-    bars.forEach((bar) => bar.classList.remove('focused'));
-    readout.textContent = '';
-  });
-  element.addEventListener('keydown', (event) => {
-    const { key } = event;
-    const next =
-      key === 'ArrowLeft'
-        ? active - 1
-        : key === 'ArrowRight'
-          ? active + 1
-          : key === 'Home'
-            ? 0
-            : key === 'End'
-              ? points.length - 1
-              : undefined;
-    if (next === undefined) return;
-    event.preventDefault();
-    show(Math.min(points.length - 1, Math.max(0, next)));
-  });
+  const start = Math.max(
+    0,
+    points.findIndex((p) => p.period === period),
+  );
+  readBars(element, rects, texts, readout, start);
   return element;
 }
 
