@@ -39,3 +39,25 @@ describe('README against package.json', () => {
     assert.deepEqual(unknown, [], 'README names ids that package.json does not contribute');
   });
 });
+
+// The packaged README carries its pictures inline (scripts/package.mjs): each costs the .vsix
+// about its own size, and the project's target for the .vsix is under 250 KB (about 160 KB of
+// it is the extension and the README's text).
+describe("README's pictures", () => {
+  const pictures = Array.from(
+    readme.matchAll(/!\[[^\]]*\]\((docs\/[^)]+)\)|<img\b[^>]*\bsrc="(docs\/[^"]+)"/g),
+    (m) => m[1] ?? m[2],
+  );
+
+  it('each has a description, for the VS Code that shows descriptions instead (1.139)', () => {
+    const bare = [...readme.matchAll(/!\[\]\(|<img\b(?![^>]*\balt="[^"]{10,}")[^>]*>/g)].map((m) => m[0]);
+    assert.deepEqual(bare, [], 'pictures without a description');
+  });
+
+  it('stay small enough for the .vsix: together at most 96 KB (crop them, pngquant 32; see CONTRIBUTING)', () => {
+    const sizes = pictures.map((file) => [file, fs.statSync(path.join(root, file)).size] as const);
+    const total = sizes.reduce((sum, [, size]) => sum + size, 0);
+    assert.ok(pictures.length >= 3, `the README shows its pictures: ${pictures.join(', ')}`);
+    assert.ok(total <= 96 * 1024, `${total} bytes: ${sizes.map(([f, s]) => `${f} ${s}`).join(', ')}`);
+  });
+});
