@@ -1,19 +1,12 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { safeText } from '../core/text';
-import { parseBaseUrl } from '../core/validation';
 import type { Services } from '../shared/services';
 import { describeError, serviceReason } from '../ui/errors';
-import { type InputStep, runSteps } from '../ui/ui';
+import { runSteps } from '../ui/ui';
+import { baseUrlStep, type Draft, keyStep, labelStep, validateKey } from './addSteps';
 import { checkKey } from './keyCheck';
 import { type Capabilities, type Environment, newEnvironmentId, originOf } from '../session/model';
-
-function validateKey(value: string): string | undefined {
-  const key = value.trim();
-  if (!key) return vscode.l10n.t('Enter the API key.');
-  if (/\s/.test(key)) return vscode.l10n.t('An API key has no spaces; check what was pasted.');
-  return undefined;
-}
 
 type Verified =
   { ok: true; capabilities: Capabilities } | { ok: false; keyError?: string; urlError?: string } | undefined;
@@ -110,13 +103,7 @@ export async function storeKey(
 export async function addEnvironmentFlow(services: Services): Promise<Environment | undefined> {
   const { ui, environments: store } = services;
   const title = vscode.l10n.t('Add Environment');
-  const state = {
-    label: '',
-    baseUrl: '',
-    key: '',
-    keyError: undefined as string | undefined,
-    urlError: undefined as string | undefined,
-  };
+  const draft: Draft = { label: '', baseUrl: '', key: '', keyError: undefined, urlError: undefined };
   // A workspace's environments do not take a label from the user: theirs is marked "(workspace)".
   const taken = new Set(
     store
@@ -125,87 +112,30 @@ export async function addEnvironmentFlow(services: Services): Promise<Environmen
       .map((env) => env.label.toLowerCase()),
   );
   const id = newEnvironmentId();
-  const steps = [
-    async () => {
-      const label = await ui.current.input({
-        title,
-        step: 1,
-        totalSteps: 3,
-        value: state.label,
-        prompt: vscode.l10n.t('A short name for this environment, such as Production or Staging.'),
-        placeholder: vscode.l10n.t('Label'),
-        validate: (v) =>
-          !v.trim()
-            ? vscode.l10n.t('Enter a label.')
-            : taken.has(v.trim().toLowerCase())
-              ? vscode.l10n.t('An environment with this label exists already.')
-              : v.trim().length > 60
-                ? vscode.l10n.t('Keep the label under 60 characters.')
-                : undefined,
-      });
-      if (typeof label !== 'string') return label;
-      state.label = label.trim();
-      return 'next';
-    },
-    async () => {
-      const step: InputStep = {
-        title,
-        step: 2,
-        totalSteps: 3,
-        value: state.baseUrl || 'https://',
-        prompt: vscode.l10n.t('Base URL of the service, ending in /v1 (https, or http for localhost only).'),
-        placeholder: 'https://api.example.com/v1',
-        validate: (v) => {
-          const r = parseBaseUrl(v);
-          return r.ok ? undefined : r.message;
-        },
-        initialError: state.urlError,
-      };
-      const baseUrl = await ui.current.input(step);
-      state.urlError = undefined;
-      if (typeof baseUrl !== 'string') return baseUrl;
-      const parsed = parseBaseUrl(baseUrl);
-      state.baseUrl = parsed.ok ? parsed.url : baseUrl.trim();
-      return 'next';
-    },
-    async () => {
-      const key = await ui.current.input({
-        title,
-        step: 3,
-        totalSteps: 3,
-        value: state.key,
-        password: true,
-        prompt: vscode.l10n.t("API key for {0}. It is kept in VS Code's secret storage only.", state.label),
-        placeholder: vscode.l10n.t('API key'),
-        validate: validateKey,
-        initialError: state.keyError,
-      });
-      state.keyError = undefined;
-      if (typeof key !== 'string') return key;
-      state.key = key.trim();
-      return 'next';
-    },
-  ];
+  const steps = [labelStep(ui, title, draft, taken), baseUrlStep(ui, title, draft), keyStep(ui, title, draft)];
   let startAt = 0;
   for (;;) {
     if (!(await runSteps(steps, startAt))) return undefined;
     const verified = await verify(
       services,
-      { id, label: state.label, baseUrl: state.baseUrl, source: 'user' },
-      state.key,
+      { id, label: draft.label, baseUrl: draft.baseUrl, source: 'user' },
+      draft.key,
     );
     if (verified === undefined) return undefined;
-    if (verified.ok) return save(services, id, state, verified.capabilities);
-    // Back into the flow with what was right kept: only the rejected answer is asked again.
-    if (verified.urlError) {
-      state.urlError = verified.urlError;
-      startAt = 1;
-    } else {
-      state.keyError = verified.keyError;
-      if (verified.keyError) state.key = '';
-      startAt = 2;
-    }
+    if (verified.ok) return save(services, id, draft, verified.capabilities);
+    startAt = sendBack(draft, verified);
   }
+}
+
+/** Back into the flow with what was right kept: only the rejected answer is asked again. Returns its step. */
+function sendBack(draft: Draft, refused: { keyError?: string; urlError?: string }): number {
+  if (refused.urlError) {
+    draft.urlError = refused.urlError;
+    return 1;
+  }
+  draft.keyError = refused.keyError;
+  if (refused.keyError) draft.key = '';
+  return 2;
 }
 
 async function save(
