@@ -6,6 +6,7 @@
 // live in its own file on top of `PerEnvironmentStore`.
 import type { Log } from './log';
 import type { Services } from './services';
+import type { Ui } from '../ui/ui';
 
 export interface MementoLike {
   get<T>(key: string): T | undefined;
@@ -51,7 +52,10 @@ export interface SaveFailed {
 }
 
 /** The failed saves of a store are logged to the extension's log; those the user did are told as a warning. */
-export function saveFailed(services: Pick<Services, 'log' | 'ui'>, what: string): SaveFailed {
+export function saveFailed(
+  services: { log: Pick<Log, 'warn'>; ui: { current: Pick<Ui, 'message'> } },
+  what: string,
+): SaveFailed {
   return {
     log: services.log,
     what,

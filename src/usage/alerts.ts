@@ -10,37 +10,16 @@ import { Commands, Settings } from '../shared/constants';
 import { alertId, alertThresholds, type DueAlert, dueAlerts } from '../core/alerts';
 import { currentLocale } from '../core/l10n';
 import { formatAmount, meterFigures, meterTexts, USAGE_METERS } from '../core/meters';
-import { comparePeriods, currentPeriod, periodLabel, shiftPeriod } from '../core/period';
+import { currentPeriod, periodLabel } from '../core/period';
 import { projectPeriod } from '../core/projection';
-import { type Layout, type MementoLike, PerEnvironmentStore, saveFailed } from '../shared/perEnvironment';
+import { type MementoLike, saveFailed } from '../shared/perEnvironment';
+import { AlertMarks } from './alertMarks';
 import type { Services } from '../shared/services';
-
-/** When each alert was shown (or muted): `environmentId|period|meter|threshold` (or `…|muted`). */
-type Marks = Record<string, number>;
-
-const isMarks = (value: unknown): value is Marks =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * The marks sit in one object of every environment's ids, as since the first build (windows of
- * an earlier build share the global state): an environment's entry is the ids it starts.
- */
-const byEnvironmentPrefix: Layout = {
-  read: (stored) => {
-    const entries: Record<string, Marks> = {};
-    if (isMarks(stored)) for (const [id, at] of Object.entries(stored)) (entries[id.split('|')[0]] ??= {})[id] = at;
-    return entries;
-  },
-  write: (entries) => {
-    const marks = Object.assign({}, ...Object.values(entries).filter(isMarks)) as Marks;
-    return Object.keys(marks).length ? marks : undefined;
-  },
-};
 
 export class UsageAlerts {
   /** Alerts shown by this window (tests and the log read them). */
   readonly raised: string[] = [];
-  private readonly marks: PerEnvironmentStore<Marks>;
+  private readonly marks: AlertMarks;
 
   /**
    * A failed save of the marks the alerts leave is logged only: the user did nothing, and at
@@ -52,35 +31,11 @@ export class UsageAlerts {
     memento: MementoLike,
     key: string,
   ) {
-    this.marks = new PerEnvironmentStore(memento, key, {
-      isValid: isMarks,
-      failed: saveFailed(services, 'the usage alerts shown'),
-      layout: byEnvironmentPrefix,
-    });
+    this.marks = new AlertMarks(memento, key, saveFailed(services, 'the usage alerts shown'));
   }
 
   enabled(): boolean {
     return vscode.workspace.getConfiguration(Settings.section).get<boolean>(Settings.usageAlerts, false) === true;
-  }
-
-  private async remember(
-    environmentId: string,
-    ids: readonly string[],
-    now = Date.now(),
-    lost?: string,
-  ): Promise<void> {
-    await this.marks.change((entries) => {
-      entries[environmentId] = { ...(entries[environmentId] as Marks | undefined) };
-      for (const id of ids) (entries[environmentId] as Marks)[id] = now;
-      // Periods before the previous one are forgotten.
-      const oldest = shiftPeriod(currentPeriod(now), -1);
-      for (const marks of Object.values(entries).filter(isMarks))
-        for (const id of Object.keys(marks)) {
-          const period = id.split('|')[1] ?? '';
-          if (!/^\d{4}-\d{2}$/.test(period) || comparePeriods(period, oldest) < 0) delete marks[id];
-        }
-      return true;
-    }, lost);
   }
 
   forget(environmentId: string): void {
@@ -111,7 +66,7 @@ export class UsageAlerts {
       vscode.workspace.getConfiguration(Settings.section).get<unknown>(Settings.usageAlertThresholds),
     );
     const meters = USAGE_METERS.map((name) => meterFigures(name, summary.usage[name]));
-    const shown = this.marks.read(environmentId) ?? {};
+    const shown = this.marks.read(environmentId);
     if (shown[`${environmentId}|${period}|muted`]) return;
     const due = dueAlerts(
       environmentId,
@@ -123,7 +78,7 @@ export class UsageAlerts {
     );
     if (due.length === 0) return;
     // Remembered before they are shown: another window checking meanwhile finds them.
-    await this.remember(
+    await this.marks.remember(
       environmentId,
       due.flatMap((alert) => alert.covers.map((trigger) => alertId(environmentId, period, alert.meter, trigger))),
       now,
@@ -187,13 +142,13 @@ export class UsageAlerts {
   }
 
   /** "Don't Show Again for This Period": something the user did, so a failed save is told. */
-  private mute(environmentId: string, label: string, period: string): Promise<void> {
+  private async mute(environmentId: string, label: string, period: string): Promise<void> {
     const lost = vscode.l10n.t(
       'Could not save "Don\'t Show Again" for {0}: its usage alerts may show again in {1}.',
       label,
       periodLabel(period, currentLocale()),
     );
-    return this.remember(environmentId, [`${environmentId}|${period}|muted`], Date.now(), lost);
+    await this.marks.remember(environmentId, [`${environmentId}|${period}|muted`], Date.now(), lost);
   }
 }
 
