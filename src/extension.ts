@@ -11,6 +11,7 @@ import { KeyVault } from './session/keyVault';
 import { EnvironmentStore } from './session/store';
 import type { ExtensionExports } from './testing/exports';
 import { Log } from './shared/log';
+import { OwnState } from './shared/ownState';
 import type { Services } from './shared/services';
 import { FirstShown } from './shared/shown';
 import { registerUsage } from './usage/index';
@@ -31,13 +32,23 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionExp
   useLocale();
   const log = new Log();
   const vault = new KeyVault(context.secrets);
-  const store = new EnvironmentStore(context);
+  const globalState = new OwnState(context.globalState);
+  const store = new EnvironmentStore(context, globalState);
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   const connection = new Connection(store, vault, log, userAgent(EXTENSION_ID, version, `VS Code ${vscode.version}`));
   const realUi = new VscodeUi();
   const ui: { current: Ui } = { current: realUi };
   context.subscriptions.push(log, vault, store, connection);
-  const services: Services = { context, log, ui, environments: store, vault, connection, shown: new FirstShown() };
+  const services: Services = {
+    context,
+    globalState,
+    log,
+    ui,
+    environments: store,
+    vault,
+    connection,
+    shown: new FirstShown(),
+  };
 
   const environments = registerEnvironments(services);
   const engagements = registerEngagements(services);

@@ -1,7 +1,7 @@
 // The last first page of engagements shown per environment, for the view to show at once on
 // the next activation (or when the environment is active again) until a refresh lands.
 import type { Engagement } from '../api/types';
-import { type MementoLike, PerEnvironmentCache, type Saved } from '../shared/perEnvironment';
+import { type MementoLike, PerEnvironmentCache, type Saved, type SaveFailed } from '../shared/perEnvironment';
 
 export interface CachedPage extends Saved {
   items: Engagement[];
@@ -42,10 +42,11 @@ function isCachedPage(value: unknown): value is CachedPage {
   );
 }
 
+/** Only cached for speed (the next read fetches the page again): a failed save is logged, not told. */
 export function engagementCache(
   memento: MementoLike,
   key: string,
-  onError?: (error: unknown) => void,
+  failed?: SaveFailed,
 ): PerEnvironmentCache<CachedPage> {
-  return new PerEnvironmentCache(memento, key, isCachedPage, onError);
+  return new PerEnvironmentCache(memento, key, isCachedPage, failed);
 }

@@ -7,7 +7,7 @@ import { type EngagementQuery, isDefaultQuery } from '../core/query';
 import { displayText } from '../core/text';
 import { originOf } from '../session/model';
 import type { Feature, Services } from '../shared/services';
-import { forgetWithEnvironmentOrKey } from '../shared/perEnvironment';
+import { forgetWithEnvironmentOrKey, saveFailed } from '../shared/perEnvironment';
 import { engagementCache } from './cache';
 import { type EngagementDeps, pickEngagement, singleTarget, targetsFromArgs } from './common';
 import { copyId, openDetails } from './details';
@@ -107,8 +107,10 @@ function toData(provider: EngagementsView['provider'], node: TreeNode): TreeItem
 
 export function registerEngagements(services: Services) {
   const { connection, context } = services;
-  const cache = engagementCache(context.workspaceState, StateKeys.engagementsCache, (error) =>
-    services.log.warn(`Could not save the engagements shown: ${String(error)}`),
+  const cache = engagementCache(
+    context.workspaceState,
+    StateKeys.engagementsCache,
+    saveFailed(services, 'the engagements shown'),
   );
   const store = new EngagementStore({
     environmentId: () => connection.environment?.id,

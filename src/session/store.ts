@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Settings, StateKeys } from '../shared/constants';
 import { parseBaseUrl } from '../core/validation';
-import { OwnState } from '../shared/ownState';
+import type { OwnState } from '../shared/ownState';
 import { type Capabilities, type Environment, type EnvironmentRecord, settingsEnvironmentId } from './model';
 
 interface SettingsEntry {
@@ -23,8 +23,6 @@ export class EnvironmentStore implements vscode.Disposable {
   readonly onDidChangeCapabilities = this.capsChanged.event;
   private readonly subscription: vscode.Disposable;
   private readonly trustSubscription: vscode.Disposable;
-  /** The environments and capabilities, read back as this session wrote them. */
-  private readonly state: OwnState;
   /**
    * The environments of the settings, read once per change of the settings or of trust: the
    * tree asks for the active environment for each of thousands of rows, and reading the
@@ -32,8 +30,11 @@ export class EnvironmentStore implements vscode.Disposable {
    */
   private fromSettings?: Environment[];
 
-  constructor(private readonly context: vscode.ExtensionContext) {
-    this.state = new OwnState(context.globalState);
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    /** The global state (environments and capabilities), read back as this session wrote it. */
+    private readonly state: OwnState,
+  ) {
     context.globalState.setKeysForSync([StateKeys.environments]);
     this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
       if (

@@ -1,17 +1,152 @@
-// Data last shown, kept per environment in a memento (workspaceState) so that a view or panel
-// can show it at once when it opens again, marked as saved until a refresh lands. Only what
-// the service answered is kept: never a key, a header or anything typed into a prompt. An
-// entry goes when its environment is removed or its key deleted (see `forgetWithEnvironmentOrKey`).
+// What the extension keeps per environment in a memento (workspaceState or globalState): one
+// memento key per kind of data, its entries keyed by environment id. Only what the service
+// answered or what the user chose is kept: never a key, a header or anything typed into a
+// prompt. An entry goes when its environment is removed or its key deleted (see
+// `forgetWithEnvironmentOrKey`). Each store's own rules (periods, shared reads, alert marks)
+// live in its own file on top of `PerEnvironmentStore`.
+import type { Log } from './log';
 import type { Services } from './services';
+import type { Ui } from '../ui/ui';
 
 export interface MementoLike {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
-interface Stored<T> {
-  version: 1;
-  entries: Record<string, T>;
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** How a store's entries sit in its memento key: read (by environment id) and written back. */
+export interface Layout {
+  read(stored: unknown): Record<string, unknown>;
+  /** The value to store; undefined (the key is removed) when there are no entries. */
+  write(entries: Record<string, unknown>): unknown;
+}
+
+/** The layout of the stores: `{ version: 1, entries: { [environmentId]: entry } }`. */
+const versioned: Layout = {
+  read: (stored) => (isObj(stored) && stored.version === 1 && isObj(stored.entries) ? { ...stored.entries } : {}),
+  write: (entries) => (Object.keys(entries).length ? { version: 1, entries } : undefined),
+};
+
+/**
+ * `{ [environmentId]: entry }`: the shape the shared usage reads have had since their first
+ * build. It stays: windows of an earlier build read and write the same global state.
+ */
+export const unversioned: Layout = {
+  read: (stored) => (isObj(stored) ? { ...stored } : {}),
+  write: (entries) => (Object.keys(entries).length ? entries : undefined),
+};
+
+/**
+ * What a store does with a save that failed: it is logged (what was saved and the error, which
+ * never holds a key: no store keeps one), and when it loses something the user did, the caller
+ * says what in its `write` and the user is told.
+ */
+export interface SaveFailed {
+  log: Pick<Log, 'warn'>;
+  /** What the store keeps, for the log: "the usage history". */
+  what: string;
+  /** Says to the user what they did that was not saved. */
+  tell?: (lost: string) => void;
+}
+
+/** The failed saves of a store are logged to the extension's log; those the user did are told as a warning. */
+export function saveFailed(
+  services: { log: Pick<Log, 'warn'>; ui: { current: Pick<Ui, 'message'> } },
+  what: string,
+): SaveFailed {
+  return {
+    log: services.log,
+    what,
+    tell: (lost) => void services.ui.current.message('warning', lost, {}),
+  };
+}
+
+interface StoreOptions<T> {
+  /** Whether a stored entry can be used; one that cannot is not read (and is kept as it is). */
+  isValid: (value: unknown) => value is T;
+  /** Without it (unit tests) a failed save rejects the change's promise. */
+  failed?: SaveFailed;
+  layout?: Layout;
+  /** At most `max` environments are kept: those with the lowest `recency` go first. */
+  bound?: { max: number; recency: (entry: T) => number };
+}
+
+/**
+ * Entries per environment in one memento key. Every read goes to the memento (another window
+ * may have written a global one); every change is a read-modify-write of the whole key.
+ */
+export class PerEnvironmentStore<T> {
+  private readonly layout: Layout;
+
+  constructor(
+    private readonly memento: MementoLike,
+    private readonly key: string,
+    private readonly options: StoreOptions<T>,
+  ) {
+    this.layout = options.layout ?? versioned;
+  }
+
+  read(environmentId: string): T | undefined {
+    const entry = this.layout.read(this.memento.get(this.key))[environmentId];
+    return this.options.isValid(entry) ? entry : undefined;
+  }
+
+  /** Every environment's entries as stored (not checked). */
+  all(): Record<string, unknown> {
+    return this.layout.read(this.memento.get(this.key));
+  }
+
+  /** Sets an environment's entry (dropping the least recent environments' beyond the bound). */
+  write(environmentId: string, value: T): void {
+    void this.change((entries) => {
+      entries[environmentId] = value;
+      const { bound } = this.options;
+      if (bound) {
+        const recency = (id: string) => {
+          const entry = entries[id];
+          return this.options.isValid(entry) ? bound.recency(entry) : 0;
+        };
+        const newestFirst = Object.keys(entries).sort((a, b) => recency(b) - recency(a));
+        for (const id of newestFirst.slice(bound.max)) delete entries[id];
+      }
+      return true;
+    });
+  }
+
+  forget(environmentId: string): void {
+    void this.change((entries) => environmentId in entries && delete entries[environmentId]);
+  }
+
+  /** Drops the entries of environments that no longer exist. */
+  keepOnly(environmentIds: readonly string[]): void {
+    void this.change((entries) => {
+      const stale = Object.keys(entries).filter((id) => !environmentIds.includes(id));
+      for (const id of stale) delete entries[id];
+      return stale.length > 0;
+    });
+  }
+
+  /**
+   * Changes the stored entries (of all environments at once); `edit` returns whether it changed
+   * anything, and only then is the key saved. Resolves to false when the save failed; `lost`:
+   * what the user did that the failed save loses, told to them.
+   */
+  change(edit: (entries: Record<string, unknown>) => boolean, lost?: string): Promise<boolean> {
+    const entries = this.all();
+    if (!edit(entries)) return Promise.resolve(true);
+    const { failed } = this.options;
+    return Promise.resolve(this.memento.update(this.key, this.layout.write(entries))).then(
+      () => true,
+      (error: unknown) => {
+        if (!failed) throw error;
+        failed.log.warn(`Could not save ${failed.what}: ${String(error)}`);
+        if (lost !== undefined) failed.tell?.(lost);
+        return false;
+      },
+    );
+  }
 }
 
 export interface Saved {
@@ -22,68 +157,26 @@ export interface Saved {
 /** Environments whose data is kept; the least recently fetched go first. */
 export const MAX_CACHED_ENVIRONMENTS = 5;
 
-export class PerEnvironmentCache<T extends Saved> {
-  constructor(
-    private readonly memento: MementoLike,
-    private readonly key: string,
-    private readonly isValid: (value: unknown) => value is T,
-    private readonly onError: (error: unknown) => void = () => undefined,
-  ) {}
-
-  private entries(): Record<string, T> {
-    const stored = this.memento.get<Stored<T>>(this.key);
-    return stored?.version === 1 && typeof stored.entries === 'object' && stored.entries !== null
-      ? { ...stored.entries }
-      : {};
-  }
-
-  private save(entries: Record<string, T>): void {
-    const value: Stored<T> | undefined = Object.keys(entries).length ? { version: 1, entries } : undefined;
-    this.memento.update(this.key, value).then(undefined, this.onError);
-  }
-
-  read(environmentId: string): T | undefined {
-    const entry = this.entries()[environmentId];
-    return this.isValid(entry) ? entry : undefined;
-  }
-
-  write(environmentId: string, value: T): void {
-    const entries = this.entries();
-    entries[environmentId] = value;
-    const newestFirst = Object.keys(entries).sort(
-      (a, b) => (entries[b]?.fetchedAt ?? 0) - (entries[a]?.fetchedAt ?? 0),
-    );
-    for (const id of newestFirst.slice(MAX_CACHED_ENVIRONMENTS)) delete entries[id];
-    this.save(entries);
-  }
-
-  forget(environmentId: string): void {
-    const entries = this.entries();
-    if (!(environmentId in entries)) return;
-    delete entries[environmentId];
-    this.save(entries);
-  }
-
-  /** Drops the entries of environments that no longer exist. */
-  keepOnly(environmentIds: readonly string[]): void {
-    const entries = this.entries();
-    const stale = Object.keys(entries).filter((id) => !environmentIds.includes(id));
-    if (stale.length === 0) return;
-    for (const id of stale) delete entries[id];
-    this.save(entries);
+/**
+ * Data last shown, kept so that a view or panel can show it at once when it opens again,
+ * marked as saved until a refresh lands. Only cached for speed: a failed save is logged only.
+ */
+export class PerEnvironmentCache<T extends Saved> extends PerEnvironmentStore<T> {
+  constructor(memento: MementoLike, key: string, isValid: (value: unknown) => value is T, failed?: SaveFailed) {
+    super(memento, key, { isValid, failed, bound: { max: MAX_CACHED_ENVIRONMENTS, recency: (e) => e.fetchedAt } });
   }
 }
 
 /** Drops an environment's saved entries when the environment is removed or its key deleted: no saved data outlives either. */
 export function forgetWithEnvironmentOrKey(
   services: Pick<Services, 'environments' | 'vault'>,
-  cache: Pick<PerEnvironmentCache<Saved>, 'forget' | 'keepOnly'>,
+  store: { forget(environmentId: string): void; keepOnly(environmentIds: readonly string[]): void },
 ): Array<{ dispose(): void }> {
   const { environments, vault } = services;
   return [
-    environments.onDidChange(() => cache.keepOnly(environments.list().map((env) => env.id))),
+    environments.onDidChange(() => store.keepOnly(environments.list().map((env) => env.id))),
     vault.onDidChange((id) => {
-      void vault.has(id).then((has) => has || cache.forget(id));
+      void vault.has(id).then((has) => has || store.forget(id));
     }),
   ];
 }

@@ -5,12 +5,18 @@ import type { Connection } from '../session/connection';
 import type { KeyVault } from '../session/keyVault';
 import type { EnvironmentStore } from '../session/store';
 import type { Log } from './log';
+import type { OwnState } from './ownState';
 import type { FirstShown } from './shown';
 import type { Ui } from '../ui/ui';
 
 /** What every feature is built from; made once in `activate`. */
 export interface Services {
   context: vscode.ExtensionContext;
+  /**
+   * The extension's global state, read back as this session wrote it: the one `OwnState` over
+   * `context.globalState`. What must see other windows' writes at once reads globalState itself.
+   */
+  globalState: OwnState;
   log: Log;
   /** The UI to ask questions with; `ui.current` is replaced only by the test seam. */
   ui: { current: Ui };

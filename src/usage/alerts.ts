@@ -10,60 +10,41 @@ import { Commands, Settings } from '../shared/constants';
 import { alertId, alertThresholds, type DueAlert, dueAlerts } from '../core/alerts';
 import { currentLocale } from '../core/l10n';
 import { formatAmount, meterFigures, meterTexts, USAGE_METERS } from '../core/meters';
-import { comparePeriods, currentPeriod, periodLabel, shiftPeriod } from '../core/period';
+import { currentPeriod, periodLabel } from '../core/period';
 import { projectPeriod } from '../core/projection';
-import type { MementoLike } from '../shared/perEnvironment';
+import { type MementoLike, saveFailed } from '../shared/perEnvironment';
+import { AlertMarks } from './alertMarks';
 import type { Services } from '../shared/services';
-
-type Shown = Record<string, number>;
 
 export class UsageAlerts {
   /** Alerts shown by this window (tests and the log read them). */
   readonly raised: string[] = [];
+  private readonly marks: AlertMarks;
 
+  /**
+   * A failed save of the marks the alerts leave is logged only: the user did nothing, and at
+   * worst an alert shows once more. A failed save of "Don't Show Again" loses the user's
+   * choice in other windows and after a restart: the user is told.
+   */
   constructor(
     private readonly services: Services,
-    private readonly memento: MementoLike,
-    private readonly key: string,
-  ) {}
+    memento: MementoLike,
+    key: string,
+  ) {
+    this.marks = new AlertMarks(memento, key, saveFailed(services, 'the usage alerts shown'));
+  }
 
   enabled(): boolean {
     return vscode.workspace.getConfiguration(Settings.section).get<boolean>(Settings.usageAlerts, false) === true;
   }
 
-  private shown(): Shown {
-    const value = this.memento.get<Shown>(this.key);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : {};
-  }
-
-  private async remember(ids: readonly string[], now = Date.now()): Promise<void> {
-    const shown = this.shown();
-    for (const id of ids) shown[id] = now;
-    // Periods before the previous one are forgotten.
-    const oldest = shiftPeriod(currentPeriod(now), -1);
-    for (const id of Object.keys(shown)) {
-      const period = id.split('|')[1] ?? '';
-      if (!/^\d{4}-\d{2}$/.test(period) || comparePeriods(period, oldest) < 0) delete shown[id];
-    }
-    await Promise.resolve(this.memento.update(this.key, shown)).then(undefined, (error: unknown) =>
-      this.services.log.warn(`Could not remember a usage alert: ${String(error)}`),
-    );
-  }
-
   forget(environmentId: string): void {
-    this.keepOnly([], environmentId);
+    this.marks.forget(environmentId);
   }
 
-  /** Drops what was remembered for environments that no longer exist (or for the one given). */
-  keepOnly(environmentIds: readonly string[], only?: string): void {
-    const shown = this.shown();
-    const stale = Object.keys(shown).filter((id) => {
-      const env = id.split('|')[0];
-      return only !== undefined ? env === only : !environmentIds.includes(env);
-    });
-    if (stale.length === 0) return;
-    for (const id of stale) delete shown[id];
-    Promise.resolve(this.memento.update(this.key, shown)).then(undefined, () => undefined);
+  /** Drops what was remembered for environments that no longer exist. */
+  keepOnly(environmentIds: readonly string[]): void {
+    this.marks.keepOnly(environmentIds);
   }
 
   private queue: Promise<void> = Promise.resolve();
@@ -85,7 +66,7 @@ export class UsageAlerts {
       vscode.workspace.getConfiguration(Settings.section).get<unknown>(Settings.usageAlertThresholds),
     );
     const meters = USAGE_METERS.map((name) => meterFigures(name, summary.usage[name]));
-    const shown = this.shown();
+    const shown = this.marks.read(environmentId);
     if (shown[`${environmentId}|${period}|muted`]) return;
     const due = dueAlerts(
       environmentId,
@@ -97,7 +78,8 @@ export class UsageAlerts {
     );
     if (due.length === 0) return;
     // Remembered before they are shown: another window checking meanwhile finds them.
-    await this.remember(
+    await this.marks.remember(
+      environmentId,
       due.flatMap((alert) => alert.covers.map((trigger) => alertId(environmentId, period, alert.meter, trigger))),
       now,
     );
@@ -156,7 +138,17 @@ export class UsageAlerts {
         : 'info';
     const choice = await this.services.ui.current.message(level, text, {}, open, mute);
     if (choice === open) await vscode.commands.executeCommand(Commands.openUsageDashboard, environmentId);
-    else if (choice === mute) await this.remember([`${environmentId}|${period}|muted`]);
+    else if (choice === mute) await this.mute(environmentId, label, period);
+  }
+
+  /** "Don't Show Again for This Period": something the user did, so a failed save is told. */
+  private async mute(environmentId: string, label: string, period: string): Promise<void> {
+    const lost = vscode.l10n.t(
+      'Could not save "Don\'t Show Again" for {0}: its usage alerts may show again in {1}.',
+      label,
+      periodLabel(period, currentLocale()),
+    );
+    await this.marks.remember(environmentId, [`${environmentId}|${period}|muted`], Date.now(), lost);
   }
 }
 

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { UsageSummary } from '../api/types';
-import { forgetWithEnvironmentOrKey, PerEnvironmentCache } from '../shared/perEnvironment';
+import { forgetWithEnvironmentOrKey, PerEnvironmentCache, saveFailed } from '../shared/perEnvironment';
 import { Commands, Settings, StateKeys, WebviewTypes } from '../shared/constants';
 import { currentPeriod } from '../core/period';
 import { DEFAULT_DETAILS_PAGE_SIZE, DEFAULT_KEY_SORT } from '../core/recordDefaults';
 import { safeText } from '../core/text';
 import type { Feature, Services } from '../shared/services';
-import { OwnState } from '../shared/ownState';
 import type { DashboardState, HostMessage, ViewState } from './protocol';
 import type { UsageAlerts } from './alerts';
 import { UsageHistory } from './history';
@@ -68,15 +67,14 @@ export interface UsageExports {
 export function registerUsage(services: Services) {
   const { context, environments: store, ui } = services;
   const panels = new Map<string, DashboardPanel>();
-  const warn = (what: string) => (error: unknown) => services.log.warn(`Could not save ${what}: ${String(error)}`);
   // Read back as written (VS Code's late echoes of global state would bring back older values).
-  const ownState = new OwnState(context.globalState);
-  const history = new UsageHistory(ownState, StateKeys.usageHistory, warn('the usage history'));
+  const ownState = services.globalState;
+  const history = new UsageHistory(ownState, StateKeys.usageHistory, saveFailed(services, 'the usage history'));
   const coordinator = new ReadCoordinator(
     context.globalState,
     StateKeys.usageReads,
     randomUUID(),
-    warn('the shared usage read'),
+    saveFailed(services, 'the shared usage read'),
   );
   // The alerts' code is loaded the first time they are on (and something is to be checked).
   let alertsLoaded: Promise<UsageAlerts> | undefined;
@@ -108,7 +106,7 @@ export function registerUsage(services: Services) {
     context.workspaceState,
     StateKeys.usageDashboardCache,
     isSavedDashboard,
-    (error) => services.log.warn(`Could not save the usage shown: ${String(error)}`),
+    saveFailed(services, 'the usage shown'),
   );
   context.subscriptions.push(
     statusBar,

@@ -2,8 +2,10 @@
 // has a timer; before it reads, it looks in the global state (shared by the windows) whether
 // another window read this environment's summary within the interval. If so it uses that
 // summary; if not, it records that it reads now, then reads and shares what it got.
-// Only usage figures are kept there, never a key.
-import type { MementoLike } from '../shared/perEnvironment';
+// Only usage figures are kept there, never a key. It is read from VS Code's global state
+// itself, not through `OwnState`: another window's reads must be seen. Only kept to share
+// reads: a failed save is logged, not told (each window then reads on its own).
+import { type MementoLike, PerEnvironmentStore, type SaveFailed, unversioned } from '../shared/perEnvironment';
 import type { UsageSummary } from '../api/types';
 
 interface SharedRead {
@@ -14,10 +16,9 @@ interface SharedRead {
   summary?: UsageSummary;
 }
 
-type Reads = Record<string, SharedRead>;
-
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSharedRead = (value: unknown): value is SharedRead => isObj(value) && typeof value.at === 'number';
 
 /** A share of the interval: a window whose timer fires a little early still leaves the read to the other. */
 const FRESH_SHARE = 0.9;
@@ -25,16 +26,15 @@ const FRESH_SHARE = 0.9;
 export type Claim = { read: true } | { read: false; summary: UsageSummary; by: string };
 
 export class ReadCoordinator {
-  constructor(
-    private readonly memento: MementoLike,
-    private readonly key: string,
-    readonly windowId: string,
-    private readonly onError: (error: unknown) => void = () => undefined,
-  ) {}
+  private readonly store: PerEnvironmentStore<SharedRead>;
 
-  private reads(): Reads {
-    const value = this.memento.get<Reads>(this.key);
-    return isObj(value) ? { ...value } : {};
+  constructor(
+    memento: MementoLike,
+    key: string,
+    readonly windowId: string,
+    failed?: SaveFailed,
+  ) {
+    this.store = new PerEnvironmentStore(memento, key, { isValid: isSharedRead, failed, layout: unversioned });
   }
 
   /**
@@ -42,46 +42,25 @@ export class ReadCoordinator {
    * summary of `period` less than an interval ago: then that summary is given.
    */
   claim(environmentId: string, period: string, intervalMs: number, now = Date.now(), windowId = this.windowId): Claim {
-    const reads = this.reads();
-    const entry = reads[environmentId];
-    if (
-      isObj(entry) &&
-      entry.window !== windowId &&
-      typeof entry.at === 'number' &&
-      now - entry.at < intervalMs * FRESH_SHARE &&
-      entry.at <= now + 1000
-    ) {
+    const entry = this.store.read(environmentId);
+    if (entry && entry.window !== windowId && now - entry.at < intervalMs * FRESH_SHARE && entry.at <= now + 1000) {
       const summary = entry.summary;
       if (isObj(summary) && summary.billingPeriod === period) return { read: false, summary, by: entry.window };
     }
-    reads[environmentId] = { at: now, window: windowId };
-    this.save(reads);
+    void this.store.write(environmentId, { at: now, window: windowId });
     return { read: true };
   }
 
   /** Shares the summary this window read. */
   publish(environmentId: string, summary: UsageSummary, at: number, windowId = this.windowId): void {
-    const reads = this.reads();
-    reads[environmentId] = { at, window: windowId, summary };
-    this.save(reads);
+    void this.store.write(environmentId, { at, window: windowId, summary });
   }
 
   keepOnly(environmentIds: readonly string[]): void {
-    const reads = this.reads();
-    const stale = Object.keys(reads).filter((id) => !environmentIds.includes(id));
-    if (stale.length === 0) return;
-    for (const id of stale) delete reads[id];
-    this.save(reads);
+    this.store.keepOnly(environmentIds);
   }
 
   forget(environmentId: string): void {
-    const reads = this.reads();
-    if (!(environmentId in reads)) return;
-    delete reads[environmentId];
-    this.save(reads);
-  }
-
-  private save(reads: Reads): void {
-    this.memento.update(this.key, Object.keys(reads).length ? reads : undefined).then(undefined, this.onError);
+    this.store.forget(environmentId);
   }
 }
