@@ -1,4 +1,8 @@
-import type { MementoLike } from './perEnvironment';
+/** What a memento is to the stores: VS Code's `Memento`, or a test's. */
+export interface MementoLike {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
 
 /**
  * Values this extension writes to `globalState`, read back as written. VS Code keeps one

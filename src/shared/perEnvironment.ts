@@ -5,13 +5,11 @@
 // `forgetWithEnvironmentOrKey`). Each store's own rules (periods, shared reads, alert marks)
 // live in its own file on top of `PerEnvironmentStore`.
 import type { Log } from './log';
+import type { MementoLike } from './ownState';
 import type { Services } from './services';
 import type { Ui } from '../ui/ui';
 
-export interface MementoLike {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
+export type { MementoLike };
 
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
