@@ -28,8 +28,10 @@ const common = {
   target: 'es2022',
   // The test seams (src/testing/) exist only in development and test builds: in the production
   // build `TEST_SEAMS` is false, so every `if (TEST_SEAMS)` branch and what only it imports is
-  // dropped (test/unit/bundle.test.ts checks the built bundle).
-  define: { TEST_SEAMS: String(!production) },
+  // dropped (test/unit/bundle.test.ts checks the built bundle). `--production --seams` is the
+  // minified build with the seams kept, for the Performance suite (`npm run bench`), which
+  // reads its figures through them; `npm run package` never passes it.
+  define: { TEST_SEAMS: String(!production || args.has('--seams')) },
 };
 
 /** @type {esbuild.BuildOptions[]} */

@@ -26,7 +26,8 @@ import {
 } from './vscode/code-server.mjs';
 import { certificatesForRun } from './vscode/tls.mjs';
 
-// --production: the extension's bundles as they ship (minified), e.g. for `npm run bench`.
+// --production: the extension's bundles minified as they ship, with the test seams kept (esbuild's
+// --seams: the suites read through them), e.g. for `npm run bench`.
 const { values } = parseArgs({
   options: {
     grep: { type: 'string' },
@@ -65,7 +66,7 @@ function build() {
   console.log('[integration] building the extension and the test bundles');
   const result = spawnSync(
     process.execPath,
-    ['esbuild.mjs', '--tests', ...(values.production ? ['--production'] : [])],
+    ['esbuild.mjs', '--tests', ...(values.production ? ['--production', '--seams'] : [])],
     { cwd: ROOT, stdio: 'inherit' },
   );
   if (result.status !== 0) throw new Error('the build failed');
