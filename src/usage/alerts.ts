@@ -14,13 +14,11 @@ import { comparePeriods, currentPeriod, periodLabel, shiftPeriod } from '../core
 import { projectPeriod } from '../core/projection';
 import type { MementoLike } from '../shared/perEnvironment';
 import type { Services } from '../shared/services';
+import { recordAlertRaised } from '../testing/record/usage';
 
 type Shown = Record<string, number>;
 
 export class UsageAlerts {
-  /** Alerts shown by this window (tests and the log read them). */
-  readonly raised: string[] = [];
-
   constructor(
     private readonly services: Services,
     private readonly memento: MementoLike,
@@ -144,7 +142,7 @@ export class UsageAlerts {
       );
     }
     const text = parts.join(' ');
-    this.raised.push(text);
+    if (TEST_SEAMS) recordAlertRaised(text);
     this.services.log.info(`Usage alert (${alert.meter}, ${String(alert.trigger)}) for ${label} in ${period}.`);
     const open = vscode.l10n.t('Open Usage Dashboard');
     const mute = vscode.l10n.t("Don't Show Again for This Period");
