@@ -10,6 +10,7 @@ import { WebviewErrorReports } from '../core/webviewErrors';
 import type { Services } from '../shared/services';
 import { markPanel, markWebview, panelRecord, recordPosted } from '../testing/record/usage';
 import { type HostMessage, parseWebviewMessage, type ViewState, type WebviewTiming } from './protocol';
+import type { DashboardAssets } from './assets';
 import { Dashboard, type DashboardHooks } from './dashboard';
 import { Exporter } from './exporter';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
@@ -36,8 +37,8 @@ export class DashboardPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     view: ViewState,
     private readonly hooks: PanelHooks,
-    /** The webview's script and style sheet, written into its HTML (see html.ts). */
-    assets: { script: string; style: string },
+    /** The webview's script and style sheet, written into its HTML (see src/shared/webviewShell.ts). */
+    assets: DashboardAssets,
   ) {
     if (TEST_SEAMS) markPanel(panel, 'createdAt');
     const extensionUri = services.context.extensionUri;
