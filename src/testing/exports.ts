@@ -1,6 +1,6 @@
 import type { EnvironmentsExports } from './environments';
 import type { EngagementsExports } from '../engagements/index';
-import type { UsageExports } from '../usage/index';
+import type { UsageExports } from './usage';
 import type { ChatExports } from '../chat/index';
 import type { Ui } from '../ui/ui';
 

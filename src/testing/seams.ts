@@ -6,8 +6,9 @@ import type { Ui } from '../ui/ui';
 import type { EnvironmentStatusBar } from '../environments/statusBar';
 import type { ChatExports } from '../chat/index';
 import type { EngagementsExports } from '../engagements/index';
-import type { UsageExports } from '../usage/index';
+import type { UsageParts } from '../usage/index';
 import { environmentsProbe } from './environments';
+import { usageProbe } from './usage';
 import type { ExtensionExports } from './exports';
 
 /** What the composition root built: the services, the UI slot, and each feature's parts. */
@@ -17,7 +18,7 @@ export interface Composed {
   useLocale: (locale?: string) => void;
   environments: { statusBar: EnvironmentStatusBar };
   engagements: EngagementsExports;
-  usage: UsageExports;
+  usage: UsageParts;
   chat: ChatExports;
 }
 
@@ -30,7 +31,7 @@ export function testSeams(composed: Composed): ExtensionExports {
     useLocale: composed.useLocale,
     environments: environmentsProbe(services, composed.environments),
     engagements: composed.engagements,
-    usage: composed.usage,
+    usage: usageProbe(services, composed.usage),
     chat: composed.chat,
   };
 }

@@ -15,10 +15,9 @@ import { projectPeriod } from '../core/projection';
 import { type MementoLike, saveFailed } from '../shared/perEnvironment';
 import { AlertMarks } from './alertMarks';
 import type { Services } from '../shared/services';
+import { recordAlertRaised } from '../testing/record/usage';
 
 export class UsageAlerts {
-  /** Alerts shown by this window (tests and the log read them). */
-  readonly raised: string[] = [];
   private readonly marks: AlertMarks;
 
   /**
@@ -126,7 +125,7 @@ export class UsageAlerts {
       );
     }
     const text = parts.join(' ');
-    this.raised.push(text);
+    if (TEST_SEAMS) recordAlertRaised(text);
     this.services.log.info(`Usage alert (${alert.meter}, ${String(alert.trigger)}) for ${label} in ${period}.`);
     const open = vscode.l10n.t('Open Usage Dashboard');
     const mute = vscode.l10n.t("Don't Show Again for This Period");

@@ -4,6 +4,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { isApiError, ApiError } from '../api/errors';
+import type { ServiceApi } from '../api/service';
 import type { UsageRecord } from '../api/types';
 import { toCsv, toJsonExport } from '../core/csv';
 import { isFilterActive } from '../core/recordFilter';
@@ -51,44 +52,17 @@ export class Exporter {
     const name = uri.path.split('/').pop() ?? uri.toString();
     this.dashboard.setExport({ format, phase: 'running', loaded: 0, total: 0 });
     try {
-      // Its progress and its Cancel button are in the dashboard, where it was started: once.
-      const onProgress = (loaded: number, total: number) =>
-        this.dashboard.setExport({ format, phase: 'running', loaded, total });
-      // A filtered view exports what it shows: the records of the whole period that pass the filter.
-      const filter = this.dashboard.state.view.filter;
-      let result: { items: UsageRecord[]; missing: number };
-      if (isFilterActive(filter)) {
-        const scan = await this.dashboard.scan.read(api, period, onProgress, controller.signal);
-        result = { items: filtered(scan, filter), missing: scan.missing };
-      } else {
-        const all = await api.usage.detailsAll(period, { signal: controller.signal, onProgress });
-        result = { items: all.items, missing: all.stop ? all.totalCount - all.items.length : 0 };
-      }
+      const result = await this.read(api, format, period, controller.signal);
       if (controller.signal.aborted) throw new ApiError('cancelled', 'The export was cancelled.');
       const text =
         format === 'csv'
           ? toCsv(result.items)
           : toJsonExport(result.items, { billingPeriod: period, exportedAt: new Date().toISOString() });
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-      // Records the service announced but would not page to are said, not silently left out.
       const count = result.items.length;
-      const missing = result.missing;
       this.services.log.info(`Exported ${count} usage records of ${period} to ${uri.fsPath || uri.toString()}.`);
       this.dashboard.setExport({ format, phase: 'done', loaded: count, total: count, detail: name });
-      const open = vscode.l10n.t('Open File');
-      const said =
-        missing > 0
-          ? vscode.l10n.t(
-              'Exported {0} usage records of {1} to {2}. {3} more could not be read: the service does not page them further.',
-              count,
-              period,
-              name,
-              missing,
-            )
-          : vscode.l10n.t('Exported {0} usage records of {1} to {2}.', count, period, name);
-      void this.services.ui.current.message(missing > 0 ? 'warning' : 'info', said, {}, open).then(async (choice) => {
-        if (choice === open) await vscode.window.showTextDocument(uri);
-      });
+      this.announce(uri, period, count, result.missing);
     } catch (error) {
       if (isApiError(error) && error.kind === 'cancelled') {
         this.dashboard.setExport({ format, phase: 'cancelled', loaded: 0, total: 0 });
@@ -110,6 +84,44 @@ export class Exporter {
     } finally {
       if (this.controller === controller) this.controller = undefined;
     }
+  }
+
+  /** Every record of the period, or, in a filtered view, what it shows: the records of the whole period that pass the filter. */
+  private async read(
+    api: ServiceApi,
+    format: 'csv' | 'json',
+    period: string,
+    signal: AbortSignal,
+  ): Promise<{ items: UsageRecord[]; missing: number }> {
+    // Its progress and its Cancel button are in the dashboard, where it was started: once.
+    const onProgress = (loaded: number, total: number) =>
+      this.dashboard.setExport({ format, phase: 'running', loaded, total });
+    const filter = this.dashboard.state.view.filter;
+    if (isFilterActive(filter)) {
+      const scan = await this.dashboard.scan.read(api, period, onProgress, signal);
+      return { items: filtered(scan, filter), missing: scan.missing };
+    }
+    const all = await api.usage.detailsAll(period, { signal, onProgress });
+    return { items: all.items, missing: all.stop ? all.totalCount - all.items.length : 0 };
+  }
+
+  /** Says the file was written, with Open File. Records the service announced but would not page to are said, not silently left out. */
+  private announce(uri: vscode.Uri, period: string, count: number, missing: number): void {
+    const name = uri.path.split('/').pop() ?? uri.toString();
+    const open = vscode.l10n.t('Open File');
+    const said =
+      missing > 0
+        ? vscode.l10n.t(
+            'Exported {0} usage records of {1} to {2}. {3} more could not be read: the service does not page them further.',
+            count,
+            period,
+            name,
+            missing,
+          )
+        : vscode.l10n.t('Exported {0} usage records of {1} to {2}.', count, period, name);
+    void this.services.ui.current.message(missing > 0 ? 'warning' : 'info', said, {}, open).then(async (choice) => {
+      if (choice === open) await vscode.window.showTextDocument(uri);
+    });
   }
 }
 

@@ -8,33 +8,15 @@ import { currentLocale } from '../core/l10n';
 import { safeText } from '../core/text';
 import { WebviewErrorReports } from '../core/webviewErrors';
 import type { Services } from '../shared/services';
-import { type HostMessage, parseWebviewMessage, type ViewState } from './protocol';
+import { markPanel, markWebview, panelRecord, recordPosted } from '../testing/record/usage';
+import { type HostMessage, parseWebviewMessage, type ViewState, type WebviewTiming } from './protocol';
+import type { DashboardAssets } from './assets';
 import { Dashboard, type DashboardHooks } from './dashboard';
 import { Exporter } from './exporter';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
 import { uiStrings } from './strings';
 
-const KEPT_MESSAGES = 20;
-
-/**
- * performance.now() (the extension host's clock) of the moments a dashboard goes through:
- * its panel made (by the command or VS Code's restore), this object made, its HTML set, the
- * webview's document started, its script started and it said `ready` (the webview's own
- * clock, sent with `ready`), `ready` received, and the meters and trend first posted.
- */
-export interface PanelTimeline {
-  panelAt?: number;
-  createdAt: number;
-  htmlSetAt?: number;
-  webview?: { navigationStartAt: number; scriptStartAt: number; readySentAt: number };
-  readyAt?: number;
-  metersPostedAt?: number;
-  trendPostedAt?: number;
-}
-
 export interface PanelHooks extends Pick<DashboardHooks, 'saved' | 'save' | 'history'> {
-  /** performance.now() when the webview panel was made or given back by VS Code's restore. */
-  panelAt?: number;
   summaryLoaded?(environmentId: string, summary: UsageSummary): void;
   disposed(panel: DashboardPanel): void;
 }
@@ -44,14 +26,7 @@ export class DashboardPanel implements vscode.Disposable {
   readonly exporter: Exporter;
   /** The webview said `ready` (its script runs) since it was last (re)loaded. */
   ready = false;
-  /** The last messages posted to the webview, newest last. */
-  readonly posted: HostMessage[] = [];
-  /** Errors the webview's script reported, as written to the log. */
-  readonly webviewErrors: string[] = [];
   private readonly errorReports = new WebviewErrorReports();
-  /** Messages received that were not part of the protocol (dropped). */
-  rejectedMessages = 0;
-  readonly timeline: PanelTimeline = { createdAt: performance.now() };
   private postScheduled = false;
   /** The service address the shown data came from: a new one means reading everything again. */
   private baseUrl?: string;
@@ -62,10 +37,10 @@ export class DashboardPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     view: ViewState,
     private readonly hooks: PanelHooks,
-    /** The webview's script and style sheet, written into its HTML (see html.ts). */
-    assets: { script: string; style: string },
+    /** The webview's script and style sheet, written into its HTML (see src/shared/webviewShell.ts). */
+    assets: DashboardAssets,
   ) {
-    this.timeline.panelAt = hooks.panelAt;
+    if (TEST_SEAMS) markPanel(panel, 'createdAt');
     const extensionUri = services.context.extensionUri;
     const webview = panel.webview;
     webview.options = {
@@ -101,7 +76,7 @@ export class DashboardPanel implements vscode.Disposable {
       title: panel.title,
       lang: vscode.env.language,
     });
-    this.timeline.htmlSetAt = performance.now();
+    if (TEST_SEAMS) markPanel(panel, 'htmlSetAt');
   }
 
   get environmentId(): string {
@@ -131,37 +106,11 @@ export class DashboardPanel implements vscode.Disposable {
   /** Handles one message exactly as it came from the webview. Tests call this too. */
   async receive(raw: unknown): Promise<void> {
     const message = parseWebviewMessage(raw);
-    if (!message) {
-      this.rejectedMessages++;
-      const type =
-        typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string'
-          ? (raw as { type: string }).type.slice(0, 40)
-          : typeof raw;
-      this.services.log.warn(`Usage dashboard: ignored a message that is not part of the protocol (${type}).`);
-      return;
-    }
+    if (!message) return this.reject(raw);
     const dashboard = this.dashboard;
     switch (message.type) {
       case 'ready':
-        this.ready = true;
-        this.timeline.readyAt ??= performance.now();
-        if (message.timing && !this.timeline.webview) {
-          // The webview's clock is the epoch in ms, as performance.timeOrigin + now() is here.
-          const local = (epochMs: number) => epochMs - performance.timeOrigin;
-          this.timeline.webview = {
-            navigationStartAt: local(message.timing.navigationStart),
-            scriptStartAt: local(message.timing.scriptStart),
-            readySentAt: local(message.timing.ready),
-          };
-        }
-        this.post({
-          type: 'init',
-          locale: currentLocale() ?? vscode.env.language,
-          strings: uiStrings(),
-          messages: vscode.l10n.bundle,
-        });
-        this.post({ type: 'update', state: dashboard.state });
-        return;
+        return this.onReady(message.timing);
       case 'refresh':
         return dashboard.load();
       case 'setPeriod':
@@ -190,14 +139,49 @@ export class DashboardPanel implements vscode.Disposable {
           ...(message.command === 'replaceKey' ? [this.environmentId] : []),
         );
         return;
-      case 'webviewError': {
-        const line = this.errorReports.line(message.message);
-        if (line === undefined) return;
-        this.webviewErrors.push(line);
-        this.services.log.error(`Usage dashboard webview: ${line}`);
-        return;
-      }
+      case 'webviewError':
+        return this.logWebviewError(message.message);
     }
+  }
+
+  /** A message that is not part of the protocol: dropped, and said in the log (its type only). */
+  private reject(raw: unknown): void {
+    if (TEST_SEAMS) panelRecord(this.panel).rejectedMessages++;
+    const type =
+      typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string'
+        ? (raw as { type: string }).type.slice(0, 40)
+        : typeof raw;
+    this.services.log.warn(`Usage dashboard: ignored a message that is not part of the protocol (${type}).`);
+  }
+
+  /** The webview's script runs: it gets its texts, then the state. */
+  private onReady(timing: WebviewTiming | undefined): void {
+    this.ready = true;
+    if (TEST_SEAMS) {
+      markPanel(this.panel, 'readyAt');
+      // The webview's clock is the epoch in ms, as performance.timeOrigin + now() is here.
+      const local = (epochMs: number) => epochMs - performance.timeOrigin;
+      if (timing)
+        markWebview(this.panel, {
+          navigationStartAt: local(timing.navigationStart),
+          scriptStartAt: local(timing.scriptStart),
+          readySentAt: local(timing.ready),
+        });
+    }
+    this.post({
+      type: 'init',
+      locale: currentLocale() ?? vscode.env.language,
+      strings: uiStrings(),
+      messages: vscode.l10n.bundle,
+    });
+    this.post({ type: 'update', state: this.dashboard.state });
+  }
+
+  private logWebviewError(message: string): void {
+    const line = this.errorReports.line(message);
+    if (line === undefined) return;
+    if (TEST_SEAMS) panelRecord(this.panel).webviewErrors.push(line);
+    this.services.log.error(`Usage dashboard webview: ${line}`);
   }
 
   /** Several changes in one turn become one message. */
@@ -213,11 +197,11 @@ export class DashboardPanel implements vscode.Disposable {
   private post(message: HostMessage): void {
     // A snapshot: later changes to the state must not alter what was posted.
     const snapshot = structuredClone(message);
-    if (snapshot.type === 'update' && snapshot.state.summary.data) this.timeline.metersPostedAt ??= performance.now();
-    if (snapshot.type === 'update' && snapshot.state.trend.status === 'ready')
-      this.timeline.trendPostedAt ??= performance.now();
-    this.posted.push(snapshot);
-    if (this.posted.length > KEPT_MESSAGES) this.posted.splice(0, this.posted.length - KEPT_MESSAGES);
+    if (TEST_SEAMS) {
+      if (snapshot.type === 'update' && snapshot.state.summary.data) markPanel(this.panel, 'metersPostedAt');
+      if (snapshot.type === 'update' && snapshot.state.trend.status === 'ready') markPanel(this.panel, 'trendPostedAt');
+      recordPosted(this.panel, snapshot);
+    }
     void this.panel.webview.postMessage(snapshot);
   }
 

@@ -1,7 +1,7 @@
 // Checks what a workspace memento holds before a dashboard shows it as the last data read:
 // an entry from an older version or edited by hand is ignored, never posted to the webview.
 import type { DetailsData, KeysData, SummaryData } from './protocol';
-import type { SavedDashboard } from './dashboard';
+import type { SavedDashboard } from './dashboardState';
 
 type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -14,6 +14,7 @@ import { safeText } from '../core/text';
 import type { Services } from '../shared/services';
 import { displayText } from '../core/text';
 import { describeError } from '../ui/errors';
+import { countStatusBarRead } from '../testing/record/usage';
 import type { ReadCoordinator } from './readCoordinator';
 
 /** The status bar's yellow: the calls meter is at or past its warning threshold. */
@@ -52,9 +53,6 @@ export class UsageStatusBar implements vscode.Disposable {
   private shownFor?: string;
   private visible = false;
   private tooltipText = '';
-
-  /** Reads this window made of the service, and summaries it took from another window's read. */
-  readonly counts = { reads: 0, shared: 0 };
 
   constructor(
     private readonly services: Services,
@@ -149,11 +147,11 @@ export class UsageStatusBar implements vscode.Disposable {
       const claim = this.coordinator.claim(env.id, period, this.intervalMs, now, windowId);
       let summary: UsageSummary;
       if (claim.read) {
-        this.counts.reads++;
+        if (TEST_SEAMS) countStatusBarRead('reads');
         summary = await api.usage.summary(period);
         this.coordinator.publish(env.id, summary, now ?? Date.now(), windowId);
       } else {
-        this.counts.shared++;
+        if (TEST_SEAMS) countStatusBarRead('shared');
         summary = claim.summary;
       }
       if (store.active()?.id !== env.id) return;

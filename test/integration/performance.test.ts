@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { Engagement } from '../../src/api/types';
 import type { GoToTimeline } from '../../src/engagements/goTo';
 import type { ExtensionExports } from '../../src/testing/exports';
-import type { DashboardProbe } from '../../src/usage/index';
+import type { DashboardProbe } from '../../src/testing/usage';
 import { startService } from '../service/server';
 import { startServiceThread, type ThreadedService } from '../service/thread';
 import {

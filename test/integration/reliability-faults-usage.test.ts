@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardProbe } from '../../src/usage/index';
+import type { DashboardProbe } from '../../src/testing/usage';
 import type { DashboardState } from '../../src/usage/protocol';
 import { setSetting, tempFolder, useEnvironment, waitFor } from './support/helpers';
 import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, requestsTo } from './support/reliabilityFaults';

@@ -4,7 +4,7 @@
 // webview renders it without an error), and a wrong shape gets a clear message while the
 // data shown before stays. The real browser check (no script runs) is in test/e2e.
 import assert from 'node:assert/strict';
-import type { DashboardProbe } from '../../src/usage/index';
+import type { DashboardProbe } from '../../src/testing/usage';
 import {
   HOSTILE_TEXT,
   HOSTILE_VALUES,

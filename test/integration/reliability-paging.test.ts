@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardProbe } from '../../src/usage/index';
+import type { DashboardProbe } from '../../src/testing/usage';
 import type { Engagement } from '../service/types';
 import { runCommand, tempFolder, useEnvironment } from './support/helpers';
 import { allReady, openDashboard } from './support/dashboard';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { UsageExports } from '../../src/usage/index';
+import type { UsageExports } from '../../src/testing/usage';
 import { openDashboard, posted, serveCalls, settled, showPeriod, utcPeriod } from './support/dashboard';
 import { runCommand, setSetting, suiteContext, tempFolder, useEnvironment, waitFor } from './support/helpers';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { UsageExports } from '../../src/usage/index';
+import type { UsageExports } from '../../src/testing/usage';
 import type { DashboardState } from '../../src/usage/protocol';
 import { allReady, openDashboard, posted, serveCalls, settled, utcPeriod } from './support/dashboard';
 import { runCommand, setSetting, suiteContext, tempFolder, useEnvironment, waitFor } from './support/helpers';

@@ -1,6 +1,6 @@
 // The usage dashboard as the integration suites drive it: opened from its command and waited
 // on until its real webview script says ready, read through the state the extension posted.
-import type { DashboardProbe } from '../../../src/usage/index';
+import type { DashboardProbe } from '../../../src/testing/usage';
 import type { DashboardState, HostMessage } from '../../../src/usage/protocol';
 import { type TestContext, runCommand, waitFor } from './helpers';
 

@@ -2,7 +2,7 @@
 // poll for the moment something happens, and the shape of the figures `npm run bench` reads.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { PanelTimeline } from '../../../src/usage/panel';
+import type { PanelTimeline } from '../../../src/testing/usage';
 import { EXTENSION_ID, waitFor } from './helpers';
 
 export interface VscodeActivationStats {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { EngagementsExports } from '../../../src/engagements/index';
-import type { DashboardProbe, UsageExports } from '../../../src/usage/index';
+import type { DashboardProbe, UsageExports } from '../../../src/testing/usage';
 import type { FaultRule } from '../../service/server';
 import { type TestContext, runCommand, setSetting, setup, teardown } from './helpers';
 
