@@ -6,7 +6,7 @@
 // its precondition.
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import { createBody, updateBody } from '../api/engagements';
+import { createBody, updateBody } from '../api/writeBodies';
 import { type Engagement, type EngagementChanges, isAccepted } from '../api/types';
 import { changedFields, hasChanges } from '../core/changes';
 import { LIMITS, mapLimited } from '../core/concurrency';
