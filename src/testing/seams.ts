@@ -4,9 +4,10 @@
 import type { Services } from '../shared/services';
 import type { Ui } from '../ui/ui';
 import type { EnvironmentStatusBar } from '../environments/statusBar';
-import type { ChatExports } from '../chat/index';
+import type { ChatParts } from '../chat/index';
 import type { EngagementsExports } from '../engagements/index';
 import type { UsageExports } from '../usage/index';
+import { chatProbe } from './chat';
 import { environmentsProbe } from './environments';
 import type { ExtensionExports } from './exports';
 
@@ -18,7 +19,7 @@ export interface Composed {
   environments: { statusBar: EnvironmentStatusBar };
   engagements: EngagementsExports;
   usage: UsageExports;
-  chat: ChatExports;
+  chat: ChatParts;
 }
 
 export function testSeams(composed: Composed): ExtensionExports {
@@ -31,6 +32,6 @@ export function testSeams(composed: Composed): ExtensionExports {
     environments: environmentsProbe(services, composed.environments),
     engagements: composed.engagements,
     usage: composed.usage,
-    chat: composed.chat,
+    chat: chatProbe(composed.chat),
   };
 }
