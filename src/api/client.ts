@@ -2,13 +2,15 @@
 // (`http.ts`) with the base URL, the auth header (the key read from a provider at request
 // time, which nothing outside the client can reach), a per-request timeout for the answer and
 // again for its body, and a log entry per request. A failure becomes an `ApiError` in
-// `failure.ts`. No `vscode` import: it runs in the extension host and in a browser.
+// `failure.ts` (loaded with the first failure). No `vscode` import: it runs in the extension
+// host and in a browser.
 import type { KyInstance } from 'ky';
 import { LIMITS } from '../core/concurrency';
 import { l10n } from '../core/l10n';
 import { parseBaseUrl } from '../core/validation';
 import { ApiError, type Endpoint } from './errors';
-import { type CallState, toApiError } from './failure';
+import type * as FailureModule from './failure';
+import type { CallState } from './failure';
 import { createHttp, type HttpSettings } from './http';
 import { readWriteAnswer, type WriteAnswer } from './readings';
 import { redact } from './redact';
@@ -83,6 +85,9 @@ export interface WriteInit<T> extends RequestInit<T> {
   /** A field the bare resource always has; see `unwrapSingle`. */
   marker: string;
 }
+
+/** The mapping of a failure to an `ApiError`: loaded with the first failure, not at activation. */
+let failureModule: Promise<typeof FailureModule> | undefined;
 
 interface Exchange {
   status: number;
@@ -163,6 +168,7 @@ export class ApiClient {
     } catch (error) {
       const bodyTimedOut = bodyDeadline.signal.aborted && !init.signal?.aborted;
       const target = `${this.baseUrl}/${address.path}`;
+      const { toApiError } = await (failureModule ??= import('./failure'));
       const apiError = await toApiError(error, endpoint, call, bodyTimedOut, target);
       const message = apiError.detail ? `${apiError.message} (${apiError.detail})` : apiError.message;
       const logged = { ...call, status: apiError.status ?? call.status };

@@ -16,11 +16,8 @@ import type {
 } from './types';
 import { settleWrite } from './settle';
 import { parseEngagement } from './validate';
-import { createBody, holdsChanges, isCreated, refuse, updateBody } from './writeBodies';
+import { createBody, preconditions, refuse, updateBody } from './writeBodies';
 import { validatePageRequest } from '../core/validation';
-
-// The engagements store reads these from here; they live with the write bodies.
-export { holdsChanges, isCreated } from './writeBodies';
 
 const ENDPOINTS = {
   list: { method: 'GET', path: '/engagements', scope: 'engagements:read' },
@@ -184,7 +181,7 @@ export class EngagementsApi {
       params: { id },
       json: body,
       signal: options.signal,
-      headers: this.preconditions(id, options.expectedUpdatedAt),
+      headers: preconditions(this.etags.get(id), options.expectedUpdatedAt),
       parse: parseEngagement,
       marker: MARKER,
     });
@@ -278,15 +275,22 @@ export class EngagementsApi {
     if (etag) this.etags.set(engagement.id, { etag, updatedAt: engagement.updatedAt });
     else this.etags.delete(engagement.id);
   }
+}
 
-  /** If-Match when the service gave a validator for the expected version; If-Unmodified-Since from `updatedAt` always. */
-  private preconditions(id: string, expectedUpdatedAt: string | undefined): Record<string, string> | undefined {
-    if (expectedUpdatedAt === undefined) return undefined;
-    const headers: Record<string, string> = {};
-    const known = this.etags.get(id);
-    if (known && known.updatedAt === expectedUpdatedAt) headers['If-Match'] = known.etag;
-    const at = Date.parse(expectedUpdatedAt);
-    if (Number.isFinite(at)) headers['If-Unmodified-Since'] = new Date(at).toUTCString();
-    return headers;
-  }
+/**
+ * Whether an engagement is the one a create sent (`body`, the POST body as `createBody` made
+ * it): the same name, type and description, created at `from` (ms since epoch) or later.
+ */
+export function isCreated(engagement: Engagement, body: NewEngagement, from: number): boolean {
+  return (
+    engagement.name === body.name &&
+    engagement.type === body.type &&
+    (body.description ?? '') === (engagement.description ?? '') &&
+    Date.parse(engagement.createdAt) >= from
+  );
+}
+
+/** Whether an engagement holds every field of a PATCH body. */
+export function holdsChanges(engagement: Engagement, body: EngagementChanges): boolean {
+  return Object.entries(body).every(([field, value]) => (engagement[field] ?? '') === value);
 }

@@ -11,7 +11,7 @@ import { TOOL_NAMES } from './names';
 /** What the chat feature built: the tools it registered and what they are built from. */
 export interface ChatParts {
   /** The tools this extension registered (none where the VS Code has no tools API). */
-  registered: readonly string[];
+  tools: readonly string[];
   deps: ChatDeps;
 }
 
@@ -54,6 +54,6 @@ export function registerChat(services: Services, ports: ChatPorts) {
       [Commands.copyEngagementLink]: async (...args: unknown[]) =>
         (await import('./copyLink')).copyLink(services, ports, args),
     },
-    parts: { registered, deps },
+    parts: { tools: registered, deps },
   } satisfies Feature<ChatParts>;
 }

@@ -25,7 +25,7 @@ export function chatProbe(parts: ChatParts): ChatExports {
   const load = () => import('../chat/tools');
   const token = () => new vscode.CancellationTokenSource().token;
   return {
-    registered: () => [...parts.registered],
+    registered: () => [...parts.tools],
     prepare: async (name, input) =>
       (await load()).prepareTool(deps, name as ToolName, input as Record<string, unknown>, token()),
     invokeConfirmed: async (name, input) => {
