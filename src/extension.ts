@@ -5,6 +5,7 @@ import { type CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from './shared
 import { configureL10n } from './core/l10n';
 import { registerChat } from './chat/index';
 import { registerEngagements } from './engagements/index';
+import { isEngagementNode } from './engagements/tree';
 import { Connection } from './session/connection';
 import { registerEnvironments } from './environments/index';
 import { KeyVault } from './session/keyVault';
@@ -53,7 +54,13 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionExp
   const environments = registerEnvironments(services);
   const engagements = registerEngagements(services);
   const usage = registerUsage(services);
-  const chat = registerChat(services, engagements.store);
+  // Chat's ports to the other features; usage's trend reader is loaded when a tool first asks.
+  const chat = registerChat(services, {
+    store: engagements.store,
+    rowEngagement: (arg) => (isEngagementNode(arg) ? arg.engagement : undefined),
+    readTrend: async (summaryOf, current, describe) =>
+      (await import('./usage/trend')).readTrend(summaryOf, undefined, current, describe),
+  });
   // Every contributed command has a handler: one missing (or one too many) fails the type check.
   const commands = {
     ...environments.commands,

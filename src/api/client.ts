@@ -1,15 +1,17 @@
-// The one HTTP client of the extension: a ky instance with the base URL, the auth header
-// (the key read from a provider at request time), a per-request timeout, retries for GETs
-// only, and a log hook. No `vscode` import: it runs in the extension host and in a browser.
-import type * as KyModule from 'ky';
+// The one HTTP client of the extension: requests of the contract sent through a ky instance
+// (`http.ts`) with the base URL, the auth header (the key read from a provider at request
+// time, which nothing outside the client can reach), a per-request timeout for the answer and
+// again for its body, and a log entry per request. A failure becomes an `ApiError` in
+// `failure.ts` (loaded with the first failure). No `vscode` import: it runs in the extension
+// host and in a browser.
 import type { KyInstance } from 'ky';
 import { LIMITS } from '../core/concurrency';
 import { l10n } from '../core/l10n';
 import { parseBaseUrl } from '../core/validation';
-import { ApiError, kindForStatus, parseRetryAfter, type Endpoint, type WriteOutcome } from './errors';
-import type * as ErrorBodiesModule from './errorBodies';
-import type * as NetworkModule from './network';
-import type { ConnectionProblem } from './network';
+import { ApiError, type Endpoint } from './errors';
+import type * as FailureModule from './failure';
+import type { CallState } from './failure';
+import { createHttp, type HttpSettings } from './http';
 import { readWriteAnswer, type WriteAnswer } from './readings';
 import { redact } from './redact';
 import { ShapeError } from './validate';
@@ -32,6 +34,7 @@ export interface RequestLog {
 
 export interface ClientOptions {
   baseUrl: string;
+  /** Read at each request; kept private to the client (no property or method hands it out). */
   getKey: KeyProvider;
   /** Per request attempt, and again for reading the body. Default 30 s. */
   timeoutMs?: number;
@@ -42,9 +45,13 @@ export interface ClientOptions {
   /** Upper bound of one backoff delay. Default 5 s. */
   backoffLimitMs?: number;
   /**
-   * Requests in flight at once when reading every page. Default 32: 10,000 engagements in
-   * pages of 100 take the first page and then about three more round trips (measured by
-   * `npm run bench`; 16 left the CPU idle between round trips, more gains little).
+   * Requests in flight at once when reading every page. Default `LIMITS.pages` (32). A whole
+   * set of engagements is asked in pages of 1,000 first, where 10,000 engagements are nine
+   * requests after the first page, all in flight at once; the limit counts with a service
+   * that takes smaller pages: the reference takes at most 100 (and usage records come in
+   * pages of 100), where 10,000 are 99 requests after the first, about three more round
+   * trips at 32 (measured by `npm run bench` with pages of 100: 16 left the CPU idle between
+   * round trips, more gained little).
    */
   concurrency?: number;
   onRequest?: (entry: RequestLog) => void;
@@ -79,112 +86,53 @@ export interface WriteInit<T> extends RequestInit<T> {
   marker: string;
 }
 
+/** The mapping of a failure to an `ApiError`: loaded with the first failure, not at activation. */
+let failureModule: Promise<typeof FailureModule> | undefined;
+
 interface Exchange {
   status: number;
   text: string;
   headers: Headers;
 }
 
-const RETRY_STATUS = [429, 502, 503, 504];
-
-/** Connection problems that asking again at once cannot mend: no automatic retry. */
-const LASTING: ReadonlySet<ConnectionProblem> = new Set([
-  'untrustedCertificate',
-  'expiredCertificate',
-  'hostMismatch',
-  'tlsHandshake',
-  'proxyAuthentication',
-  'proxyRefused',
-]);
-
-type Ky = typeof KyModule;
-/** ky, once loaded: with the first request, not at activation (nothing is read then). */
-let kyLoaded: Ky | undefined;
-let kyLoading: Promise<Ky> | undefined;
-function loadKy(): Promise<Ky> {
-  return (kyLoading ??= import('ky').then((module) => (kyLoaded = module)));
+/** Where one request goes: the path for ky, its query, and both as the log shows them. */
+interface Address {
+  path: string;
+  searchParams?: URLSearchParams;
+  logPath: string;
 }
-/** `error instanceof` one of ky's error classes (false while ky is not loaded: it threw nothing yet). */
-function isKyError<K extends 'HTTPError' | 'TimeoutError'>(error: unknown, kind: K): error is InstanceType<Ky[K]> {
-  return kyLoaded !== undefined && error instanceof kyLoaded[kind];
-}
-/** The readers of a failure (error bodies, connection codes): loaded with the first failure, not at activation. */
-let failureReaders: Promise<[typeof ErrorBodiesModule, typeof NetworkModule]> | undefined;
-function loadFailureReaders(): Promise<[typeof ErrorBodiesModule, typeof NetworkModule]> {
-  return (failureReaders ??= Promise.all([import('./errorBodies'), import('./network')]));
-}
-const DEFAULT_CONCURRENCY = LIMITS.pages;
 
 export class ApiClient {
   readonly baseUrl: string;
   readonly concurrency: number;
-  private http?: KyInstance;
-  private readonly timeoutMs: number;
-  private readonly maxRetryAfterMs: number;
-  private readonly agent: Record<string, string>;
+  /** The key provider: an ES private field, so no property, method or JSON of the client reaches it. */
+  readonly #getKey: KeyProvider;
+  readonly #onRequest: ClientOptions['onRequest'];
+  readonly #settings: HttpSettings;
+  readonly #agent: Record<string, string>;
+  #http?: Promise<KyInstance>;
 
-  constructor(private readonly options: ClientOptions) {
+  constructor(options: ClientOptions) {
     const base = parseBaseUrl(options.baseUrl);
     if (!base.ok) throw new ApiError('invalidRequest', base.message);
     this.baseUrl = base.url;
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
-    this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
-    this.agent = options.userAgent ? { 'User-Agent': options.userAgent } : {};
-  }
-
-  /** The ky instance, made with the first request. */
-  private async httpClient(): Promise<KyInstance> {
-    if (this.http) return this.http;
-    const { default: ky } = await loadKy();
-    const { options } = this;
-    return (this.http ??= ky.create({
-      prefixUrl: this.baseUrl,
-      timeout: this.timeoutMs,
-      // A redirect is reported, never followed: the key must not travel to another address.
-      redirect: 'manual',
-      credentials: 'omit',
-      // Never from a cache (Node's RequestInit types lack `cache`; fetch implementations that cache honour it).
-      ...({ cache: 'no-store' } as object),
+    this.concurrency = Math.max(1, options.concurrency ?? LIMITS.pages);
+    this.#getKey = options.getKey;
+    this.#onRequest = options.onRequest;
+    this.#settings = {
+      baseUrl: base.url,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      retryLimit: options.retryLimit ?? 2,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
+      backoffLimitMs: options.backoffLimitMs ?? 5_000,
       fetch: options.fetch,
-      retry: {
-        limit: options.retryLimit ?? 2,
-        methods: ['get'],
-        statusCodes: RETRY_STATUS,
-        afterStatusCodes: [429, 503],
-        maxRetryAfter: this.maxRetryAfterMs,
-        backoffLimit: options.backoffLimitMs ?? 5_000,
-        delay: (attempt) => 250 * 2 ** (attempt - 1),
-        jitter: (delay) => delay * (0.5 + Math.random() * 0.5),
-        shouldRetry: ({ error }) => this.shouldRetry(error),
-      },
-      // Set once here, not per request: ky merges per-request hooks on every call.
-      hooks: {
-        beforeRetry: [
-          ({ options, retryCount }) => {
-            (options.context as { call?: { retries: number } }).call!.retries = retryCount;
-          },
-        ],
-      },
-    }));
-  }
-
-  private async shouldRetry(error: Error): Promise<boolean | undefined> {
-    if (isKyError(error, 'HTTPError')) {
-      if (!RETRY_STATUS.includes(error.response.status)) return false;
-      const wait = parseRetryAfter(error.response.headers.get('Retry-After'));
-      return wait !== undefined && wait > this.maxRetryAfterMs ? false : undefined;
-    }
-    if (isKyError(error, 'TimeoutError') || error instanceof ApiError || isAbort(error)) return false;
-    if (!(error instanceof TypeError)) return false;
-    const [, { classifyConnectionFailure }] = await loadFailureReaders();
-    const connection = classifyConnectionFailure(error, this.baseUrl);
-    return !(connection && LASTING.has(connection.problem));
+    };
+    this.#agent = options.userAgent ? { 'User-Agent': options.userAgent } : {};
   }
 
   /** Sends one request of the contract and returns its checked body. */
   async request<T>(endpoint: Endpoint, init: RequestInit<T>): Promise<T> {
-    return this.exchange(endpoint, init, (answer) => init.parse(parseJson(answer.text)));
+    return this.#exchange(endpoint, init, (answer) => init.parse(parseJson(answer.text)));
   }
 
   /**
@@ -193,91 +141,70 @@ export class ApiClient {
    * resource, or why not), and the caller decides, reading back what it needs after a write.
    */
   async send<T>(endpoint: Endpoint, init: WriteInit<T>): Promise<WriteAnswer<T>> {
-    return this.exchange(endpoint, init, (answer) =>
+    return this.#exchange(endpoint, init, (answer) =>
       readWriteAnswer(answer.status, answer.text, answer.headers, init.parse, init.marker),
     );
   }
 
-  private async exchange<T, R>(endpoint: Endpoint, init: RequestInit<T>, read: (answer: Exchange) => R): Promise<R> {
-    const path = buildPath(endpoint.path, init.params ?? {});
-    const searchParams = new URLSearchParams();
-    for (const [name, value] of Object.entries(init.query ?? {}))
-      if (value !== undefined) searchParams.set(name, String(value));
-    const query = searchParams.toString();
-    const logPath = `/${path}${query ? `?${query}` : ''}`;
+  async #exchange<T, R>(endpoint: Endpoint, init: RequestInit<T>, read: (answer: Exchange) => R): Promise<R> {
+    const address = addressOf(endpoint, init);
     const started = Date.now();
-    const call = {
-      retries: 0,
-      key: undefined as string | undefined,
-      status: undefined as number | undefined,
-      readingBody: false,
-    };
+    const call: CallState = { retries: 0, readingBody: false };
     const bodyDeadline = new AbortController();
-    const signal = init.signal ? AbortSignal.any([init.signal, bodyDeadline.signal]) : bodyDeadline.signal;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       if (init.signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.', { endpoint });
-      // The key is read at request time (a replaced key takes effect at once); retries reuse it.
-      // Plain headers and the instance's hooks: per-request hooks cost a merge on every call.
-      const key = (await this.options.getKey())?.trim();
-      if (!key) throw new ApiError('unauthorized', 'No API key is stored for this environment.', { endpoint });
-      call.key = key;
-      const http = await this.httpClient();
-      const response = await http(path, {
-        method: endpoint.method,
-        searchParams: query ? searchParams : undefined,
-        json: init.json,
-        signal,
-        headers: { ...init.headers, ...this.agent, Authorization: `Bearer ${key}`, Accept: 'application/json' },
-        context: { call },
-      });
+      const response = await this.#send(endpoint, init, address, call, bodyDeadline.signal);
       call.status = response.status;
-      timer = setTimeout(() => bodyDeadline.abort(), this.timeoutMs);
+      timer = setTimeout(() => bodyDeadline.abort(), this.#settings.timeoutMs);
       call.readingBody = true;
       const text = await response.text();
       call.readingBody = false;
       const result = read({ status: response.status, text, headers: response.headers });
       const unreadable = (result as { unreadable?: string }).unreadable;
-      this.log(
-        endpoint,
-        logPath,
-        started,
-        call,
-        'ok',
-        unreadable ? `answered without a usable body (${unreadable})` : undefined,
-      );
+      const note = unreadable ? `answered without a usable body (${unreadable})` : undefined;
+      this.#log(endpoint, address.logPath, started, call, 'ok', note);
       return result;
     } catch (error) {
-      const apiError = await toApiError(
-        error,
-        endpoint,
-        call,
-        bodyDeadline.signal.aborted && !init.signal?.aborted,
-        `${this.baseUrl}/${path}`,
-      );
-      this.log(
-        endpoint,
-        logPath,
-        started,
-        { ...call, status: apiError.status ?? call.status },
-        apiError.kind,
-        apiError.detail ? `${apiError.message} (${apiError.detail})` : apiError.message,
-      );
+      const bodyTimedOut = bodyDeadline.signal.aborted && !init.signal?.aborted;
+      const target = `${this.baseUrl}/${address.path}`;
+      const { toApiError } = await (failureModule ??= import('./failure'));
+      const apiError = await toApiError(error, endpoint, call, bodyTimedOut, target);
+      const message = apiError.detail ? `${apiError.message} (${apiError.detail})` : apiError.message;
+      const logged = { ...call, status: apiError.status ?? call.status };
+      this.#log(endpoint, address.logPath, started, logged, apiError.kind, message);
       throw apiError;
     } finally {
       if (timer) clearTimeout(timer);
     }
   }
 
-  private log(
+  /** Reads the key and sends the request; the response is returned before its body is read. */
+  async #send<T>(
     endpoint: Endpoint,
-    path: string,
-    started: number,
-    call: { retries: number; status?: number; key?: string },
-    outcome: string,
-    message?: string,
-  ): void {
-    this.options.onRequest?.({
+    init: RequestInit<T>,
+    address: Address,
+    call: CallState,
+    bodyDeadline: AbortSignal,
+  ): Promise<Response> {
+    // The key is read at request time (a replaced key takes effect at once); retries reuse it.
+    // Plain headers and the instance's hooks: per-request hooks cost a merge on every call.
+    const key = (await this.#getKey())?.trim();
+    if (!key) throw new ApiError('unauthorized', 'No API key is stored for this environment.', { endpoint });
+    call.key = key;
+    const http = await (this.#http ??= createHttp(this.#settings));
+    return http(address.path, {
+      method: endpoint.method,
+      searchParams: address.searchParams,
+      json: init.json,
+      signal: init.signal ? AbortSignal.any([init.signal, bodyDeadline]) : bodyDeadline,
+      headers: { ...init.headers, ...this.#agent, Authorization: `Bearer ${key}`, Accept: 'application/json' },
+      context: { call },
+    });
+  }
+
+  #log(endpoint: Endpoint, path: string, started: number, call: CallState, outcome: string, message?: string): void {
+    this.#onRequest?.({
       method: endpoint.method,
       path,
       scope: endpoint.scope,
@@ -288,6 +215,15 @@ export class ApiClient {
       message: message === undefined ? undefined : redact(message, call.key),
     });
   }
+}
+
+function addressOf(endpoint: Endpoint, init: RequestInit<unknown>): Address {
+  const path = buildPath(endpoint.path, init.params ?? {});
+  const searchParams = new URLSearchParams();
+  for (const [name, value] of Object.entries(init.query ?? {}))
+    if (value !== undefined) searchParams.set(name, String(value));
+  const query = searchParams.toString();
+  return { path, searchParams: query ? searchParams : undefined, logPath: `/${path}${query ? `?${query}` : ''}` };
 }
 
 /** Fills `{name}` placeholders with URL-encoded values; `.` and `..` are refused outright. */
@@ -309,141 +245,4 @@ function parseJson(text: string): unknown {
     const start = text.trim().slice(0, 1);
     throw new ShapeError('', 'a JSON body', start === '<' ? 'an HTML page' : 'text that is not JSON');
   }
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR');
-}
-
-/** What an error's `cause` may keep: its name, code and redacted message; never the request or its headers. */
-function safeCause(error: unknown, key?: string): Error {
-  const source = error as {
-    name?: unknown;
-    message?: unknown;
-    code?: unknown;
-    cause?: { code?: unknown; message?: unknown };
-  };
-  const cause = new Error(redact(typeof source?.message === 'string' ? source.message : String(error), key));
-  cause.name = typeof source?.name === 'string' ? source.name : 'Error';
-  const code = source?.code ?? source?.cause?.code;
-  if (typeof code === 'string') (cause as Error & { code?: string }).code = code;
-  cause.stack = `${cause.name}: ${cause.message}`;
-  return cause;
-}
-
-async function toApiError(
-  error: unknown,
-  endpoint: Endpoint,
-  call: { retries: number; key?: string; status?: number; readingBody: boolean },
-  bodyTimedOut: boolean,
-  target: string,
-): Promise<ApiError> {
-  const where = `${endpoint.method} ${endpoint.path}`;
-  if (error instanceof ApiError) return error;
-  const write = endpoint.method !== 'GET';
-  const outcome = (value: WriteOutcome | undefined) => (write ? value : undefined);
-  if (error instanceof ShapeError) {
-    return new ApiError(
-      'badResponse',
-      `The service answered ${where} in a form this extension does not understand; details are in the log.`,
-      {
-        endpoint,
-        detail: error.message,
-        fieldErrors: { [error.field || 'body']: `expected ${error.expected}, got ${error.got}` },
-        writeOutcome: outcome('applied'),
-      },
-    );
-  }
-  if (isKyError(error, 'HTTPError')) {
-    const { response } = error;
-    const status = response.status;
-    if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') {
-      // Only the origin of a Location is ever shown; a raw header that is not a URL is not echoed.
-      const location = response.headers.get('Location') ?? undefined;
-      let target: string | undefined;
-      try {
-        target = location ? redact(new URL(location, response.url).origin, call.key) : undefined;
-      } catch {
-        target = undefined;
-      }
-      return new ApiError(
-        'redirected',
-        `The service redirected ${where} to ${target ?? 'another address'}; check the environment's base URL.`,
-        { endpoint, status, location: target },
-      );
-    }
-    const text = await response.text().catch(() => '');
-    // Redacted after decoding too: a key escaped in the JSON body is plain once parsed.
-    const [{ readErrorBody }] = await loadFailureReaders();
-    const decoded = readErrorBody(redact(text, call.key), response.headers.get('Content-Type'));
-    const body = {
-      ...decoded,
-      serverMessage: decoded.serverMessage === undefined ? undefined : redact(decoded.serverMessage, call.key),
-      fieldErrors:
-        decoded.fieldErrors &&
-        Object.fromEntries(
-          Object.entries(decoded.fieldErrors).map(([field, message]) => [
-            redact(field, call.key),
-            redact(message, call.key),
-          ]),
-        ),
-    };
-    const kind = kindForStatus(status);
-    const retryAfterMs =
-      kind === 'rateLimited' || status === 503 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined;
-    // For the log: the service's words, or the fields it named when it said nothing else.
-    const reasons =
-      body.serverMessage ??
-      (body.fieldErrors &&
-        Object.entries(body.fieldErrors)
-          .map(([field, message]) => `${field}: ${message}`)
-          .join('; '));
-    const said = reasons ? `: ${reasons}` : '';
-    return new ApiError(kind, `${where} failed with HTTP ${status}${said}`, {
-      endpoint,
-      status,
-      retryAfterMs,
-      serverMessage: body.serverMessage,
-      fieldErrors: body.fieldErrors,
-      scope: kind === 'forbidden' ? (body.scope ?? endpoint.scope) : undefined,
-      writeOutcome: outcome(status >= 500 ? 'unknown' : undefined),
-    });
-  }
-  if (isKyError(error, 'TimeoutError') || bodyTimedOut) {
-    // A timeout while the body arrived came after a status: a 2xx means it was carried out.
-    const applied = bodyTimedOut && call.status !== undefined && call.status < 300;
-    return new ApiError('timeout', `${where} did not answer in time.`, {
-      endpoint,
-      cause: safeCause(error, call.key),
-      writeOutcome: outcome(applied ? 'applied' : 'unknown'),
-    });
-  }
-  if (isAbort(error)) return new ApiError('cancelled', `${where} was cancelled.`, { endpoint });
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-  if (call.readingBody) {
-    // The service answered, then the connection ended before the whole body had arrived.
-    const applied = call.status !== undefined && call.status < 300;
-    return new ApiError(
-      'network',
-      `${where} answered HTTP ${call.status ?? '?'}, but the answer was cut off before it was complete.`,
-      {
-        endpoint,
-        status: call.status,
-        detail: redact(String(detail), call.key),
-        cause: safeCause(error, call.key),
-        writeOutcome: outcome(applied ? 'applied' : 'unknown'),
-      },
-    );
-  }
-  const [, { classifyConnectionFailure }] = await loadFailureReaders();
-  const connection = classifyConnectionFailure(error, target);
-  const problem = connection ? ` (${connection.problem}, ${connection.code} at ${connection.host})` : '';
-  return new ApiError('network', `${where} could not reach the service${redact(problem, call.key)}.`, {
-    endpoint,
-    detail: redact(String(detail), call.key),
-    cause: safeCause(error, call.key),
-    connection,
-    writeOutcome: outcome(connection?.notSent ? undefined : 'unknown'),
-  });
 }

@@ -14,9 +14,10 @@ import type {
   WriteResult,
   WriteSource,
 } from './types';
+import { settleWrite } from './settle';
 import { parseEngagement } from './validate';
-import { l10n } from '../core/l10n';
-import { validateName, validatePageRequest, validateStatus, validateType } from '../core/validation';
+import { createBody, preconditions, refuse, updateBody } from './writeBodies';
+import { validatePageRequest } from '../core/validation';
 
 const ENDPOINTS = {
   list: { method: 'GET', path: '/engagements', scope: 'engagements:read' },
@@ -47,10 +48,6 @@ const MARKER = 'id';
 /** A 400 or 422 from the service (not a request refused before sending): it may not take the page size asked. */
 function refusesPageSize(error: unknown): boolean {
   return error instanceof ApiError && error.kind === 'invalidRequest' && (error.status === 400 || error.status === 422);
-}
-
-function refuse(message: string | undefined, field?: string): void {
-  if (message) throw new ApiError('invalidRequest', message, { fieldErrors: field ? { [field]: message } : undefined });
 }
 
 export interface UpdateOptions extends CallOptions {
@@ -184,7 +181,7 @@ export class EngagementsApi {
       params: { id },
       json: body,
       signal: options.signal,
-      headers: this.preconditions(id, options.expectedUpdatedAt),
+      headers: preconditions(this.etags.get(id), options.expectedUpdatedAt),
       parse: parseEngagement,
       marker: MARKER,
     });
@@ -194,58 +191,6 @@ export class EngagementsApi {
       async () => ({ engagement: await this.get(id), source: 'reread' }),
       (engagement) => holdsChanges(engagement, body),
     );
-  }
-
-  /**
-   * The result of a 2xx write: what it answered, or what reading back found. After a 202
-   * (accepted for processing) a read-back that finds nothing, or finds the change not made yet,
-   * or fails (a 404: it is not there yet) is `accepted`: to be looked for again. Otherwise a
-   * read-back that shows the change was not made (nothing matching a create; a PATCH's fields
-   * not there) is a failure with nothing applied.
-   */
-  private async settle(
-    answer: WriteAnswer<Engagement>,
-    accepted: AcceptedWrite,
-    readBack: () => Promise<{ engagement: Engagement; source: WriteSource } | undefined>,
-    holds: (engagement: Engagement) => boolean = () => true,
-  ): Promise<WriteOutcome> {
-    if (answer.resource) {
-      this.remember(answer.resource, answer.etag);
-      return { engagement: answer.resource, source: 'answer', accepted: answer.status === 202 };
-    }
-    if (answer.status === 202) {
-      const found = await readBack().catch((error: unknown) => {
-        if (isApiError(error) && error.kind === 'cancelled') throw error;
-        return undefined;
-      });
-      return found && holds(found.engagement) ? { ...found, accepted: true } : accepted;
-    }
-    let found: { engagement: Engagement; source: WriteSource } | undefined;
-    try {
-      found = await readBack();
-    } catch (error) {
-      throw new ApiError(
-        'badResponse',
-        'The service answered that the change was made, but reading the result back failed.',
-        {
-          endpoint: error instanceof ApiError ? error.endpoint : undefined,
-          detail: `${answer.unreadable ?? 'no body'}; reading back: ${error instanceof Error ? error.message : String(error)}`,
-          writeOutcome: 'applied',
-          cause: error,
-        },
-      );
-    }
-    if (!found || !holds(found.engagement)) {
-      throw new ApiError(
-        'badResponse',
-        'The service answered that the change was made, but reading it back shows it was not.',
-        {
-          status: answer.status,
-          detail: `HTTP ${answer.status} with ${answer.unreadable ?? 'no body'}; ${found ? 'the engagement read back does not hold the change' : 'no engagement with the name and type sent was found'}`,
-        },
-      );
-    }
-    return { ...found, accepted: false };
   }
 
   /**
@@ -315,20 +260,20 @@ export class EngagementsApi {
     return { engagement, applied: holdsChanges(engagement, body) };
   }
 
+  /** See `settleWrite`; a whole engagement in the answer is remembered with its validator. */
+  private settle(
+    answer: WriteAnswer<Engagement>,
+    accepted: AcceptedWrite,
+    readBack: () => Promise<{ engagement: Engagement; source: WriteSource } | undefined>,
+    holds?: (engagement: Engagement) => boolean,
+  ): Promise<WriteOutcome> {
+    if (answer.resource) this.remember(answer.resource, answer.etag);
+    return settleWrite(answer, accepted, readBack, holds);
+  }
+
   private remember(engagement: Engagement, etag: string | undefined): void {
     if (etag) this.etags.set(engagement.id, { etag, updatedAt: engagement.updatedAt });
     else this.etags.delete(engagement.id);
-  }
-
-  /** If-Match when the service gave a validator for the expected version; If-Unmodified-Since from `updatedAt` always. */
-  private preconditions(id: string, expectedUpdatedAt: string | undefined): Record<string, string> | undefined {
-    if (expectedUpdatedAt === undefined) return undefined;
-    const headers: Record<string, string> = {};
-    const known = this.etags.get(id);
-    if (known && known.updatedAt === expectedUpdatedAt) headers['If-Match'] = known.etag;
-    const at = Date.parse(expectedUpdatedAt);
-    if (Number.isFinite(at)) headers['If-Unmodified-Since'] = new Date(at).toUTCString();
-    return headers;
   }
 }
 
@@ -348,30 +293,4 @@ export function isCreated(engagement: Engagement, body: NewEngagement, from: num
 /** Whether an engagement holds every field of a PATCH body. */
 export function holdsChanges(engagement: Engagement, body: EngagementChanges): boolean {
   return Object.entries(body).every(([field, value]) => (engagement[field] ?? '') === value);
-}
-
-/** The POST body: trimmed name and type, a description only when there is one. */
-export function createBody(input: NewEngagement): NewEngagement {
-  refuse(validateName(input.name), 'name');
-  refuse(validateType(input.type), 'type');
-  const body: NewEngagement = { name: input.name.trim(), type: input.type.trim() };
-  if (input.description !== undefined && input.description.trim() !== '') body.description = input.description.trim();
-  return body;
-}
-
-/** The PATCH body: only the fields given, name and status trimmed. */
-export function updateBody(changes: EngagementChanges): EngagementChanges {
-  const body: EngagementChanges = {};
-  if (changes.name !== undefined) {
-    refuse(validateName(changes.name), 'name');
-    body.name = changes.name.trim();
-  }
-  if (changes.description !== undefined) body.description = changes.description;
-  if (changes.status !== undefined) {
-    refuse(validateStatus(changes.status), 'status');
-    body.status = changes.status.trim();
-  }
-  if (Object.keys(body).length === 0)
-    throw new ApiError('invalidRequest', l10n.t('Nothing to change: give a name, description or status.'));
-  return body;
 }

@@ -85,97 +85,137 @@ export async function fetchAllPages<T>(
   fetchPage: PageFetcher<T>,
   options: AllPagesOptions<T>,
 ): Promise<PagedResult<T>> {
-  const { signal, idOf } = options;
-  const maxPages = options.maxPages ?? 10_000;
-  const limit = options.limit ?? Number.POSITIVE_INFINITY;
-  let first = await fetchPage(1, options.pageSize, signal);
+  let first = await fetchPage(1, options.pageSize, options.signal);
   // Without a total, a first page shorter than its size is the end of the list, or the most
   // this service puts on a page (it did not say): the next page, in the size it answered, tells.
   if (first.totalEstimated && first.data.length > 0 && first.data.length < first.pageSize)
     first = { ...first, totalCount: first.data.length + 1 };
-  const pageSize = learnedPageSize(first, options.pageSize);
-  const pages = new Map<number, T[]>([[1, first.data]]);
-  const seen = new Set<string>();
-  const remember = (data: T[]) => {
-    for (const item of data) {
-      const id = idOf?.(item);
-      if (id !== undefined) seen.add(id);
-    }
-  };
-  remember(first.data);
-  let total = first.totalCount;
-  let loaded = first.data.length;
-  let requests = 1;
-  let stop: PagingStop | undefined;
-  /** An empty page answered: the service has nothing beyond it. */
-  let ended = false;
-  options.onProgress?.(Math.min(loaded, total), total);
+  const reading = new Reading(first, options);
+  if (first.data.length > 0 && first.data.length < reading.wanted()) {
+    await reading.readConcurrently(fetchPage);
+    await reading.readOnward(fetchPage);
+  } else if (first.data.length === 0 && first.totalCount > 0) {
+    reading.stop = 'endedEarly';
+  }
+  return reading.result();
+}
 
-  const wanted = () => Math.min(total, limit);
-  const plannedPages = () => Math.min(maxPages, Math.max(1, Math.ceil(wanted() / pageSize)));
-  const accept = (page: number, answer: Page<T>): void => {
-    requests++;
-    const problem = checkPage(page, answer, seen, idOf);
+/** What reading every page has gathered so far, and each step of it. */
+class Reading<T> {
+  readonly pageSize: number;
+  private readonly pages: Map<number, T[]>;
+  private readonly seen = new Set<string>();
+  private readonly limit: number;
+  private readonly maxPages: number;
+  private total: number;
+  private loaded: number;
+  private requests = 1;
+  stop: PagingStop | undefined;
+  /** An empty page answered: the service has nothing beyond it. */
+  private ended = false;
+
+  constructor(
+    first: Page<T>,
+    private readonly options: AllPagesOptions<T>,
+  ) {
+    this.maxPages = options.maxPages ?? 10_000;
+    this.limit = options.limit ?? Number.POSITIVE_INFINITY;
+    this.pageSize = learnedPageSize(first, options.pageSize);
+    this.pages = new Map([[1, first.data]]);
+    this.remember(first.data);
+    this.total = first.totalCount;
+    this.loaded = first.data.length;
+    options.onProgress?.(Math.min(this.loaded, this.total), this.total);
+  }
+
+  wanted(): number {
+    return Math.min(this.total, this.limit);
+  }
+
+  private plannedPages(): number {
+    return Math.min(this.maxPages, Math.max(1, Math.ceil(this.wanted() / this.pageSize)));
+  }
+
+  private remember(data: T[]): void {
+    for (const item of data) {
+      const id = this.options.idOf?.(item);
+      if (id !== undefined) this.seen.add(id);
+    }
+  }
+
+  /** Takes one later page's answer, or the reason to stop it gives. */
+  private accept(page: number, answer: Page<T>): void {
+    this.requests++;
+    const problem = checkPage(page, answer, this.seen, this.options.idOf);
     if (problem) {
-      stop ??= problem;
+      this.stop ??= problem;
       return;
     }
-    if (answer.data.length === 0) ended = true;
-    pages.set(page, answer.data);
-    remember(answer.data);
-    loaded += answer.data.length;
+    if (answer.data.length === 0) this.ended = true;
+    this.pages.set(page, answer.data);
+    this.remember(answer.data);
+    this.loaded += answer.data.length;
     // A later total (items added or removed meanwhile) is the one that counts.
-    total = answer.totalCount;
-    options.onProgress?.(Math.min(loaded, total), total);
-  };
+    this.total = answer.totalCount;
+    this.options.onProgress?.(Math.min(this.loaded, this.total), this.total);
+  }
 
-  if (first.data.length > 0 && first.data.length < wanted()) {
+  /** The pages the first answer plans, at most `concurrency` at once; the first failure stops the rest. */
+  async readConcurrently(fetchPage: PageFetcher<T>): Promise<void> {
+    const { signal } = this.options;
     let next = 2;
     const halt = new AbortController();
     const inner = signal ? AbortSignal.any([signal, halt.signal]) : halt.signal;
     await runLimited(
-      Math.min(options.concurrency, plannedPages() - 1),
+      Math.min(this.options.concurrency, this.plannedPages() - 1),
       () => {
-        if (next > plannedPages() || stop !== undefined) return undefined;
+        if (next > this.plannedPages() || this.stop !== undefined) return undefined;
         const page = next++;
         return async () => {
           if (inner.aborted) throw new ApiError('cancelled', 'Reading every page was cancelled.');
-          accept(page, await fetchPage(page, pageSize, inner));
+          this.accept(page, await fetchPage(page, this.pageSize, inner));
         };
       },
       // The first failure stops the requests still in flight.
       () => halt.abort(),
     );
-    // Short pages or a grown total: go on one page at a time while the service has more.
-    let page = Math.max(...pages.keys()) + 1;
-    while (stop === undefined && !ended && count(pages) < wanted()) {
-      if (page > maxPages) {
-        stop = 'tooManyPages';
+  }
+
+  /** Short pages or a grown total: go on one page at a time while the service has more. */
+  async readOnward(fetchPage: PageFetcher<T>): Promise<void> {
+    const { signal } = this.options;
+    let page = Math.max(...this.pages.keys()) + 1;
+    while (this.stop === undefined && !this.ended && count(this.pages) < this.wanted()) {
+      if (page > this.maxPages) {
+        this.stop = 'tooManyPages';
         break;
       }
       if (signal?.aborted) throw new ApiError('cancelled', 'Reading every page was cancelled.');
-      accept(page, await fetchPage(page, pageSize, signal));
+      this.accept(page, await fetchPage(page, this.pageSize, signal));
       page++;
     }
     // An empty page: the service has nothing more, whatever its total said.
-    if (stop === undefined && ended && count(pages) < Math.min(total, limit)) stop = 'endedEarly';
-  } else if (first.data.length === 0 && total > 0) {
-    stop = 'endedEarly';
+    if (this.stop === undefined && this.ended && count(this.pages) < this.wanted()) this.stop = 'endedEarly';
   }
 
-  const items: T[] = [];
-  const unique = new Set<string>();
-  for (const page of [...pages.keys()].sort((a, b) => a - b)) {
-    for (const item of pages.get(page) ?? []) {
-      const id = idOf?.(item);
-      if (id !== undefined) {
-        if (unique.has(id)) continue;
-        unique.add(id);
+  /** The items in page order, each id once. */
+  result(): PagedResult<T> {
+    const { idOf } = this.options;
+    const items: T[] = [];
+    const unique = new Set<string>();
+    for (const page of [...this.pages.keys()].sort((a, b) => a - b)) {
+      for (const item of this.pages.get(page) ?? []) {
+        const id = idOf?.(item);
+        if (id !== undefined) {
+          if (unique.has(id)) continue;
+          unique.add(id);
+        }
+        items.push(item);
       }
-      items.push(item);
     }
+    const { total, requests, pageSize, stop } = this;
+    return { items, totalCount: Math.max(total, items.length), requests, pageSize, pages: this.pages.size, stop };
   }
-  return { items, totalCount: Math.max(total, items.length), requests, pageSize, pages: pages.size, stop };
 }
 
 function count(pages: Map<number, unknown[]>): number {

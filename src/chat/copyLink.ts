@@ -4,8 +4,7 @@ import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { safeLabel } from '../core/text';
 import type { Services } from '../shared/services';
-import type { EngagementStore } from '../engagements/store';
-import { isEngagementNode } from '../engagements/tree';
+import type { ChatPorts } from './deps';
 import { engagementLink } from './link';
 
 /** The link of an engagement in the active environment, as Copy Link writes it. */
@@ -14,13 +13,11 @@ export function linkOf(services: Services, id: string): string | undefined {
   return env ? engagementLink(env.label, id) : undefined;
 }
 
-export async function copyLink(services: Services, store: EngagementStore, args: unknown[]): Promise<void> {
+export async function copyLink(services: Services, ports: ChatPorts, args: unknown[]): Promise<void> {
   const [first] = args;
-  const engagement: Pick<Engagement, 'id' | 'name'> | undefined = isEngagementNode(first)
-    ? first.engagement
-    : typeof first === 'string'
-      ? (store.get(first) ?? { id: first, name: first })
-      : undefined;
+  const engagement: Pick<Engagement, 'id' | 'name'> | undefined =
+    ports.rowEngagement(first) ??
+    (typeof first === 'string' ? (ports.store.get(first) ?? { id: first, name: first }) : undefined);
   const link = engagement && linkOf(services, engagement.id);
   if (!engagement || !link) return;
   await vscode.env.clipboard.writeText(link);

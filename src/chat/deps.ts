@@ -1,13 +1,43 @@
-// What the chat tools and links are built from: the services, and the store of the active
-// environment's engagements (the tree's, so a whole set read for the tree or for a tool is
-// read once while fresh).
-import type { Engagement } from '../api/types';
-import type { EngagementStore } from '../engagements/store';
+// What the chat tools and links are built from: the services, and ports to what other
+// features own, declared here as narrowly as chat uses them and wired by the composition root
+// (src/extension.ts): the store of the active environment's engagements (the tree's, so a
+// whole set read for the tree or for a tool is read once while fresh), the engagement a tree
+// row shows, and the usage trend's reader.
+import type { Engagement, AcceptedWrite, UsageSummary } from '../api/types';
+import type { TrendPoint } from '../core/trend';
 import type { Services } from '../shared/services';
 
-export interface ChatDeps {
+/** What chat reads and writes of the active environment's engagements. */
+interface EngagementsPort {
+  snapshot(): { readonly items: readonly Engagement[]; readonly complete: boolean; readonly error?: unknown };
+  /** How long ago the items were read (ms). */
+  age(): number;
+  get(id: string): Engagement | undefined;
+  /** Reads every engagement unless a whole set younger than `maxAgeMs` is held; false: not read. */
+  loadAll(maxAgeMs: number): Promise<boolean>;
+  /** A write landed: the store shows it. */
+  upsert(engagement: Engagement, created?: boolean): void;
+  /** A write accepted for later (202): the store looks for it as the tree does. */
+  track(write: AcceptedWrite): Promise<unknown>;
+}
+
+/** The trend of the 12 periods up to `current`, read through `summaryOf` (no stored history). */
+type TrendReader = (
+  summaryOf: (period: string) => Promise<UsageSummary>,
+  current: string,
+  describe: (error: unknown) => string,
+) => Promise<{ data: { current: string; points: TrendPoint[] } }>;
+
+/** What the composition root hands chat of the other features. */
+export interface ChatPorts {
+  store: EngagementsPort;
+  /** The engagement a command's argument shows when it is a row of the engagements tree. */
+  rowEngagement(arg: unknown): Pick<Engagement, 'id' | 'name'> | undefined;
+  readTrend: TrendReader;
+}
+
+export interface ChatDeps extends ChatPorts {
   services: Services;
-  store: EngagementStore;
   /** Engagements of other environments read for a tool, by environment id, while fresh. */
   wholeSets: Map<string, { items: Engagement[]; readAt: number }>;
   /** What each confirmation showed (by the input's text): the version written over, for the stale-write guard. */

@@ -8,7 +8,8 @@ import { type ToolName, Tools } from './names';
 import { errorResult } from './result';
 import { findEnvironment } from './target';
 import { usage } from './usageTool';
-import { createEngagement, prepareCreate, prepareUpdate, updateEngagements } from './writes';
+import { prepareCreate, prepareUpdate } from './confirm';
+import { createEngagement, updateEngagements } from './writes';
 
 type Input = Record<string, unknown>;
 

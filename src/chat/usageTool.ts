@@ -10,7 +10,6 @@ import { projectPeriod } from '../core/projection';
 import { filterRecords, keyColumn, type RecordFilter, STATUS_CLASSES, type StatusClass } from '../core/recordFilter';
 import { deriveColumns, maskKeyId, maskKeyIds } from '../core/records';
 import { describeError } from '../ui/errors';
-import { readTrend } from '../usage/trend';
 import type { ChatDeps } from './deps';
 import { MAX_RECORDS } from './names';
 import { dataBlock, heading, textResult } from './result';
@@ -37,7 +36,7 @@ export async function usage(deps: ChatDeps, input: UsageInput) {
   const target = await resolveTarget(deps, input.environment);
   switch (input.view ?? 'summary') {
     case 'summary':
-      return summary(target, period(input));
+      return summary(deps, target, period(input));
     case 'byKey':
       return byKey(target, period(input));
     case 'records':
@@ -47,16 +46,17 @@ export async function usage(deps: ChatDeps, input: UsageInput) {
   }
 }
 
-async function summary(target: Target, billingPeriod: string) {
+async function summary(deps: ChatDeps, target: Target, billingPeriod: string) {
   const current = currentPeriod();
   const [read, trend] = await Promise.all([
     target.api.usage.summary(billingPeriod),
-    readTrend(
-      (p) => target.api.usage.summary(p),
-      undefined,
-      current,
-      (e) => describeError(e, target.env.label),
-    ).catch((error: unknown) => ({ error })),
+    deps
+      .readTrend(
+        (p) => target.api.usage.summary(p),
+        current,
+        (e) => describeError(e, target.env.label),
+      )
+      .catch((error: unknown) => ({ error })),
   ]);
   const meters = USAGE_METERS.map((name) => ({ name, ...read.usage[name] }));
   const projection = billingPeriod === current ? projectPeriod(billingPeriod, meters, Date.now()) : undefined;

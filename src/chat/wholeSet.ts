@@ -2,7 +2,7 @@
 // whole-set reader (one read shared with the tree, reused while fresh); for another of the
 // user's environments the client's same concurrent reader, kept here while fresh.
 import type { Engagement } from '../api/types';
-import { wholeSetMaxAge } from '../engagements/wholeSet';
+import { wholeSetMaxAge } from '../shared/staleness';
 import type { ChatDeps } from './deps';
 import type { Target } from './target';
 

@@ -1,7 +1,7 @@
 import type { EnvironmentsExports } from './environments';
 import type { EngagementsExports } from '../engagements/index';
 import type { UsageExports } from './usage';
-import type { ChatExports } from '../chat/index';
+import type { ChatExports } from './chat';
 import type { Ui } from '../ui/ui';
 
 /**

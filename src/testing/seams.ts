@@ -4,9 +4,10 @@
 import type { Services } from '../shared/services';
 import type { Ui } from '../ui/ui';
 import type { EnvironmentStatusBar } from '../environments/statusBar';
-import type { ChatExports } from '../chat/index';
+import type { ChatParts } from '../chat/index';
 import type { EngagementsExports } from '../engagements/index';
 import type { UsageParts } from '../usage/index';
+import { chatProbe } from './chat';
 import { environmentsProbe } from './environments';
 import { usageProbe } from './usage';
 import type { ExtensionExports } from './exports';
@@ -19,7 +20,7 @@ export interface Composed {
   environments: { statusBar: EnvironmentStatusBar };
   engagements: EngagementsExports;
   usage: UsageParts;
-  chat: ChatExports;
+  chat: ChatParts;
 }
 
 export function testSeams(composed: Composed): ExtensionExports {
@@ -32,6 +33,6 @@ export function testSeams(composed: Composed): ExtensionExports {
     environments: environmentsProbe(services, composed.environments),
     engagements: composed.engagements,
     usage: usageProbe(services, composed.usage),
-    chat: composed.chat,
+    chat: chatProbe(composed.chat),
   };
 }

@@ -1,0 +1,81 @@
+// The input of the write tools, checked before anything is confirmed or sent: whether this
+// folder and key may write at all, the ids (at most `MAX_UPDATED`), the changes asked (as the
+// service would check them), and the key a confirmation's versions are kept under.
+import * as vscode from 'vscode';
+import { updateBody } from '../api/writeBodies';
+import type { EngagementChanges } from '../api/types';
+import { escapeLine } from '../core/engagementText';
+import type { ChatDeps } from './deps';
+import { MAX_UPDATED } from './names';
+import { findEnvironment, ToolRefusal } from './target';
+
+export interface CreateInput {
+  environment?: string;
+  name?: string;
+  type?: string;
+  description?: string;
+}
+
+export interface UpdateInput {
+  environment?: string;
+  ids?: string[];
+  name?: string;
+  description?: string;
+  status?: string;
+}
+
+/** Why a write cannot be made here, said instead of a confirmation that could only fail. */
+export function refusal(deps: ChatDeps, named: unknown): string | undefined {
+  if (!vscode.workspace.isTrusted)
+    return vscode.l10n.t(
+      'This folder is not trusted (Restricted Mode): the engagement tools only read here. Trust the folder to create or change engagements.',
+    );
+  try {
+    const env = findEnvironment(deps, named);
+    if (deps.services.environments.capabilities(env.id).write === false)
+      return vscode.l10n.t(
+        'The API key of “{0}” lacks the engagements:write scope, so it cannot create or change engagements. Ask the user to replace it with a key that has it.',
+        env.label,
+      );
+  } catch (error) {
+    if (error instanceof ToolRefusal) return error.message;
+    throw error;
+  }
+  return undefined;
+}
+
+export function field(text: string | undefined): string {
+  return text === undefined || text === '' ? vscode.l10n.t('(none)') : `“${escapeLine(text)}”`;
+}
+
+export function ids(input: UpdateInput): string[] {
+  const list = Array.isArray(input.ids) ? input.ids : [];
+  const clean = [...new Set(list.filter((id): id is string => typeof id === 'string').map((id) => id.trim()))].filter(
+    (id) => id !== '' && id.length <= 200,
+  );
+  if (clean.length === 0) throw new ToolRefusal(vscode.l10n.t('Give the ids of the engagements to change.'));
+  if (clean.length > MAX_UPDATED)
+    throw new ToolRefusal(vscode.l10n.t('At most {0} engagements can be changed at once.', MAX_UPDATED));
+  return clean;
+}
+
+export function wanted(input: UpdateInput, count: number): EngagementChanges {
+  const changes: EngagementChanges = {};
+  if (typeof input.name === 'string') changes.name = input.name;
+  if (typeof input.description === 'string') changes.description = input.description;
+  if (typeof input.status === 'string') changes.status = input.status;
+  if (count > 1 && (changes.name !== undefined || changes.description !== undefined))
+    throw new ToolRefusal(
+      vscode.l10n.t(
+        'Only the status can be changed for several engagements at once; name and description one at a time.',
+      ),
+    );
+  // Refused here as the service would: an empty name or status, nothing to change.
+  updateBody(changes);
+  return changes;
+}
+
+/** The key under which a confirmation's versions are kept until its invocation. */
+export function inputKey(input: UpdateInput): string {
+  return JSON.stringify([input.environment ?? '', ids(input), input.name, input.description, input.status]);
+}

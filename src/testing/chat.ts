@@ -1,0 +1,39 @@
+// The chat feature's test probes: what VS Code calls of a tool (the chat UI cannot be driven
+// from the extension host), a link opened as the URI handler opens it, and the link Copy Link
+// writes. Built from the parts the feature returned; in development and test builds only.
+import * as vscode from 'vscode';
+import type { ChatParts } from '../chat/index';
+import type { ToolName } from '../chat/names';
+
+export interface ChatExports {
+  /** The tools this extension registered (none where the VS Code has no tools API). */
+  registered(): string[];
+  /** What a tool's `prepareInvocation` answers for an input: the very function VS Code calls. */
+  prepare(name: string, input: object): Promise<vscode.PreparedToolInvocation | undefined>;
+  /** What VS Code calls once the person confirmed (a dialog the extension host cannot click). */
+  invokeConfirmed(name: string, input: object): Promise<string>;
+  /** Opens a link as the URI handler does (code-server does not hand `openExternal` links to it in tests). */
+  openLink(link: string): Promise<void>;
+  /** The link of an engagement in the active environment, as Copy Link writes it. */
+  link(id: string): Promise<string | undefined>;
+}
+
+export function chatProbe(parts: ChatParts): ChatExports {
+  const { deps } = parts;
+  const { services } = deps;
+  // The same modules the feature loads on first use, loaded here only when a probe is called.
+  const load = () => import('../chat/tools');
+  const token = () => new vscode.CancellationTokenSource().token;
+  return {
+    registered: () => [...parts.tools],
+    prepare: async (name, input) =>
+      (await load()).prepareTool(deps, name as ToolName, input as Record<string, unknown>, token()),
+    invokeConfirmed: async (name, input) => {
+      const tools = await load();
+      const result = await tools.invokeTool(deps, name as ToolName, input as Record<string, unknown>, token());
+      return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    },
+    openLink: async (link) => (await import('../chat/openLink')).openLink(services, vscode.Uri.parse(link)),
+    link: async (id) => (await import('../chat/copyLink')).linkOf(services, id),
+  };
+}
