@@ -42,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionExp
   const environments = registerEnvironments(services);
   const engagements = registerEngagements(services);
   const usage = registerUsage(services);
-  const chat = registerChat(services, engagements.store);
+  const chat = registerChat(services, engagements.parts.store);
   // Every contributed command has a handler: one missing (or one too many) fails the type check.
   const commands = {
     ...environments.commands,

@@ -1,5 +1,5 @@
 import type { EnvironmentsExports } from './environments';
-import type { EngagementsExports } from '../engagements/index';
+import type { EngagementsExports } from './engagements';
 import type { UsageExports } from '../usage/index';
 import type { ChatExports } from '../chat/index';
 import type { Ui } from '../ui/ui';

@@ -5,8 +5,9 @@ import type { Services } from '../shared/services';
 import type { Ui } from '../ui/ui';
 import type { EnvironmentStatusBar } from '../environments/statusBar';
 import type { ChatExports } from '../chat/index';
-import type { EngagementsExports } from '../engagements/index';
+import type { EngagementsParts } from '../engagements/index';
 import type { UsageExports } from '../usage/index';
+import { engagementsProbe } from './engagements';
 import { environmentsProbe } from './environments';
 import type { ExtensionExports } from './exports';
 
@@ -16,7 +17,7 @@ export interface Composed {
   realUi: Ui;
   useLocale: (locale?: string) => void;
   environments: { statusBar: EnvironmentStatusBar };
-  engagements: EngagementsExports;
+  engagements: EngagementsParts;
   usage: UsageExports;
   chat: ChatExports;
 }
@@ -29,7 +30,7 @@ export function testSeams(composed: Composed): ExtensionExports {
     },
     useLocale: composed.useLocale,
     environments: environmentsProbe(services, composed.environments),
-    engagements: composed.engagements,
+    engagements: engagementsProbe(composed.engagements),
     usage: composed.usage,
     chat: composed.chat,
   };
