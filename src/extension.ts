@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionExp
   const usage = registerUsage(services);
   // Chat's ports to the other features; usage's trend reader is loaded when a tool first asks.
   const chat = registerChat(services, {
-    store: engagements.store,
+    store: engagements.parts.store,
     rowEngagement: (arg) => (isEngagementNode(arg) ? arg.engagement : undefined),
     readTrend: async (summaryOf, current, describe) =>
       (await import('./usage/trend')).readTrend(summaryOf, undefined, current, describe),

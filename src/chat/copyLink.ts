@@ -2,7 +2,7 @@
 // engagement in the active environment, to the clipboard. Loaded on first use.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
-import { safeLabel } from '../core/text';
+import { statusNotice } from '../shared/notice';
 import type { Services } from '../shared/services';
 import type { ChatPorts } from './deps';
 import { engagementLink } from './link';
@@ -21,7 +21,5 @@ export async function copyLink(services: Services, ports: ChatPorts, args: unkno
   const link = engagement && linkOf(services, engagement.id);
   if (!engagement || !link) return;
   await vscode.env.clipboard.writeText(link);
-  // The name comes from the service: `$(…)` shows as written, no control or override.
-  const shown = `$(check) ${safeLabel(vscode.l10n.t('Copied the link of “{0}”.', engagement.name))}`;
-  vscode.window.setStatusBarMessage(shown, 5000);
+  statusNotice(vscode.l10n.t('Copied the link of “{0}”.', engagement.name));
 }

@@ -5,12 +5,14 @@ import type { ServiceApi } from '../api/service';
 import type { Engagement } from '../api/types';
 import { Commands, Views } from '../shared/constants';
 import { statusLook } from '../core/status';
-import { safeLabel, shortLabel } from '../core/text';
+import { shortLabel } from '../core/text';
+import { statusNotice } from '../shared/notice';
 import type { Services } from '../shared/services';
+import { recordNotice } from '../testing/record/engagements';
 import type { Ui } from '../ui/ui';
 import type { QueryState } from './queryState';
 import type { EngagementStore } from './store';
-import { isEngagementNode } from './tree';
+import { isEngagementNode } from './treeNodes';
 import type { EngagementsView } from './view';
 import { safeText } from '../core/text';
 
@@ -19,8 +21,6 @@ export interface EngagementDeps {
   store: EngagementStore;
   query: QueryState;
   view: EngagementsView;
-  /** The last short notices shown (newest last), for tests. */
-  notices: string[];
 }
 
 export function ui(deps: EngagementDeps): Ui {
@@ -59,12 +59,8 @@ export function withProgress<T>(title: string, task: () => Promise<T>, log?: { i
 /** A short confirmation in the status bar, plus the log. */
 export function notice(deps: EngagementDeps, text: string): void {
   deps.services.log.info(text);
-  // Names in it come from the service: `$(…)` shows as written, no control or override.
-  const shown = `$(check) ${safeLabel(text)}`;
-  deps.notices.push(shown);
-  if (deps.notices.length > 20) deps.notices.shift();
-  // Hides itself after five seconds.
-  vscode.window.setStatusBarMessage(shown, 5000);
+  const shown = statusNotice(text);
+  if (TEST_SEAMS) recordNotice(shown);
 }
 
 /**

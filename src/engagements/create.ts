@@ -11,6 +11,15 @@ import { confirmWrite, performWrite, pinEnvironment, refusalFor, refusedFields, 
 
 const STEPS = 4;
 
+/** The answers so far, and what the flow reopens with: the step it starts at, the service's refusal there. */
+interface CreateFlow {
+  deps: EngagementDeps;
+  title: string;
+  answer: { name: string; type: string; description: string };
+  startAt: number;
+  refusal?: string;
+}
+
 /** Asks for a new engagement (prefilled with `draft`, starting at `startAt`) and sends it. */
 export async function createEngagement(
   deps: EngagementDeps,
@@ -22,90 +31,93 @@ export async function createEngagement(
   // The types offered come from the data; load it if nothing was read yet.
   void deps.store.ensureLoaded();
   const answer = { name: draft.name ?? '', type: draft.type ?? '', description: draft.description ?? '' };
-  const title = vscode.l10n.t('Create Engagement');
-  const steps = [
-    async () => {
-      const name = await ui(deps).input({
-        title,
-        step: 1,
-        totalSteps: STEPS,
-        value: answer.name,
-        prompt: vscode.l10n.t('Name of the engagement (required)'),
-        placeholder: vscode.l10n.t('For example: Q3 Support Quality Review'),
-        initialError: startAt === 0 ? refusal : undefined,
-        validate: (v) => (validateName(v) ? vscode.l10n.t('Enter a name.') : undefined),
-      });
-      if (name === undefined || isBack(name)) return name;
-      answer.name = name.trim();
-      return 'next' as const;
-    },
-    async () => {
-      const seen = deps.store.seenTypes();
-      const types = answer.type && !seen.includes(answer.type) ? [answer.type, ...seen] : seen;
-      const type = await ui(deps).pick<string>({
-        title,
-        step: 2,
-        totalSteps: STEPS,
-        placeholder:
-          startAt === 1 && refusal
-            ? refusal
-            : types.length
-              ? vscode.l10n.t('Choose a type, or type a new one')
-              : vscode.l10n.t('Type the engagement type'),
-        items: types.map((t) => ({
-          label: t,
-          value: t,
-          iconId: 'tag',
-          description: t === answer.type ? vscode.l10n.t('chosen') : undefined,
-        })),
-        activeValue: answer.type || undefined,
-        freeEntry: {
-          label: (text) => vscode.l10n.t('Use the type “{0}”', text),
-          value: (text) => text.trim(),
-          validate: (text) => (validateType(text) ? vscode.l10n.t('Enter a type.') : undefined),
-        },
-      });
-      if (type === undefined || isBack(type)) return type;
-      answer.type = type;
-      return 'next' as const;
-    },
-    async () => {
-      const description = await ui(deps).input({
-        title,
-        step: 3,
-        totalSteps: STEPS,
-        value: answer.description,
-        prompt: vscode.l10n.t('Description (optional; press Enter to leave it empty)'),
-        initialError: startAt === 2 ? refusal : undefined,
-      });
-      if (description === undefined || isBack(description)) return description;
-      answer.description = description.trim();
-      return 'next' as const;
-    },
-    async () => {
-      const confirmed = await ui(deps).pick<'create'>({
-        title,
-        step: 4,
-        totalSteps: STEPS,
-        placeholder: vscode.l10n.t('Create this engagement in {0}?', environmentLabel(deps) ?? ''),
-        items: [
-          {
-            label: vscode.l10n.t('Create “{0}”', answer.name),
-            description: answer.type,
-            detail: answer.description || vscode.l10n.t('No description'),
-            value: 'create',
-            iconId: 'add',
-          },
-        ],
-      });
-      if (confirmed === undefined || isBack(confirmed)) return confirmed;
-      return 'next' as const;
-    },
-  ];
+  const flow: CreateFlow = { deps, title: vscode.l10n.t('Create Engagement'), answer, startAt, refusal };
+  const steps = [askName, askType, askDescription, confirmCreate].map((step) => () => step(flow));
   if (!(await runSteps(steps, startAt))) return;
   const input: NewEngagement = { name: answer.name, type: answer.type };
   if (answer.description) input.description = answer.description;
   await submit(deps, input);
+}
+
+async function askName({ deps, title, answer, startAt, refusal }: CreateFlow) {
+  const name = await ui(deps).input({
+    title,
+    step: 1,
+    totalSteps: STEPS,
+    value: answer.name,
+    prompt: vscode.l10n.t('Name of the engagement (required)'),
+    placeholder: vscode.l10n.t('For example: Q3 Support Quality Review'),
+    initialError: startAt === 0 ? refusal : undefined,
+    validate: (v) => (validateName(v) ? vscode.l10n.t('Enter a name.') : undefined),
+  });
+  if (name === undefined || isBack(name)) return name;
+  answer.name = name.trim();
+  return 'next' as const;
+}
+
+async function askType({ deps, title, answer, startAt, refusal }: CreateFlow) {
+  const seen = deps.store.seenTypes();
+  const types = answer.type && !seen.includes(answer.type) ? [answer.type, ...seen] : seen;
+  const type = await ui(deps).pick<string>({
+    title,
+    step: 2,
+    totalSteps: STEPS,
+    placeholder:
+      startAt === 1 && refusal
+        ? refusal
+        : types.length
+          ? vscode.l10n.t('Choose a type, or type a new one')
+          : vscode.l10n.t('Type the engagement type'),
+    items: types.map((t) => ({
+      label: t,
+      value: t,
+      iconId: 'tag',
+      description: t === answer.type ? vscode.l10n.t('chosen') : undefined,
+    })),
+    activeValue: answer.type || undefined,
+    freeEntry: {
+      label: (text) => vscode.l10n.t('Use the type “{0}”', text),
+      value: (text) => text.trim(),
+      validate: (text) => (validateType(text) ? vscode.l10n.t('Enter a type.') : undefined),
+    },
+  });
+  if (type === undefined || isBack(type)) return type;
+  answer.type = type;
+  return 'next' as const;
+}
+
+async function askDescription({ deps, title, answer, startAt, refusal }: CreateFlow) {
+  const description = await ui(deps).input({
+    title,
+    step: 3,
+    totalSteps: STEPS,
+    value: answer.description,
+    prompt: vscode.l10n.t('Description (optional; press Enter to leave it empty)'),
+    initialError: startAt === 2 ? refusal : undefined,
+  });
+  if (description === undefined || isBack(description)) return description;
+  answer.description = description.trim();
+  return 'next' as const;
+}
+
+async function confirmCreate({ deps, title, answer }: CreateFlow) {
+  const confirmed = await ui(deps).pick<'create'>({
+    title,
+    step: 4,
+    totalSteps: STEPS,
+    placeholder: vscode.l10n.t('Create this engagement in {0}?', environmentLabel(deps) ?? ''),
+    items: [
+      {
+        label: vscode.l10n.t('Create “{0}”', answer.name),
+        description: answer.type,
+        detail: answer.description || vscode.l10n.t('No description'),
+        value: 'create',
+        iconId: 'add',
+      },
+    ],
+  });
+  if (confirmed === undefined || isBack(confirmed)) return confirmed;
+  return 'next' as const;
 }
 
 async function submit(deps: EngagementDeps, input: NewEngagement, pinned?: Pinned): Promise<void> {

@@ -16,13 +16,11 @@ import {
   type DetailsAction,
   type DetailsHostMessage,
   type DetailsStrings,
-  type DetailsView,
   detailsView,
   parseDetailsMessage,
 } from './detailsProtocol';
 import type { EngagementDeps } from './common';
-
-const KEPT_MESSAGES = 20;
+import { engagementsRecord } from '../testing/record/engagements';
 
 function strings(): DetailsStrings {
   return {
@@ -58,12 +56,8 @@ export class DetailsPanel implements vscode.Disposable {
   private panel?: vscode.WebviewPanel;
   private ready = false;
   private shown?: Shown;
-  /** The last messages posted to the webview (newest last), for tests. */
-  readonly posted: DetailsHostMessage[] = [];
-  readonly webviewErrors: string[] = [];
   /** Bounds what this panel's webview writes to the log (made anew with each panel). */
   private errorReports = new WebviewErrorReports();
-  rejectedMessages = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
   private panelSubscriptions: vscode.Disposable[] = [];
 
@@ -93,18 +87,10 @@ export class DetailsPanel implements vscode.Disposable {
     );
   }
 
-  /** The engagement shown now, and the view as last posted (tests). */
-  get current():
-    { id: string; view?: DetailsView; ready: boolean; visible: boolean; webviewErrors: string[] } | undefined {
+  /** The engagement shown now, whether its webview said it is ready, and whether its tab is visible. */
+  get showing(): { id: string; ready: boolean; visible: boolean } | undefined {
     if (!this.panel || !this.shown) return undefined;
-    const last = [...this.posted].reverse().find((m) => m.type === 'show');
-    return {
-      id: this.shown.engagement.id,
-      view: last?.type === 'show' ? last.view : undefined,
-      ready: this.ready,
-      visible: this.panel.visible,
-      webviewErrors: [...this.webviewErrors],
-    };
+    return { id: this.shown.engagement.id, ready: this.ready, visible: this.panel.visible };
   }
 
   /** Shows an engagement in the one details tab (made on first use, reused after). */
@@ -147,8 +133,7 @@ export class DetailsPanel implements vscode.Disposable {
     this.panel = panel;
     this.ready = false;
     // What an earlier panel was sent is not what this one shows.
-    this.posted.length = 0;
-    this.webviewErrors.length = 0;
+    if (TEST_SEAMS) engagementsRecord.details = { webviewErrors: [] };
     this.errorReports = new WebviewErrorReports();
     panel.iconPath = tabIcon(extensionUri);
     this.panelSubscriptions = [
@@ -180,7 +165,6 @@ export class DetailsPanel implements vscode.Disposable {
   async receive(raw: unknown): Promise<void> {
     const message = parseDetailsMessage(raw);
     if (!message) {
-      this.rejectedMessages++;
       this.deps().services.log.warn('Engagement details: ignored a message that is not part of the protocol.');
       return;
     }
@@ -191,7 +175,7 @@ export class DetailsPanel implements vscode.Disposable {
     } else if (message.type === 'webviewError') {
       const line = this.errorReports.line(message.message);
       if (line === undefined) return;
-      this.webviewErrors.push(line);
+      if (TEST_SEAMS) engagementsRecord.details.webviewErrors.push(line);
       this.deps().services.log.error(`Engagement details webview: ${line}`);
     } else {
       await this.act(message.action);
@@ -248,8 +232,7 @@ export class DetailsPanel implements vscode.Disposable {
   }
 
   private send(message: DetailsHostMessage): void {
-    this.posted.push(message);
-    if (this.posted.length > KEPT_MESSAGES) this.posted.splice(0, this.posted.length - KEPT_MESSAGES);
+    if (TEST_SEAMS && message.type === 'show') engagementsRecord.details.view = message.view;
     void this.panel?.webview.postMessage(message);
   }
 

@@ -8,26 +8,12 @@ import { formatCount } from '../core/format';
 import { statusLook } from '../core/status';
 import { escapeIcons, safeText, shortLabel } from '../core/text';
 import { type EngagementDeps, environmentLabel, notice, requireApi } from './common';
-import { stopMessage } from './view';
-import { wholeSetMaxAge } from './wholeSet';
+import { stopMessage } from './viewMessages';
+import { wholeSetMaxAge } from '../shared/staleness';
+import { engagementsRecord, type GoToTimeline } from '../testing/record/engagements';
 
 interface Item extends vscode.QuickPickItem {
   id: string;
-}
-
-/** What the last Go to Engagement showed and when (performance.now()), for tests and `npm run bench`. */
-export interface GoToTimeline {
-  startedAt: number;
-  /** The loaded engagements were in the quick pick. */
-  firstItemsAt?: number;
-  firstItems?: number;
-  /** Every engagement was in the quick pick. */
-  allItemsAt?: number;
-  allItems?: number;
-  /** The quick pick, while it is open. */
-  quickPick?: vscode.QuickPick<vscode.QuickPickItem>;
-  /** The quick pick was closed (chosen, Escape, or hidden by the workbench). */
-  closedAt?: number;
 }
 
 const items = new WeakMap<Engagement, Item>();
@@ -54,96 +40,43 @@ function itemFor(engagement: Engagement): Item {
   return item;
 }
 
+/** The quick pick of one Go to Engagement, with its Stop button and what it says. */
+interface Pick {
+  qp: vscode.QuickPick<Item>;
+  stop: vscode.QuickInputButton;
+  title: string;
+  placeholder: string;
+  /** True while this quick pick has the store read every page. */
+  reading: boolean;
+  /** The engagements it lists (the store's array, replaced by each change). */
+  shown?: readonly Engagement[];
+}
+
 export async function goToEngagement(
   deps: EngagementDeps,
   open: (id: string) => Promise<unknown>,
-  timeline: (t: GoToTimeline) => void,
 ): Promise<Engagement | undefined> {
-  const started: GoToTimeline = { startedAt: performance.now() };
-  timeline(started);
+  const timeline: GoToTimeline | undefined = TEST_SEAMS
+    ? (engagementsRecord.goTo = { startedAt: performance.now() })
+    : undefined;
   if (!(await requireApi(deps))) return undefined;
   const { store } = deps;
   // A read started by a sort or filter is not this quick pick's to stop.
   const readingBefore = store.snapshot().readingAll !== undefined;
-  const qp = vscode.window.createQuickPick<Item>();
-  started.quickPick = qp;
-  const title = safeText(vscode.l10n.t('Go to Engagement in {0}', environmentLabel(deps) ?? ''));
-  qp.title = title;
-  const placeholder = vscode.l10n.t('Type a name, ID, type, status or description');
-  qp.placeholder = placeholder;
-  qp.matchOnDescription = true;
-  const stop: vscode.QuickInputButton = {
-    iconPath: new vscode.ThemeIcon('debug-stop'),
-    tooltip: vscode.l10n.t('Stop Reading Every Page'),
-  };
-  let shown: readonly Engagement[] | undefined;
-  let reading = false;
-  const render = () => {
-    const snapshot = store.snapshot();
-    if (snapshot.items !== shown) {
-      shown = snapshot.items;
-      // Keeps what the user typed and (VS Code does) the filtering of it.
-      qp.items = snapshot.items.map(itemFor);
-      if (snapshot.items.length > 0 && started.firstItemsAt === undefined) {
-        started.firstItemsAt = performance.now();
-        started.firstItems = snapshot.items.length;
-      }
-      if (snapshot.complete && started.allItemsAt === undefined) {
-        started.allItemsAt = performance.now();
-        started.allItems = snapshot.items.length;
-      }
-    }
-    const progress = snapshot.readingAll;
-    qp.busy = reading || snapshot.refreshing;
-    qp.buttons = progress ? [stop] : [];
-    // Engagements the service announced but will not send are said, never silently missing.
-    const short = !progress && !snapshot.complete && snapshot.stop !== undefined;
-    qp.placeholder = short ? stopMessage(snapshot) : placeholder;
-    qp.title = progress
-      ? vscode.l10n.t('{0} (reading {1} of {2}…)', title, formatCount(progress.loaded), formatCount(progress.total))
-      : snapshot.complete || (!snapshot.hasMore && !short)
-        ? title
-        : vscode.l10n.t(
-            '{0} ({1} of {2} loaded)',
-            title,
-            formatCount(snapshot.items.length),
-            formatCount(snapshot.totalCount),
-          );
-  };
+  const pick = createPick(deps);
+  if (TEST_SEAMS && timeline) timeline.quickPick = pick.qp;
+  const render = () => renderPick(deps, pick, timeline);
   const subscription = store.onDidChange(render);
   render();
-  qp.show();
-  const load = async () => {
-    reading = true;
-    render();
-    try {
-      await store.ensureLoaded();
-      // Every page, unless a whole set read lately can be reused.
-      await store.loadAll(wholeSetMaxAge());
-    } finally {
-      reading = false;
-      render();
-    }
-  };
-  void load();
-  const disposables: vscode.Disposable[] = [];
-  const chosen = await new Promise<Item | undefined>((resolve) => {
-    disposables.push(
-      qp.onDidTriggerButton((button) => {
-        if (button === stop) store.cancelLoadAll();
-      }),
-      qp.onDidAccept(() => {
-        const item = qp.selectedItems[0] ?? qp.activeItems[0];
-        if (item) resolve(item);
-      }),
-      qp.onDidHide(() => resolve(undefined)),
-    );
-  });
-  for (const d of disposables) d.dispose();
+  pick.qp.show();
+  void readEverything(deps, pick, render);
+  const chosen = await choice(deps, pick);
   subscription.dispose();
-  qp.dispose();
-  started.quickPick = undefined;
-  started.closedAt = performance.now();
+  pick.qp.dispose();
+  if (TEST_SEAMS && timeline) {
+    timeline.quickPick = undefined;
+    timeline.closedAt = performance.now();
+  }
   if (!chosen) {
     // Nobody waits for the rest any more.
     if (!readingBefore) store.cancelLoadAll();
@@ -154,6 +87,93 @@ export async function goToEngagement(
   await reveal(deps, engagement);
   await open(engagement.id);
   return engagement;
+}
+
+function createPick(deps: EngagementDeps): Pick {
+  const qp = vscode.window.createQuickPick<Item>();
+  const title = safeText(vscode.l10n.t('Go to Engagement in {0}', environmentLabel(deps) ?? ''));
+  qp.title = title;
+  const placeholder = vscode.l10n.t('Type a name, ID, type, status or description');
+  qp.placeholder = placeholder;
+  qp.matchOnDescription = true;
+  const stop: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('debug-stop'),
+    tooltip: vscode.l10n.t('Stop Reading Every Page'),
+  };
+  return { qp, stop, title, placeholder, reading: false };
+}
+
+/** The loaded engagements in the quick pick, and its title says how many of how many. */
+function renderPick(deps: EngagementDeps, pick: Pick, timeline: GoToTimeline | undefined): void {
+  const { qp, stop, title, placeholder } = pick;
+  const snapshot = deps.store.snapshot();
+  if (snapshot.items !== pick.shown) {
+    pick.shown = snapshot.items;
+    // Keeps what the user typed and (VS Code does) the filtering of it.
+    qp.items = snapshot.items.map(itemFor);
+    if (TEST_SEAMS && timeline) timeItems(timeline, snapshot.items.length, snapshot.complete);
+  }
+  const progress = snapshot.readingAll;
+  qp.busy = pick.reading || snapshot.refreshing;
+  qp.buttons = progress ? [stop] : [];
+  // Engagements the service announced but will not send are said, never silently missing.
+  const short = !progress && !snapshot.complete && snapshot.stop !== undefined;
+  qp.placeholder = short ? stopMessage(snapshot) : placeholder;
+  qp.title = progress
+    ? vscode.l10n.t('{0} (reading {1} of {2}…)', title, formatCount(progress.loaded), formatCount(progress.total))
+    : snapshot.complete || (!snapshot.hasMore && !short)
+      ? title
+      : vscode.l10n.t(
+          '{0} ({1} of {2} loaded)',
+          title,
+          formatCount(snapshot.items.length),
+          formatCount(snapshot.totalCount),
+        );
+}
+
+/** When the loaded engagements, and then all of them, were first in the quick pick (tests, `npm run bench`). */
+function timeItems(timeline: GoToTimeline, count: number, complete: boolean): void {
+  if (count > 0 && timeline.firstItemsAt === undefined) {
+    timeline.firstItemsAt = performance.now();
+    timeline.firstItems = count;
+  }
+  if (complete && timeline.allItemsAt === undefined) {
+    timeline.allItemsAt = performance.now();
+    timeline.allItems = count;
+  }
+}
+
+/** Every page, unless a whole set read lately can be reused. */
+async function readEverything(deps: EngagementDeps, pick: Pick, render: () => void): Promise<void> {
+  pick.reading = true;
+  render();
+  try {
+    await deps.store.ensureLoaded();
+    await deps.store.loadAll(wholeSetMaxAge());
+  } finally {
+    pick.reading = false;
+    render();
+  }
+}
+
+/** The item chosen; undefined when the quick pick was closed (Escape, or hidden by the workbench). */
+async function choice(deps: EngagementDeps, pick: Pick): Promise<Item | undefined> {
+  const { qp, stop } = pick;
+  const disposables: vscode.Disposable[] = [];
+  const chosen = await new Promise<Item | undefined>((resolve) => {
+    disposables.push(
+      qp.onDidTriggerButton((button) => {
+        if (button === stop) deps.store.cancelLoadAll();
+      }),
+      qp.onDidAccept(() => {
+        const item = qp.selectedItems[0] ?? qp.activeItems[0];
+        if (item) resolve(item);
+      }),
+      qp.onDidHide(() => resolve(undefined)),
+    );
+  });
+  for (const d of disposables) d.dispose();
+  return chosen;
 }
 
 /** Shows the engagement in the tree; one hidden by the filter is said so, with Clear Filter. */

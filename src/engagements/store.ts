@@ -1,98 +1,29 @@
 // The engagements of the active environment, as last read: pages loaded so far, when, and
 // the last failure. Views render snapshots of it; commands ask it to load and tell it what
 // they changed. It does not import `vscode`, so unit tests drive it against the reference
-// service directly.
-import { holdsChanges, isCreated } from '../api/engagements';
+// service directly. Its parts: the whole-set read (storeWhole.ts) and the writes accepted
+// and not shown yet (storeAccepted.ts).
 import { isApiError } from '../api/errors';
-import { checkPage, type PagingStop } from '../api/paging';
-import type { ServiceApi } from '../api/service';
 import type { AcceptedWrite, Engagement } from '../api/types';
 import { LIMITS } from '../core/concurrency';
-import type { EngagementCache } from './cache';
-import { type AcceptedOutcome, type LookOptions, lookAgain } from './pending';
-
-export type StorePhase = 'noEnvironment' | 'keyMissing' | 'idle' | 'loading' | 'loaded' | 'failed';
-
-export interface StoreSnapshot {
-  environmentId?: string;
-  phase: StorePhase;
-  /** Loaded engagements in the service's order, each id once. */
-  items: readonly Engagement[];
-  /** The service's `totalCount` as last seen. */
-  totalCount: number;
-  /** True while more pages can be loaded. */
-  hasMore: boolean;
-  /** Why the service cannot give more although its total says there are more. */
-  stop?: PagingStop;
-  /** When the items were last read successfully (ms since epoch). */
-  fetchedAt?: number;
-  /** The last failure of a load, refresh or Load more; cleared by the next success. */
-  error?: unknown;
-  refreshing: boolean;
-  loadingMore: boolean;
-  /** The items are the first page saved by an earlier session; no refresh has landed yet. */
-  fromCache: boolean;
-  /** Every engagement of the environment is loaded (a whole-set read landed): sort and filter see them all. */
-  complete: boolean;
-  /** Pages read for the items shown (a service may send far more on one than asked). */
-  pages: number;
-  /** While every page is being read: how many engagements so far, of how many. */
-  readingAll?: { loaded: number; total: number };
-  /** Writes the service accepted (202) and does not show yet, oldest first: the tree shows them as pending. */
-  pending: readonly PendingWrite[];
-}
-
-/** A write the service accepted and does not show yet, as the tree shows it. */
-export interface PendingWrite {
-  /** Its own key, for the tree's row. */
-  readonly key: string;
-  readonly write: AcceptedWrite;
-}
-
-/** Where the store gets its client: the active environment's connection and settings. */
-export interface StoreSource {
-  environmentId(): string | undefined;
-  api(): ServiceApi | undefined;
-  hasKey(): Promise<boolean>;
-  pageSize(): number;
-  /** Where the last first page of each environment is kept between sessions. */
-  cache?: EngagementCache;
-  /** How accepted writes are looked for again (tests: a short schedule, a clock of their own). */
-  acceptedLooks?: LookOptions;
-}
+import type { AcceptedOutcome } from './pending';
+import { AcceptedWrites } from './storeAccepted';
+import { LocalWrites, SeenValues } from './storeLearned';
+import { forgetPage, savedPage, savePage } from './storeSaved';
+import {
+  appendPage,
+  type Loaded,
+  nothingLoaded,
+  putInto,
+  type StorePhase,
+  type StoreSnapshot,
+  type StoreSource,
+} from './storeTypes';
+import { WholeSet } from './storeWhole';
 
 type Listener = () => void;
 
-/** What the last read left shown: replaced together by each read that lands, emptied together. */
-interface Loaded {
-  /** In the service's order, each id once. */
-  items: Engagement[];
-  /** The service's `totalCount` as last seen. */
-  totalCount: number;
-  /** Pages read so far. */
-  pages: number;
-  /** The page size the service really answers with (learned from its first page). */
-  pageSize: number;
-  stop?: PagingStop;
-  /** When the items were last read successfully (ms since epoch). */
-  fetchedAt?: number;
-  /** The items are the first page saved by an earlier session, not yet confirmed by the service. */
-  fromCache: boolean;
-}
-
-function nothingLoaded(): Loaded {
-  return { items: [], totalCount: 0, pages: 0, pageSize: 0, fromCache: false };
-}
-
-/** The least time between two progress steps shown while every page is read. */
-const PROGRESS_STEP_MS = 100;
-
-/**
- * The most engagements saved for the next session: the largest page the view asks for. A
- * service may answer far more on a page (one that does not page at all sends every one);
- * the workspace state is not the place for thousands.
- */
-export const SAVED_ITEMS_MAX = 100;
+export { SAVED_ITEMS_MAX } from './storeSaved';
 
 export class EngagementStore {
   private readonly listeners = new Set<Listener>();
@@ -104,21 +35,26 @@ export class EngagementStore {
   private abort = new AbortController();
   /** Bumped by reset(): answers of an older generation are dropped. */
   private generation = 0;
-  /** Local writes made while a load was in flight; merged into its result. */
-  private readonly localWrites = new Map<string, { engagement: Engagement; created: boolean }>();
-  private readonly statuses = new Map<string, string>();
-  private readonly types = new Set<string>();
-  /** The whole set: when it was last read (reset() forgets it), the read in flight, its progress. */
-  private wholeAt?: number;
-  private whole?: Promise<boolean>;
-  private wholeAbort?: AbortController;
-  private wholeProgress?: { loaded: number; total: number };
-  /** Writes accepted and not shown yet, by key; each with the look that ends it. */
-  private readonly pendingWrites = new Map<
-    string,
-    { entry: PendingWrite; abort: AbortController; end: (outcome: AcceptedOutcome) => void }
-  >();
-  private pendingCount = 0;
+  private readonly localWrites = new LocalWrites();
+  private readonly seen = new SeenValues();
+  private readonly whole = new WholeSet({
+    source: () => this.source,
+    generation: () => this.generation,
+    signal: () => this.abort.signal,
+    loaded: () => this.loaded,
+    refreshing: () => this.refreshing,
+    emit: () => this.emit(),
+    mergeLocal: (fetched) => this.localWrites.merge(fetched),
+    land: (loaded) => this.land(loaded),
+    fail: (error) => {
+      this.error = error;
+      if (this.phase !== 'loaded') this.phase = 'failed';
+    },
+  });
+  private readonly accepted = new AcceptedWrites({
+    shown: (engagement, created) => this.upsert(engagement, created),
+    changed: () => this.emit(),
+  });
 
   constructor(private readonly source: StoreSource) {
     this.restoreCache();
@@ -126,13 +62,10 @@ export class EngagementStore {
 
   /** Shows the page an earlier session saved for the active environment, until a refresh lands. */
   private restoreCache(): void {
-    const id = this.source.environmentId();
-    const page = id === undefined ? undefined : this.source.cache?.read(id);
+    const page = savedPage(this.source);
     if (!page) return;
-    const items = dedupe(page.items).slice(0, SAVED_ITEMS_MAX);
-    const totalCount = Math.max(page.totalCount, items.length);
-    this.loaded = { items, totalCount, pages: 1, pageSize: page.pageSize, fetchedAt: page.fetchedAt, fromCache: true };
-    this.learn(items);
+    this.loaded = page;
+    this.seen.learn(page.items);
   }
 
   onDidChange(listener: Listener): { dispose(): void } {
@@ -159,10 +92,10 @@ export class EngagementStore {
       refreshing: this.refreshing !== undefined,
       loadingMore: this.loadingMore !== undefined,
       fromCache,
-      complete: this.wholeAt !== undefined && items.length >= totalCount,
+      complete: this.whole.complete(this.loaded),
       pages,
-      readingAll: this.wholeProgress ? { ...this.wholeProgress } : undefined,
-      pending: [...this.pendingWrites.values()].map((p) => p.entry),
+      readingAll: this.whole.progress ? { ...this.whole.progress } : undefined,
+      pending: this.accepted.entries(),
     };
   }
 
@@ -172,11 +105,11 @@ export class EngagementStore {
 
   /** Statuses seen in this environment's data (first spelling kept), for the status pick. */
   seenStatuses(): string[] {
-    return [...this.statuses.values()];
+    return this.seen.statuses();
   }
 
   seenTypes(): string[] {
-    return [...this.types];
+    return this.seen.types();
   }
 
   /** Age of the data in ms, or Infinity when nothing was read yet. */
@@ -193,8 +126,8 @@ export class EngagementStore {
 
   /** Resolves once no load, refresh, Load more or whole-set read is in flight. */
   async settled(): Promise<void> {
-    for (let i = 0; i < 100 && (this.refreshing || this.loadingMore || this.whole); i++)
-      await Promise.allSettled([this.refreshing, this.loadingMore, this.whole]);
+    for (let i = 0; i < 100 && (this.refreshing || this.loadingMore || this.whole.running); i++)
+      await Promise.allSettled([this.refreshing, this.loadingMore, this.whole.running]);
   }
 
   /** Forgets everything (the environment, its URL or key changed) and aborts what is in flight. */
@@ -208,12 +141,9 @@ export class EngagementStore {
     this.refreshing = undefined;
     this.loadingMore = undefined;
     this.localWrites.clear();
-    this.statuses.clear();
-    this.types.clear();
-    this.wholeAt = undefined;
-    this.whole = undefined;
-    this.wholeProgress = undefined;
-    this.cancelPending();
+    this.seen.clear();
+    this.whole.forget();
+    this.accepted.cancel();
     this.restoreCache();
     this.emit();
   }
@@ -245,7 +175,7 @@ export class EngagementStore {
       return;
     }
     if (generation !== this.generation) return;
-    if (this.wholeAt !== undefined) return void (await this.readAll(api, generation));
+    if (this.whole.at !== undefined) return void (await this.whole.read(api, generation));
     if (this.phase !== 'loaded') this.phase = 'loading';
     this.emit();
     const pageSize = this.source.pageSize();
@@ -256,7 +186,7 @@ export class EngagementStore {
       const read = await api.engagements.listAll({ pageSize, limit: shown, concurrency: LIMITS.refresh, signal });
       if (generation !== this.generation) return;
       this.land({
-        items: this.mergeLocal(read.items),
+        items: this.localWrites.merge(read.items),
         totalCount: read.totalCount,
         pages: read.pages,
         pageSize: read.pageSize,
@@ -278,22 +208,14 @@ export class EngagementStore {
     this.loaded = loaded;
     this.error = undefined;
     this.phase = 'loaded';
-    this.learn(loaded.items);
-    this.pendingShownIn(loaded.items);
-    const id = this.source.environmentId();
-    if (id !== undefined)
-      this.source.cache?.write(id, {
-        items: loaded.items.slice(0, Math.min(loaded.pageSize, SAVED_ITEMS_MAX)),
-        totalCount: loaded.totalCount,
-        pageSize: loaded.pageSize,
-        fetchedAt: loaded.fetchedAt,
-      });
+    this.seen.learn(loaded.items);
+    this.accepted.shownIn(loaded.items);
+    savePage(this.source, loaded);
   }
 
   /** A key that is rejected (or lacks the scope) must not keep showing what an earlier key read. */
   private dropCache(): void {
-    const id = this.source.environmentId();
-    if (id !== undefined) this.source.cache?.forget(id);
+    forgetPage(this.source);
     this.loaded = nothingLoaded();
   }
 
@@ -319,20 +241,9 @@ export class EngagementStore {
       const asked = this.loaded.pages + 1;
       const page = await api.engagements.list({ page: asked, pageSize: this.loaded.pageSize }, { signal });
       if (generation !== this.generation) return;
-      const loaded = this.loaded;
-      // A service that answers another page, or only what is shown, cannot page further.
-      const stop = checkPage(asked, page, new Set(loaded.items.map((e) => e.id)), (e) => e.id);
-      if (stop) loaded.stop = stop;
-      else if (page.data.length === 0) loaded.stop = 'endedEarly';
-      else {
-        loaded.pages = asked;
-        loaded.totalCount = page.totalCount;
-        // Items may move between pages when others are created meanwhile: each id shows once.
-        loaded.items = dedupe([...loaded.items, ...page.data]);
-        this.pendingShownIn(page.data);
-      }
+      if (appendPage(this.loaded, asked, page)) this.accepted.shownIn(page.data);
       this.error = undefined;
-      this.learn(page.data);
+      this.seen.learn(page.data);
     } catch (error) {
       if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted)) return;
       this.error = error;
@@ -344,15 +255,9 @@ export class EngagementStore {
    * added in front. Kept even if a load that started earlier answers later.
    */
   upsert(engagement: Engagement, created = false): void {
-    if (this.refreshing || this.whole) this.localWrites.set(engagement.id, { engagement, created });
-    const loaded = this.loaded;
-    const index = loaded.items.findIndex((e) => e.id === engagement.id);
-    if (index >= 0) loaded.items = loaded.items.map((e, i) => (i === index ? engagement : e));
-    else {
-      loaded.items = [engagement, ...loaded.items];
-      if (created) loaded.totalCount += 1;
-    }
-    this.learn([engagement]);
+    if (this.refreshing || this.whole.running) this.localWrites.record(engagement, created);
+    putInto(this.loaded, engagement, created);
+    this.seen.learn([engagement]);
     this.emit();
   }
 
@@ -365,57 +270,14 @@ export class EngagementStore {
   track(write: AcceptedWrite): Promise<AcceptedOutcome> {
     const api = this.source.api();
     if (!api) return Promise.resolve({ kind: 'cancelled' });
-    const key = `pending:${++this.pendingCount}`;
-    const abort = new AbortController();
-    let end!: (outcome: AcceptedOutcome) => void;
-    const ended = new Promise<AcceptedOutcome>((resolve) => (end = resolve));
-    this.pendingWrites.set(key, { entry: { key, write }, abort, end });
-    this.emit();
-    const signal = AbortSignal.any([abort.signal, this.abort.signal]);
-    void lookAgain((look) => api.engagements.findAccepted(write, { signal: look }), signal, this.source.acceptedLooks)
-      .catch((): AcceptedOutcome => ({ kind: 'notShown' }))
-      .then((outcome) => this.endPending(key, outcome, true));
-    return ended;
-  }
-
-  /** Ends an accepted write's look: shown (its engagement takes its place), not shown, or cancelled. */
-  private endPending(key: string, outcome: AcceptedOutcome, upsert: boolean): void {
-    const pending = this.pendingWrites.get(key);
-    if (!pending) return;
-    this.pendingWrites.delete(key);
-    pending.abort.abort();
-    if (outcome.kind === 'shown' && upsert)
-      this.upsert(outcome.result.engagement, pending.entry.write.pending === 'create');
-    else this.emit();
-    pending.end(outcome);
-  }
-
-  /** Accepted writes that a read now shows are done: the engagement read takes their place. */
-  private pendingShownIn(items: readonly Engagement[]): void {
-    for (const [key, { entry }] of [...this.pendingWrites]) {
-      const write = entry.write;
-      const engagement =
-        write.pending === 'update'
-          ? items.find((e) => e.id === write.id && holdsChanges(e, write.changes))
-          : items.find((e) =>
-              write.id !== undefined ? e.id === write.id : isCreated(e, write.input, write.createdFrom),
-            );
-      if (!engagement) continue;
-      const source =
-        write.pending === 'update' ? 'reread' : write.id !== undefined ? (write.named ?? 'named') : 'search';
-      this.endPending(key, { kind: 'shown', result: { engagement, source, accepted: true } }, false);
-    }
-  }
-
-  private cancelPending(): void {
-    for (const key of [...this.pendingWrites.keys()]) this.endPending(key, { kind: 'cancelled' }, false);
+    return this.accepted.track(api, write, this.abort.signal, this.source.acceptedLooks);
   }
 
   /** Stops every read and look in flight (the view is going away). */
   dispose(): void {
     this.generation++;
     this.abort.abort();
-    this.cancelPending();
+    this.accepted.cancel();
     this.listeners.clear();
   }
 
@@ -426,122 +288,11 @@ export class EngagementStore {
    * failed (the error is kept for the view). Calls while one runs share it.
    */
   loadAll(maxAgeMs = 0): Promise<boolean> {
-    if (
-      this.snapshot().complete &&
-      this.wholeAt !== undefined &&
-      Date.now() - this.wholeAt < maxAgeMs &&
-      !this.refreshing
-    )
-      return Promise.resolve(true);
-    const loaded = this.loaded;
-    if (
-      !this.whole &&
-      !this.refreshing &&
-      !loaded.fromCache &&
-      loaded.pages > 0 &&
-      loaded.stop === undefined &&
-      loaded.items.length >= loaded.totalCount &&
-      loaded.fetchedAt !== undefined &&
-      Date.now() - loaded.fetchedAt < maxAgeMs
-    ) {
-      // Every engagement came with the pages already read (a small environment, or Load more
-      // to the end), lately: nothing is left to read.
-      this.wholeAt = loaded.fetchedAt;
-      this.emit();
-      return Promise.resolve(true);
-    }
-    this.whole ??= (async () => {
-      const generation = this.generation;
-      const api = this.source.api();
-      if (!api || !(await this.source.hasKey())) return false;
-      this.wholeAbort = new AbortController();
-      this.wholeProgress = { loaded: this.loaded.items.length, total: this.loaded.totalCount };
-      this.emit();
-      // A refresh in flight lands first; its pages are then read again with the rest.
-      await this.refreshing;
-      return generation === this.generation && (await this.readAll(api, generation));
-    })().finally(() => {
-      this.whole = undefined;
-      this.wholeAbort = undefined;
-      this.wholeProgress = undefined;
-      this.emit();
-    });
-    return this.whole;
+    return this.whole.load(maxAgeMs);
   }
 
   /** Stops a whole-set read in flight; what was shown before stays. */
   cancelLoadAll(): void {
-    this.wholeAbort?.abort();
+    this.whole.cancel();
   }
-
-  private async readAll(api: ServiceApi, generation: number): Promise<boolean> {
-    const signals = [this.abort.signal, this.wholeAbort?.signal].filter((s): s is AbortSignal => s !== undefined);
-    const signal = AbortSignal.any(signals);
-    let progressShownAt = performance.now();
-    try {
-      const result = await api.engagements.listAll({
-        signal,
-        onProgress: (loaded, total) => {
-          if (generation !== this.generation || !this.wholeProgress) return;
-          this.wholeProgress = { loaded, total };
-          // Every listener (view, quick pick, details) repaints on each emit: a hundred pages
-          // arriving within a second are shown as a few steps, and the end is always shown.
-          const now = performance.now();
-          if (loaded < total && now - progressShownAt < PROGRESS_STEP_MS) return;
-          progressShownAt = now;
-          this.emit();
-        },
-      });
-      if (generation !== this.generation) return false;
-      const pageSize = this.source.pageSize();
-      const items = this.mergeLocal(result.items);
-      this.wholeAt = Date.now();
-      this.land({
-        items,
-        totalCount: Math.max(result.totalCount, items.length),
-        pages: Math.max(1, Math.ceil(items.length / pageSize)),
-        pageSize,
-        // Why this read ended short (a service that repeats its first page, too many pages), or
-        // else what an earlier Load more found.
-        stop: result.stop ?? this.loaded.stop,
-        fetchedAt: this.wholeAt,
-        fromCache: false,
-      });
-      return true;
-    } catch (error) {
-      if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled' && signal.aborted))
-        return false;
-      this.error = error;
-      if (this.phase !== 'loaded') this.phase = 'failed';
-      return false;
-    }
-  }
-
-  private mergeLocal(fetched: Engagement[]): Engagement[] {
-    if (this.localWrites.size === 0) return fetched;
-    let out = fetched;
-    for (const { engagement, created } of this.localWrites.values()) {
-      const index = out.findIndex((e) => e.id === engagement.id);
-      if (index < 0) {
-        if (created) out = [engagement, ...out];
-      } else if (Date.parse(engagement.updatedAt) > Date.parse(out[index].updatedAt)) {
-        out = out.map((e, i) => (i === index ? engagement : e));
-      }
-    }
-    this.localWrites.clear();
-    return out;
-  }
-
-  private learn(items: readonly Engagement[]): void {
-    for (const e of items) {
-      const key = e.status.toLowerCase();
-      if (e.status.trim() !== '' && !this.statuses.has(key)) this.statuses.set(key, e.status);
-      if (e.type.trim() !== '') this.types.add(e.type);
-    }
-  }
-}
-
-function dedupe(items: readonly Engagement[]): Engagement[] {
-  const seen = new Set<string>();
-  return items.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
 }

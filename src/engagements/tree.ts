@@ -1,79 +1,20 @@
 // The tree of the Engagements view. It renders the store's snapshot through the query (sort,
 // group, filter); it never talks HTTP. Tree nodes are kept per id, so `reveal`, selection
-// and expansion find the same element after a refresh.
+// and expansion find the same element after a refresh. How rows look: treeItems.ts.
 import * as vscode from 'vscode';
-import type { Engagement, EngagementChanges } from '../api/types';
-import { Commands } from '../shared/constants';
-import { describeEngagement, engagementMarkdown } from '../core/engagementText';
-import { formatCount } from '../core/format';
-import { applyQuery, isDefaultQuery, type EngagementGroup } from '../core/query';
-import { statusLook } from '../core/status';
-import { displayText, safeText, shortLabel } from '../core/text';
+import type { Engagement } from '../api/types';
+import { applyQuery } from '../core/query';
+import { engagementsRecord } from '../testing/record/engagements';
 import type { QueryState } from './queryState';
-import type { EngagementStore, PendingWrite, StoreSnapshot } from './store';
+import type { EngagementStore } from './store';
+import { GivenRows } from './treeGiven';
+import type { EngagementNode, GroupNode, LoadMoreNode, ShowMoreNode, TreeNode } from './treeNodes';
+import { engagementItem, groupItem, loadMoreItem, pendingItem, showMoreItem, withTooltip } from './treeItems';
+import { PageOrder, ROW_STEP, stepped } from './treePaging';
+import { PendingOverlay } from './treePending';
 
-export interface EngagementNode {
-  readonly kind: 'engagement';
-  readonly id: string;
-  engagement: Engagement;
-  parent?: GroupNode;
-}
-
-export interface GroupNode {
-  readonly kind: 'group';
-  readonly id: string;
-  group: EngagementGroup;
-  by: 'status' | 'type';
-}
-
-export interface LoadMoreNode {
-  readonly kind: 'loadMore';
-  readonly id: string;
-}
-
-/** "Show more…": the next rows of a long list already loaded (the roots, or a group's rows). */
-export interface ShowMoreNode {
-  readonly kind: 'showMore';
-  readonly id: string;
-  /** The list it extends: `root`, or the id of its group. */
-  readonly list: string;
-  parent?: GroupNode;
-}
-
-/** A create the service accepted (202) and does not show yet: the name and type typed, marked pending. */
-export interface PendingNode {
-  readonly kind: 'pending';
-  readonly id: string;
-  pending: PendingWrite & { write: { pending: 'create' } };
-}
-
-export type TreeNode = EngagementNode | GroupNode | LoadMoreNode | ShowMoreNode | PendingNode;
-
-/**
- * Rows a list of the tree shows before a "Show more…" row. VS Code sends every row a tree
- * lists to the window and back, each time the tree changes: 10,000 rows took about a second
- * of the machine's time per refresh, to show a screenful of them.
- */
-const ROW_STEP = 1_000;
-
-/**
- * Whether long lists are shown ROW_STEP rows at a time: a whole set read at once, or pages
- * that brought more than a step each (a service that sends thousands for one page, or every
- * engagement at once). Pages of up to a step loaded one by one with "Load more…" are shown as
- * they come: the user asked for each.
- */
-function stepped(snapshot: StoreSnapshot): boolean {
-  return snapshot.complete || snapshot.items.length > ROW_STEP * Math.max(1, snapshot.pages);
-}
-
-export function isEngagementNode(value: unknown): value is EngagementNode {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as TreeNode).kind === 'engagement' &&
-    typeof (value as EngagementNode).engagement === 'object'
-  );
-}
+export { isEngagementNode } from './treeNodes';
+export type { TreeNode } from './treeNodes';
 
 export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
@@ -81,41 +22,21 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   private readonly engagementNodes = new Map<string, EngagementNode>();
   private readonly groupNodes = new Map<string, GroupNode>();
   private readonly loadMoreNode: LoadMoreNode = { kind: 'loadMore', id: 'loadMore' };
-  /** When VS Code last got engagements for the roots (performance.now()), for measurements. */
-  served?: { at: number; count: number; fromCache: boolean };
   /** The environment of the roots last listed: thousands of rows are asked for right after. */
   private environmentId?: string;
   /** Rows shown of each long list (`root` or a group's id), beyond the first ROW_STEP; reset by a new query or environment. */
   private readonly shownRows = new Map<string, number>();
   private shownFor?: { query: unknown; environmentId: string };
   private readonly showMoreNodes = new Map<string, ShowMoreNode>();
-  /**
-   * What VS Code was given since the tree last changed: each row listed (getChildren) points
-   * to the last row of its listing, and VS Code sends a listing on once it has made the item
-   * of its last row (getTreeItem). Who waits for a row to reach VS Code's window.
-   */
-  private listedUpTo = new WeakMap<TreeNode, TreeNode>();
-  private made = new WeakSet<TreeNode>();
-  private readonly waiting = new Set<{ node: TreeNode; done: () => void }>();
+  private readonly given = new GivenRows();
   /**
    * Tree items already made, per engagement object and minute (the description says
    * "updated 3 min ago"): a tree of thousands re-renders on every Load more, and most of its
    * items have not changed. The tooltip is made only when VS Code asks (resolveTreeItem).
    */
   private items = new WeakMap<Engagement, { minute: number; environmentId: string; item: vscode.TreeItem }>();
-  /** Engagements shown with the new values of an update the service accepted and does not show yet. */
-  private pendingIds = new Set<string>();
-  private overlaid = new WeakMap<Engagement, { changes: string; engagement: Engagement }>();
-  private readonly pendingNodes = new Map<string, PendingNode>();
-  /**
-   * With the default sort, the page each engagement came with (1: the first page, and any
-   * engagement that came otherwise, e.g. created here): Load more adds rows below the ones
-   * shown, never among them above where the user is reading.
-   */
-  private readonly cameWith = new Map<string, number>();
-  private pagesSeen = 0;
-  private pagesFor?: string;
-  private pageOrdered?: { items: readonly Engagement[]; pages: number; result: Engagement[] };
+  private readonly pending = new PendingOverlay();
+  private readonly pageOrder = new PageOrder();
 
   constructor(
     private readonly store: EngagementStore,
@@ -124,8 +45,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
 
   /** Tells VS Code to ask again (the store or the query changed, or time passed). */
   refresh(): void {
-    this.listedUpTo = new WeakMap();
-    this.made = new WeakSet();
+    this.given.clear();
     this.changed.fire(undefined);
   }
 
@@ -142,9 +62,9 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
       this.shownRows.clear();
       this.shownFor = { query: this.query.current, environmentId };
     }
-    const pending = this.pendingRows(snapshot);
+    const pending = this.pending.rows(snapshot);
     if (snapshot.items.length === 0) return pending;
-    const result = applyQuery(this.shownItems(snapshot), this.query.current);
+    const result = applyQuery(this.pending.items(snapshot), this.query.current);
     const live = new Set(snapshot.items.map((e) => e.id));
     for (const id of this.engagementNodes.keys()) if (!live.has(id)) this.engagementNodes.delete(id);
     let roots: TreeNode[];
@@ -159,81 +79,11 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
         return node;
       });
     } else {
-      roots = this.rowsOf('root', this.inPageOrder(snapshot, result.items), undefined);
+      roots = this.rowsOf('root', this.pageOrder.apply(snapshot, this.query.current, result.items), undefined);
     }
     // Rows loaded but not shown come first; then what the service has not sent yet.
     if (snapshot.hasMore && roots.at(-1)?.kind !== 'showMore') roots.push(this.loadMoreNode);
     return pending.length ? [...pending, ...roots] : roots;
-  }
-
-  /**
-   * With the default sort and pages loaded one by one: each page's rows sorted, the pages in
-   * the order they came, so rows a Load more brought go below those already shown.
-   */
-  private inPageOrder(snapshot: StoreSnapshot, sorted: Engagement[]): Engagement[] {
-    const environmentId = snapshot.environmentId ?? '';
-    if (!isDefaultQuery(this.query.current) || snapshot.complete) {
-      this.cameWith.clear();
-      this.pagesSeen = 0;
-      return sorted;
-    }
-    if (this.pagesFor !== environmentId || snapshot.pages < this.pagesSeen) {
-      this.cameWith.clear();
-      this.pagesSeen = 0;
-    }
-    const page = this.pagesSeen > 0 && snapshot.pages > this.pagesSeen ? snapshot.pages : 1;
-    for (const e of snapshot.items) if (!this.cameWith.has(e.id)) this.cameWith.set(e.id, page);
-    this.pagesSeen = snapshot.pages;
-    this.pagesFor = environmentId;
-    if (snapshot.pages <= 1) return sorted;
-    const kept = this.pageOrdered;
-    if (kept && kept.items === sorted && kept.pages === snapshot.pages) return kept.result;
-    const pageOf = (e: Engagement) => this.cameWith.get(e.id) ?? 1;
-    // Array.prototype.sort is stable: within a page, the sort's order.
-    const result = [...sorted].sort((a, b) => pageOf(a) - pageOf(b));
-    this.pageOrdered = { items: sorted, pages: snapshot.pages, result };
-    return result;
-  }
-
-  /** Creates the service accepted and does not show yet: first, whatever the sort, group or filter. */
-  private pendingRows(snapshot: StoreSnapshot): PendingNode[] {
-    const rows: PendingNode[] = [];
-    const live = new Set<string>();
-    for (const entry of snapshot.pending) {
-      if (entry.write.pending !== 'create') continue;
-      live.add(entry.key);
-      let node = this.pendingNodes.get(entry.key);
-      if (!node)
-        this.pendingNodes.set(
-          entry.key,
-          (node = { kind: 'pending', id: entry.key, pending: entry as PendingNode['pending'] }),
-        );
-      rows.push(node);
-    }
-    for (const key of this.pendingNodes.keys()) if (!live.has(key)) this.pendingNodes.delete(key);
-    return rows;
-  }
-
-  /**
-   * The engagements as the tree shows them: with the new values of updates the service
-   * accepted and does not show yet (the store keeps what the service said).
-   */
-  private shownItems(snapshot: StoreSnapshot): readonly Engagement[] {
-    const changes = new Map<string, EngagementChanges>();
-    for (const { write } of snapshot.pending)
-      if (write.pending === 'update') changes.set(write.id, { ...changes.get(write.id), ...write.changes });
-    this.pendingIds = new Set(changes.keys());
-    if (changes.size === 0) return snapshot.items;
-    return snapshot.items.map((e) => {
-      const change = changes.get(e.id);
-      if (!change) return e;
-      const key = JSON.stringify(change);
-      const made = this.overlaid.get(e);
-      if (made?.changes === key) return made.engagement;
-      const engagement = { ...e, ...change };
-      this.overlaid.set(e, { changes: key, engagement });
-      return engagement;
-    });
   }
 
   /** The first rows of a list (as many as shown so far, when `stepped`), and "Show more…" when there are more. */
@@ -267,7 +117,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   include(id: string): boolean {
     const snapshot = this.store.snapshot();
     if (!stepped(snapshot)) return false;
-    const result = applyQuery(this.shownItems(snapshot), this.query.current);
+    const result = applyQuery(this.pending.items(snapshot), this.query.current);
     const by = this.query.current.group;
     const group = result.groups?.find((g) => g.items.some((e) => e.id === id));
     const list = group ? groupId(by, group.key) : 'root';
@@ -282,32 +132,12 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
 
   /** Whether VS Code got this row since the tree last changed. */
   isGiven(node: TreeNode): boolean {
-    const last = this.listedUpTo.get(node);
-    return last !== undefined && this.made.has(last);
+    return this.given.isGiven(node);
   }
 
   /** Resolves when VS Code next gets this row (it asks after a refresh of a visible tree), or after `timeoutMs`. */
   whenGiven(node: TreeNode, timeoutMs: number): Promise<void> {
-    if (this.isGiven(node)) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const waiter = {
-        node,
-        done: () => {
-          clearTimeout(timer);
-          this.waiting.delete(waiter);
-          resolve();
-        },
-      };
-      const timer = setTimeout(waiter.done, timeoutMs);
-      this.waiting.add(waiter);
-    });
-  }
-
-  /** Rows handed to VS Code by getChildren: each points to the listing's last row. */
-  private listing(rows: TreeNode[]): TreeNode[] {
-    const last = rows.at(-1);
-    if (last) for (const row of rows) this.listedUpTo.set(row, last);
-    return rows;
+    return this.given.whenGiven(node, timeoutMs);
   }
 
   /** The node showing an engagement, if it is in the tree (after `roots()`). */
@@ -327,12 +157,16 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
     if (!element) {
       // Asking for the roots is what a visible view does: the first load starts here.
       void this.store.ensureLoaded();
-      const roots = this.listing(this.roots());
-      if (roots.length > 0)
-        this.served = { at: performance.now(), count: roots.length, fromCache: this.store.snapshot().fromCache };
+      const roots = this.given.listing(this.roots());
+      if (TEST_SEAMS && roots.length > 0)
+        engagementsRecord.served = {
+          at: performance.now(),
+          count: roots.length,
+          fromCache: this.store.snapshot().fromCache,
+        };
       return roots;
     }
-    if (element.kind === 'group') return this.listing(this.rowsOf(element.id, element.group.items, element));
+    if (element.kind === 'group') return this.given.listing(this.rowsOf(element.id, element.group.items, element));
     return [];
   }
 
@@ -341,13 +175,12 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   }
 
   getTreeItem(element: TreeNode): vscode.TreeItem {
-    this.made.add(element);
-    if (this.waiting.size) for (const waiter of [...this.waiting]) if (this.isGiven(waiter.node)) waiter.done();
+    this.given.madeItem(element);
     if (element.kind === 'engagement') return this.engagementItem(element.engagement);
     if (element.kind === 'group') return groupItem(element);
     if (element.kind === 'showMore') return this.showMoreItem(element);
     if (element.kind === 'pending') return pendingItem(element, this.environmentId ?? '');
-    return this.loadMoreItem();
+    return loadMoreItem(this.store.snapshot());
   }
 
   private engagementItem(engagement: Engagement): vscode.TreeItem {
@@ -356,63 +189,25 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
     const minute = Math.floor(Date.now() / 60_000);
     const made = this.items.get(engagement);
     if (made && made.minute === minute && made.environmentId === environmentId) return made.item;
-    const pending = this.pendingIds.has(engagement.id);
-    const item = engagementItem(engagement, environmentId, { tooltip: false, pending });
+    const item = engagementItem(engagement, environmentId, {
+      tooltip: false,
+      pending: this.pending.has(engagement.id),
+    });
     this.items.set(engagement, { minute, environmentId, item });
     return item;
   }
 
   /** The tooltip (every field as Markdown), made when VS Code is about to show it. */
   resolveTreeItem(item: vscode.TreeItem, element: TreeNode): vscode.TreeItem {
-    if (element.kind === 'engagement' && item.tooltip === undefined)
-      item.tooltip = engagementTooltip(element.engagement, this.pendingIds.has(element.id));
+    if (element.kind === 'engagement') withTooltip(item, element.engagement, this.pending.has(element.id));
     return item;
   }
 
   private showMoreItem(node: ShowMoreNode): vscode.TreeItem {
     const items = node.parent
       ? node.parent.group.items
-      : applyQuery(this.shownItems(this.store.snapshot()), this.query.current).items;
-    const shown = this.rowsShown(node.list, items.length);
-    const label = vscode.l10n.t(
-      'Show {0} more… ({1} of {2})',
-      formatCount(Math.min(ROW_STEP, items.length - shown)),
-      formatCount(shown),
-      formatCount(items.length),
-    );
-    const item = new vscode.TreeItem(label);
-    item.id = node.id;
-    item.iconPath = new vscode.ThemeIcon('fold-down');
-    item.contextValue = 'showMore';
-    const tooltip = vscode.l10n.t(
-      'Every engagement is loaded; the view lists them {0} at a time. Go to Engagement finds any of them.',
-      formatCount(ROW_STEP),
-    );
-    item.tooltip = tooltip;
-    item.accessibilityInformation = { label: `${label}. ${tooltip}` };
-    item.command = {
-      command: Commands.showMoreEngagements,
-      title: vscode.l10n.t('Show More Engagements'),
-      arguments: [node.list],
-    };
-    return item;
-  }
-
-  private loadMoreItem(): vscode.TreeItem {
-    const snapshot = this.store.snapshot();
-    const shown = formatCount(snapshot.items.length);
-    const total = formatCount(snapshot.totalCount);
-    const label = snapshot.loadingMore
-      ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total)
-      : vscode.l10n.t('Load more… ({0} of {1})', shown, total);
-    const item = new vscode.TreeItem(label);
-    item.id = 'loadMore';
-    item.iconPath = new vscode.ThemeIcon(snapshot.loadingMore ? 'loading~spin' : 'fold-down');
-    item.contextValue = 'loadMore';
-    item.tooltip = vscode.l10n.t('Load the next page. Sorting, grouping and filtering read every engagement first.');
-    item.accessibilityInformation = { label: `${label}. ${item.tooltip}` };
-    item.command = { command: Commands.loadMoreEngagements, title: vscode.l10n.t('Load More Engagements') };
-    return item;
+      : applyQuery(this.pending.items(this.store.snapshot()), this.query.current).items;
+    return showMoreItem(node, this.rowsShown(node.list, items.length), items.length);
   }
 
   dispose(): void {
@@ -422,104 +217,4 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
 
 function groupId(by: string, key: string): string {
   return `group:${by}:${key}`;
-}
-
-/**
- * The tree item of an engagement; its tooltip too unless `tooltip: false` (then resolveTreeItem
- * adds it). `pending`: it shows the new values of an update the service accepted and does not
- * show yet, and says so.
- */
-function engagementItem(
-  engagement: Engagement,
-  environmentId: string,
-  options: { tooltip?: boolean; pending?: boolean } = {},
-): vscode.TreeItem {
-  const look = statusLook(engagement.status);
-  // Shortened with an ellipsis (the whole name is in the tooltip and the details); a name with
-  // nothing visible shows the id, so no row is ever blank.
-  const name = shortLabel(engagement.name, engagement.id);
-  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
-  item.id = `engagement:${environmentId}:${engagement.id}`;
-  const described = describeEngagement(engagement, Date.now());
-  // Colour alone never carries the status: statuses the contract does not name are written out.
-  const description = look.kind === 'other' ? `${displayText(look.text)} · ${described}` : described;
-  item.description = options.pending ? `${vscode.l10n.t('pending')} · ${description}` : description;
-  item.iconPath = new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined);
-  if (options.tooltip !== false) item.tooltip = engagementTooltip(engagement, options.pending);
-  item.contextValue = `engagement status-${look.kind}`;
-  // A click (or Enter) opens the details in the one reusable details tab.
-  item.command = {
-    command: Commands.openEngagement,
-    title: vscode.l10n.t('Open Engagement Details'),
-    arguments: [engagement.id],
-  };
-  item.accessibilityInformation = {
-    label: `${name}, ${vscode.l10n.t('status {0}', displayText(look.text))}, ${description}`,
-  };
-  return item;
-}
-
-/** Every field as untrusted Markdown without HTML: no command link in it can run. */
-function engagementTooltip(engagement: Engagement, pending = false): vscode.MarkdownString {
-  const fields = engagementMarkdown(engagement, { heading: false });
-  const tooltip = new vscode.MarkdownString(
-    pending
-      ? `${vscode.l10n.t('Pending: the service accepted this change and does not show it yet.')}\n\n${fields}`
-      : fields,
-  );
-  tooltip.isTrusted = false;
-  tooltip.supportHtml = false;
-  return tooltip;
-}
-
-/** A create the service accepted and does not show yet: the name and type typed, its own icon, "pending". */
-function pendingItem(node: PendingNode, environmentId: string): vscode.TreeItem {
-  const { name, type } = node.pending.write.input;
-  const label = shortLabel(name, vscode.l10n.t('(no name)'));
-  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-  item.id = `pending:${environmentId}:${node.id}`;
-  item.description = vscode.l10n.t('pending · {0}', shortLabel(type, ''));
-  item.iconPath = new vscode.ThemeIcon('watch');
-  item.contextValue = 'pending';
-  item.tooltip = safeText(
-    vscode.l10n.t(
-      '“{0}” ({1}): the service accepted it and does not show it yet. It is looked for again for about a minute and shown here when the service shows it.',
-      displayText(name),
-      displayText(type),
-    ),
-  );
-  item.accessibilityInformation = { label: `${label}, ${vscode.l10n.t('pending')}, ${displayText(type)}` };
-  return item;
-}
-
-function groupItem(node: GroupNode): vscode.TreeItem {
-  const { group, by } = node;
-  const look = by === 'status' ? statusLook(group.label) : undefined;
-  const item = new vscode.TreeItem(
-    displayText(look ? look.text : group.label),
-    vscode.TreeItemCollapsibleState.Expanded,
-  );
-  item.id = node.id;
-  item.description = formatCount(group.items.length);
-  item.iconPath = look
-    ? new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined)
-    : new vscode.ThemeIcon('tag');
-  item.contextValue = `group group-${by}`;
-  item.tooltip = safeText(
-    by === 'status'
-      ? vscode.l10n.t('Status {0}: {1} loaded', group.label, group.items.length)
-      : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length),
-  );
-  // The status in words (the icon's colour is not read out), and how many.
-  item.accessibilityInformation = {
-    label:
-      by === 'status'
-        ? vscode.l10n.t(
-            'Status {0}, {1} engagements',
-            displayText(look?.text ?? group.label),
-            formatCount(group.items.length),
-          )
-        : vscode.l10n.t('Type {0}, {1} engagements', displayText(group.label), formatCount(group.items.length)),
-  };
-  return item;
 }

@@ -2,48 +2,16 @@
 // welcome state, the description (active filter) and the message (why a load failed) up to
 // date, and refreshes when the view becomes visible with stale data or on an interval.
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
 import { ContextKeys, Settings, Views } from '../shared/constants';
-import { formatCount, relativeTime } from '../core/format';
+import { formatCount } from '../core/format';
 import { applyQuery, describeFilter } from '../core/query';
 import { safeText } from '../core/text';
-import { describeError, serviceReason } from '../ui/errors';
+import { engagementsRecord } from '../testing/record/engagements';
 import type { QueryState } from './queryState';
-import type { StoreSnapshot, EngagementStore } from './store';
+import type { EngagementStore } from './store';
+import type { StoreSnapshot } from './storeTypes';
 import { EngagementTreeProvider, type TreeNode } from './tree';
-
-export type EngagementsViewState =
-  | 'noEnvironment'
-  | 'keyMissing'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'unreachable'
-  | 'empty'
-  | 'noMatch'
-  | 'loading'
-  | 'ready';
-
-/** The welcome state of the view, from what the store holds and the active filter. */
-function viewState(snapshot: StoreSnapshot, query: QueryState): EngagementsViewState {
-  if (snapshot.phase === 'noEnvironment') return 'noEnvironment';
-  if (snapshot.phase === 'keyMissing') return 'keyMissing';
-  // A create the service accepted and does not show yet is a row of the tree.
-  if (snapshot.items.length === 0 && !snapshot.pending.some((p) => p.write.pending === 'create')) {
-    // With nothing to show, a failure explains the empty view (also after an empty list).
-    if (snapshot.phase === 'failed' || (snapshot.phase === 'loaded' && snapshot.error !== undefined)) {
-      const error = snapshot.error;
-      if (isApiError(error) && error.kind === 'unauthorized')
-        return error.status === undefined ? 'keyMissing' : 'unauthorized';
-      if (isApiError(error) && error.kind === 'forbidden') return 'forbidden';
-      return 'unreachable';
-    }
-    if (snapshot.phase === 'loaded') return 'empty';
-    return 'loading';
-  }
-  if (!snapshot.hasMore && query.filtered && applyQuery(snapshot.items, query.current).items.length === 0)
-    return 'noMatch';
-  return 'ready';
-}
+import { type EngagementsViewState, viewMessage, viewState } from './viewMessages';
 
 /** The longest a reveal waits for VS Code to get a row it has just been told about. */
 const REVEAL_WAIT_MS = 3_000;
@@ -55,7 +23,8 @@ export class EngagementsView implements vscode.Disposable {
   readonly provider: EngagementTreeProvider;
   readonly treeView: vscode.TreeView<TreeNode>;
   private readonly disposables: vscode.Disposable[] = [];
-  private context: Record<string, unknown> = {};
+  /** The context keys this view set, as last set. */
+  readonly context: Record<string, unknown> = {};
   private autoRefresh?: ReturnType<typeof setInterval>;
   private clock?: ReturnType<typeof setInterval>;
   private progress?: { done: () => void };
@@ -181,37 +150,13 @@ export class EngagementsView implements vscode.Disposable {
   }
 
   private message(snapshot: StoreSnapshot, state: EngagementsViewState): string | undefined {
-    const env = this.environmentLabel();
-    if (state === 'unreachable') return describeError(snapshot.error, env);
-    // The welcome says what to do; the service's own reason, when it gave one, shows above it.
-    if (state === 'unauthorized' || state === 'forbidden') return serviceReason(snapshot.error);
-    if (snapshot.fromCache && snapshot.error === undefined && snapshot.items.length > 0) {
-      // Saved by an earlier session: shown at once, marked until the refresh lands.
-      const saved = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
-      return snapshot.refreshing
-        ? vscode.l10n.t('Showing engagements saved {0}; refreshing…', saved)
-        : vscode.l10n.t('Showing engagements saved {0}.', saved);
-    }
-    if (snapshot.error === undefined && snapshot.stop) return stopMessage(snapshot);
-    if (snapshot.error === undefined || snapshot.items.length === 0) return undefined;
-    // A failed refresh or Load more keeps what was shown; say why, and how old it is.
-    const age = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
-    return vscode.l10n.t(
-      'Could not refresh: {0} Showing engagements read {1}.',
-      describeError(snapshot.error, env),
-      age,
-    );
+    return viewMessage(snapshot, state, this.environmentLabel());
   }
 
   private setContext(key: string, value: unknown): void {
     if (this.context[key] === value) return;
     this.context[key] = value;
     void vscode.commands.executeCommand('setContext', key, value);
-  }
-
-  /** The context keys this view set, for tests. */
-  contextValues(): Record<string, unknown> {
-    return { ...this.context };
   }
 
   private showProgress(on: boolean): void {
@@ -231,6 +176,7 @@ export class EngagementsView implements vscode.Disposable {
     clearInterval(this.clock);
     this.autoRefresh = undefined;
     this.clock = undefined;
+    if (TEST_SEAMS) engagementsRecord.autoRefreshing = false;
     if (!this.treeView.visible) return;
     const config = vscode.workspace.getConfiguration(Settings.section);
     const staleAfter = Math.max(0, config.get<number>(Settings.staleAfterSeconds, 300)) * 1000;
@@ -241,6 +187,7 @@ export class EngagementsView implements vscode.Disposable {
     const every = Math.max(0, config.get<number>(Settings.autoRefreshSeconds, 0));
     // The interval runs only while the view is visible; hiding the view stops it.
     if (every > 0) this.autoRefresh = setInterval(() => void this.store.refresh(), every * 1000);
+    if (TEST_SEAMS) engagementsRecord.autoRefreshing = this.autoRefresh !== undefined;
     this.clock = setInterval(() => this.provider.refresh(), CLOCK_TICK_MS);
   }
 
@@ -268,43 +215,11 @@ export class EngagementsView implements vscode.Disposable {
     }
   }
 
-  /** Whether the auto-refresh interval is running (tests). */
-  get autoRefreshRunning(): boolean {
-    return this.autoRefresh !== undefined;
-  }
-
   dispose(): void {
     clearInterval(this.autoRefresh);
     clearInterval(this.clock);
     this.progress?.done();
     for (const d of this.disposables) d.dispose();
-  }
-}
-
-/** Engagements the service announced but will not page to: said, never hidden. */
-export function stopMessage(snapshot: Pick<StoreSnapshot, 'items' | 'totalCount' | 'stop'>): string {
-  const shown = formatCount(snapshot.items.length);
-  const total = formatCount(snapshot.totalCount);
-  switch (snapshot.stop) {
-    case 'ignoresPage':
-    case 'repeatsPages':
-      return vscode.l10n.t(
-        'Showing {0} of {1}: the service does not page this list (it answers the first page again).',
-        shown,
-        total,
-      );
-    case 'tooManyPages':
-      return vscode.l10n.t(
-        'Showing {0} of {1}: the service answers in more pages than the extension reads.',
-        shown,
-        total,
-      );
-    default:
-      return vscode.l10n.t(
-        'Showing {0} of {1}: the service announced more engagements than it sends. Refresh to try again.',
-        shown,
-        total,
-      );
   }
 }
 

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Settings } from '../shared/constants';
 import { formatCount } from '../core/format';
+import { wholeSetMaxAge } from '../shared/staleness';
 import { type EngagementDeps, environmentLabel, ui } from './common';
 
 /** The default of `engagementUsage.engagements.wholeSetLimit`. */
@@ -12,11 +13,6 @@ const DEFAULT_WHOLE_SET_LIMIT = 20_000;
 
 function config() {
   return vscode.workspace.getConfiguration(Settings.section);
-}
-
-/** How long a whole set read earlier is reused: the view's staleness setting. */
-export function wholeSetMaxAge(): number {
-  return Math.max(0, config().get<number>(Settings.staleAfterSeconds, 300)) * 1000;
 }
 
 /**

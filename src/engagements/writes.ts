@@ -142,10 +142,6 @@ async function lookFor(flow: WriteFlow, patience: number): Promise<Engagement | 
  * be read (`applied`): look before saying anything, and offer Retry only when it is not there.
  */
 async function checkOutcome(deps: EngagementDeps, flow: WriteFlow, error: ApiError): Promise<void> {
-  const checkAgain = vscode.l10n.t('Check Again');
-  const refresh = vscode.l10n.t('Refresh');
-  const edit = vscode.l10n.t('Edit');
-  const logs = vscode.l10n.t('Show Logs');
   let patience = patienceMs(error);
   for (;;) {
     let found: Engagement | undefined;
@@ -154,58 +150,71 @@ async function checkOutcome(deps: EngagementDeps, flow: WriteFlow, error: ApiErr
         lookFor(flow, patience),
       );
     } catch (checkError) {
-      deps.services.log.error(`Checking whether "${flow.action}" was carried out failed`, checkError);
-      const choice = await ui(deps).message(
-        'error',
-        vscode.l10n.t(
-          'Could not {0}: {1} The change may have been made; checking failed too ({2}), so Retry is not offered yet.',
-          flow.action,
-          describeError(error, flow.pin.label),
-          describeError(checkError, flow.pin.label),
-        ),
-        {},
-        checkAgain,
-        edit,
-        logs,
-      );
-      if (choice === checkAgain) {
-        patience = 0;
-        continue;
-      }
-      if (choice === edit) await flow.edit();
-      else if (choice === logs) deps.services.log.show();
-      return;
+      if (!(await checkFailed(deps, flow, error, checkError))) return;
+      patience = 0;
+      continue;
     }
-    if (found) {
-      await flow.done(found, { late: true });
-      return;
-    }
-    if (error.writeOutcome === 'applied') {
-      // The service said it was done, yet it is not there: say so; sending again could double it.
-      if (flow.pin.active()) void deps.store.refresh();
-      const choice = await ui(deps).message(
-        'warning',
-        vscode.l10n.t(
-          'The service reported “{0}” as done, but its answer could not be read and the change is not visible yet. Refresh in a moment; details are in the log.',
-          flow.action,
-        ),
-        {},
-        refresh,
-        logs,
-      );
-      if (choice === refresh && flow.pin.active()) await deps.store.refresh();
-      else if (choice === logs) deps.services.log.show();
-      return;
-    }
-    await showError(ui(deps), error, {
-      action: flow.action,
-      environmentLabel: flow.pin.label,
-      retry: flow.retry,
-      edit: flow.edit,
-      checkedNotApplied: true,
-    });
+    if (found) await flow.done(found, { late: true });
+    else if (error.writeOutcome === 'applied') await appliedNotShown(deps, flow);
+    else
+      await showError(ui(deps), error, {
+        action: flow.action,
+        environmentLabel: flow.pin.label,
+        retry: flow.retry,
+        edit: flow.edit,
+        checkedNotApplied: true,
+      });
     return;
   }
+}
+
+/** Checking failed too: Retry is not offered yet. True when the user chose Check Again. */
+async function checkFailed(
+  deps: EngagementDeps,
+  flow: WriteFlow,
+  error: ApiError,
+  checkError: unknown,
+): Promise<boolean> {
+  const checkAgain = vscode.l10n.t('Check Again');
+  const edit = vscode.l10n.t('Edit');
+  const logs = vscode.l10n.t('Show Logs');
+  deps.services.log.error(`Checking whether "${flow.action}" was carried out failed`, checkError);
+  const choice = await ui(deps).message(
+    'error',
+    vscode.l10n.t(
+      'Could not {0}: {1} The change may have been made; checking failed too ({2}), so Retry is not offered yet.',
+      flow.action,
+      describeError(error, flow.pin.label),
+      describeError(checkError, flow.pin.label),
+    ),
+    {},
+    checkAgain,
+    edit,
+    logs,
+  );
+  if (choice === checkAgain) return true;
+  if (choice === edit) await flow.edit();
+  else if (choice === logs) deps.services.log.show();
+  return false;
+}
+
+/** The service said it was done, yet it is not there: say so; sending again could double it. */
+async function appliedNotShown(deps: EngagementDeps, flow: WriteFlow): Promise<void> {
+  const refresh = vscode.l10n.t('Refresh');
+  const logs = vscode.l10n.t('Show Logs');
+  if (flow.pin.active()) void deps.store.refresh();
+  const choice = await ui(deps).message(
+    'warning',
+    vscode.l10n.t(
+      'The service reported “{0}” as done, but its answer could not be read and the change is not visible yet. Refresh in a moment; details are in the log.',
+      flow.action,
+    ),
+    {},
+    refresh,
+    logs,
+  );
+  if (choice === refresh && flow.pin.active()) await deps.store.refresh();
+  else if (choice === logs) deps.services.log.show();
 }
 
 /** The short confirmation after a write, saying how its result was learned when that matters. */

@@ -1,5 +1,5 @@
 import type { EnvironmentsExports } from './environments';
-import type { EngagementsExports } from '../engagements/index';
+import type { EngagementsExports } from './engagements';
 import type { UsageExports } from './usage';
 import type { ChatExports } from './chat';
 import type { Ui } from '../ui/ui';

@@ -5,9 +5,10 @@ import type { Services } from '../shared/services';
 import type { Ui } from '../ui/ui';
 import type { EnvironmentStatusBar } from '../environments/statusBar';
 import type { ChatParts } from '../chat/index';
-import type { EngagementsExports } from '../engagements/index';
+import type { EngagementsParts } from '../engagements/index';
 import type { UsageParts } from '../usage/index';
 import { chatProbe } from './chat';
+import { engagementsProbe } from './engagements';
 import { environmentsProbe } from './environments';
 import { usageProbe } from './usage';
 import type { ExtensionExports } from './exports';
@@ -18,7 +19,7 @@ export interface Composed {
   realUi: Ui;
   useLocale: (locale?: string) => void;
   environments: { statusBar: EnvironmentStatusBar };
-  engagements: EngagementsExports;
+  engagements: EngagementsParts;
   usage: UsageParts;
   chat: ChatParts;
 }
@@ -31,7 +32,7 @@ export function testSeams(composed: Composed): ExtensionExports {
     },
     useLocale: composed.useLocale,
     environments: environmentsProbe(services, composed.environments),
-    engagements: composed.engagements,
+    engagements: engagementsProbe(composed.engagements),
     usage: usageProbe(services, composed.usage),
     chat: chatProbe(composed.chat),
   };

@@ -3,7 +3,7 @@
 // seeded data, the default sort/group/no filter, and a refreshed view.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { EngagementsExports } from '../../../src/engagements/index';
+import type { EngagementsExports } from '../../../src/testing/engagements';
 import {
   type TestContext,
   pickByLabel,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { EngagementsExports } from '../../../src/engagements/index';
+import type { EngagementsExports } from '../../../src/testing/engagements';
 import type { DashboardProbe, UsageExports } from '../../../src/testing/usage';
 import type { FaultRule } from '../../service/server';
 import { type TestContext, runCommand, setSetting, setup, teardown } from './helpers';
