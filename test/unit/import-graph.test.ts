@@ -1,0 +1,191 @@
+// The import rules of docs/architecture.md, held over the whole of `src` (issue 27): no import
+// cycle (type imports and import() included), no feature importing another feature, each
+// folder importing only the layers its row allows, and product code reaching the test seams only
+// through src/testing/record/ (written under `if (TEST_SEAMS)`, dropped from the production build).
+// The suite prints the graph's figures; a new edge that breaks a rule names the file and the import.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const SRC = path.join(ROOT, 'src');
+
+/** The features: each imports only the shared layers and itself, never another feature. */
+const FEATURES = ['environments', 'engagements', 'usage', 'chat'];
+
+/** The code that runs inside a webview, and the protocol each feature shares with it. */
+const WEBVIEW = ['usage/webview', 'engagements/webview', 'webview'];
+/** A protocol may be several files (`usage/protocol.ts` re-exports `usage/protocolState.ts`, …). */
+const PROTOCOLS = ['usage/protocol', 'engagements/detailsProtocol'];
+
+/** Where a module sits: the first rule whose prefix matches its path under src (no extension). */
+function layerOf(module: string): string {
+  if (module === 'extension') return 'root';
+  for (const webview of WEBVIEW) if (module.startsWith(`${webview}/`)) return 'webview';
+  if (PROTOCOLS.some((p) => module.startsWith(p))) return 'protocol';
+  if (module.startsWith('testing/record/')) return 'record';
+  return module.split('/')[0];
+}
+
+/** What each layer may import (besides itself; a feature only its own folder). */
+const MAY_IMPORT: Record<string, string[]> = {
+  core: ['api/types'],
+  api: ['core'],
+  protocol: ['core', 'api/types', 'protocol'],
+  webview: ['core', 'api/types', 'protocol', 'webview'],
+  ui: ['api', 'core', 'shared/constants'],
+  shared: ['api', 'core', 'ui', 'session'],
+  session: ['api', 'core', 'shared'],
+  feature: ['api', 'core', 'ui', 'shared', 'session', 'protocol', 'record'],
+  record: ['api/types', 'core'],
+  testing: ['*'],
+  root: ['*'],
+};
+
+interface Edge {
+  from: string;
+  to: string;
+}
+
+function sources(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => f.replace(/\.ts$/, '').split(path.sep).join('/'));
+}
+
+function resolve(from: string, specifier: string, modules: Set<string>): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const joined = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+  if (modules.has(joined)) return joined;
+  if (modules.has(`${joined}/index`)) return `${joined}/index`;
+  return undefined;
+}
+
+function graph(): { modules: string[]; edges: Edge[]; unresolved: string[] } {
+  const modules = sources(SRC);
+  const known = new Set(modules);
+  const edges: Edge[] = [];
+  const unresolved: string[] = [];
+  for (const from of modules) {
+    const text = fs.readFileSync(path.join(SRC, `${from}.ts`), 'utf8');
+    // Static imports, `import type`, `export … from` and import() alike.
+    const info = ts.preProcessFile(text, true, true);
+    for (const { fileName } of info.importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const to = resolve(from, fileName, known);
+      if (to) edges.push({ from, to });
+      else unresolved.push(`${from} → ${fileName}`);
+    }
+  }
+  return { modules, edges, unresolved };
+}
+
+/** Every cycle, each once (Tarjan's strongly connected components; a component of more than one module is a cycle). */
+function cycles(modules: string[], edges: Edge[]): string[][] {
+  const next = new Map<string, string[]>(modules.map((m) => [m, []]));
+  for (const { from, to } of edges) next.get(from)?.push(to);
+  let index = 0;
+  const indexOf = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (m: string) => {
+    indexOf.set(m, index);
+    low.set(m, index++);
+    stack.push(m);
+    onStack.add(m);
+    for (const n of next.get(m) ?? []) {
+      if (!indexOf.has(n)) {
+        visit(n);
+        low.set(m, Math.min(low.get(m)!, low.get(n)!));
+      } else if (onStack.has(n)) low.set(m, Math.min(low.get(m)!, indexOf.get(n)!));
+    }
+    if (low.get(m) !== indexOf.get(m)) return;
+    const component: string[] = [];
+    let popped: string | undefined;
+    do {
+      popped = stack.pop()!;
+      onStack.delete(popped);
+      component.push(popped);
+    } while (popped !== m);
+    if (component.length > 1 || (next.get(m) ?? []).includes(m)) found.push(component.sort());
+  };
+  for (const m of modules) if (!indexOf.has(m)) visit(m);
+  return found;
+}
+
+function allowed(from: string, to: string): boolean {
+  const fromLayer = layerOf(from);
+  const toLayer = layerOf(to);
+  if (FEATURES.includes(fromLayer)) {
+    if (toLayer === fromLayer) return true;
+    return MAY_IMPORT.feature.some((p) => toLayer === p || to === p || to.startsWith(`${p}/`));
+  }
+  const rule = MAY_IMPORT[fromLayer];
+  if (!rule) return false;
+  if (rule.includes('*') || toLayer === fromLayer) return true;
+  return rule.some((p) => toLayer === p || to === p || to.startsWith(`${p}/`));
+}
+
+describe('The import graph of src (unit)', () => {
+  const { modules, edges, unresolved } = graph();
+
+  it('every relative import names a module of src', () => {
+    assert.deepEqual(unresolved, []);
+  });
+
+  it('no cycle, type imports and import() included', () => {
+    const found = cycles(modules, edges);
+    console.log(`      modules: ${modules.length}, imports: ${edges.length}, cycles: ${found.length}`);
+    assert.deepEqual(
+      found.map((c) => c.join(' ↔ ')),
+      [],
+    );
+  });
+
+  it('no feature imports another feature', () => {
+    const across = edges.filter(
+      ({ from, to }) =>
+        FEATURES.includes(layerOf(from)) && FEATURES.includes(layerOf(to)) && layerOf(from) !== layerOf(to),
+    );
+    console.log(`      feature-to-feature imports: ${across.length}`);
+    assert.deepEqual(
+      across.map(({ from, to }) => `${from} → ${to}`),
+      [],
+    );
+  });
+
+  it("each folder imports only what docs/architecture.md's table allows", () => {
+    const broken = edges.filter(({ from, to }) => !allowed(from, to)).map(({ from, to }) => `${from} → ${to}`);
+    assert.deepEqual(broken, []);
+  });
+
+  it('product code reaches the test seams only through src/testing/record/, and only under TEST_SEAMS', () => {
+    const reaching = edges.filter(
+      ({ from, to }) => layerOf(to) === 'testing' && !['testing', 'root'].includes(layerOf(from)),
+    );
+    assert.deepEqual(
+      reaching.map(({ from, to }) => `${from} → ${to}`),
+      [],
+    );
+    for (const from of new Set(edges.filter(({ to }) => layerOf(to) === 'record').map((e) => e.from))) {
+      if (layerOf(from) === 'testing') continue;
+      const text = fs.readFileSync(path.join(SRC, `${from}.ts`), 'utf8');
+      assert.match(
+        text,
+        /if \(TEST_SEAMS\b|= TEST_SEAMS\b/,
+        `${from} imports a test record but never writes it under TEST_SEAMS`,
+      );
+    }
+  });
+
+  it('the rules are not empty: the layers and features named exist in src', () => {
+    const layers = new Set(modules.map(layerOf));
+    for (const name of [...FEATURES, 'api', 'core', 'ui', 'shared', 'session', 'testing', 'webview', 'protocol'])
+      assert.ok(layers.has(name), `no module of src is in ${name}`);
+  });
+});
