@@ -1,25 +1,13 @@
 // Field names in error bodies as the contract names them: whichever key an entry names its
 // field by, and whichever way a framework writes it (a pointer, a path, snake case), matched
 // to the contract's field and parameter names; and the scope a refusal names.
-import type { Scope } from './types';
 import { clip, ERROR_BODY_LIMITS, isObject, oneLine } from './errorText';
+import { ENGAGEMENT_FIELDS, type Scope } from './types';
 
 const SCOPES: readonly string[] = ['engagements:read', 'engagements:write', 'usage:read'];
 
 /** The contract's field and parameter names: a field named any other way is matched to these. */
-const CONTRACT_FIELDS = [
-  'id',
-  'name',
-  'description',
-  'type',
-  'status',
-  'evaluationCount',
-  'createdAt',
-  'updatedAt',
-  'page',
-  'pageSize',
-  'billingPeriod',
-];
+const CONTRACT_FIELDS = [...ENGAGEMENT_FIELDS, 'page', 'pageSize', 'billingPeriod'];
 const BY_LOOSE_NAME = new Map(CONTRACT_FIELDS.map((f) => [loose(f), f]));
 
 /** Path segments that hold fields rather than name one: `/data/attributes`, `["body", …]`, `$.…`. */

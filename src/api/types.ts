@@ -14,6 +14,18 @@ export interface Engagement {
   [extra: string]: unknown;
 }
 
+/** The engagement's fields the contract names: any other field the service sends is extra. */
+export const ENGAGEMENT_FIELDS: readonly string[] = [
+  'id',
+  'name',
+  'description',
+  'type',
+  'status',
+  'evaluationCount',
+  'createdAt',
+  'updatedAt',
+];
+
 export interface Page<T> {
   data: T[];
   page: number;

@@ -1,7 +1,7 @@
 // Texts about one engagement: the tree item's description and the Markdown of its tooltip and
 // details document. Pure; the words come from the translation seam unless the caller brings
 // its own.
-import type { Engagement } from '../api/types';
+import { type Engagement, ENGAGEMENT_FIELDS } from '../api/types';
 import { absoluteTime, formatCount, relativeTime } from './format';
 import { l10n } from './l10n';
 import { statusLook } from './status';
@@ -79,16 +79,7 @@ export function escapeLine(text: string): string {
   return escapeMarkdown(text.replace(/\s*\r?\n\s*/g, ' '));
 }
 
-const KNOWN_FIELDS = new Set([
-  'id',
-  'name',
-  'description',
-  'type',
-  'status',
-  'evaluationCount',
-  'createdAt',
-  'updatedAt',
-]);
+const KNOWN_FIELDS = new Set(ENGAGEMENT_FIELDS);
 
 /** The fields the service sent beyond the contract's, each value as text (JSON unless a string). */
 export function extraFields(engagement: Engagement): Array<{ key: string; text: string }> {
