@@ -194,31 +194,41 @@ describe('Chat: the Language Model Tools', function () {
     assert.match(String(create?.confirmationMessages?.title), /Create an engagement in “Live” \(PRODUCTION\)/);
   });
 
-  it('once confirmed, changes each once; an engagement changed since the confirmation is not written over; no change sends nothing', async () => {
-    ctx.service.store.seedEngagements(10);
-    await useEnvironment(ctx, ctx.service.keys.admin);
-    const [a, b, c] = ctx.service.store.engagements;
-    a.status = 'active';
-    b.status = 'active';
-    c.status = 'completed';
-    const input = { ids: [a.id, b.id, c.id], status: 'completed' };
-    await chat().prepare('engagementUsage_updateEngagements', input);
-    // Someone else changes b after the person saw the confirmation.
-    b.updatedAt = new Date(Date.parse(b.updatedAt) + 60_000).toISOString();
-    ctx.service.clearRequests();
-    const text = clean(await chat().invokeConfirmed('engagementUsage_updateEngagements', input));
-    assert.match(
-      text,
-      /Changed 1, accepted for processing 0, already so \(nothing sent\) 1, changed by someone else since confirmed \(nothing sent\) 1, failed 0/,
-    );
-    const patches = ctx.service.requests.filter((r) => r.method === 'PATCH');
-    assert.deepEqual(
-      patches.map((r) => r.path),
-      [`/v1/engagements/${a.id}`],
-    );
-    assert.equal(a.status, 'completed');
-    assert.equal(b.status, 'active');
-  });
+  // The same guard whatever the service answers a PATCH with: the engagement (the contract),
+  // only a Location, or 202 Accepted.
+  for (const reading of ['reference', 'locationWrites', 'acceptedWrites'] as const) {
+    it(`once confirmed, changes each once; an engagement changed since the confirmation is not written over; no change sends nothing (${reading})`, async () => {
+      ctx.service.setReading(READINGS[reading]);
+      try {
+        ctx.service.store.seedEngagements(10);
+        await useEnvironment(ctx, ctx.service.keys.admin);
+        const [a, b, c] = ctx.service.store.engagements;
+        a.status = 'active';
+        b.status = 'active';
+        c.status = 'completed';
+        const input = { ids: [a.id, b.id, c.id], status: 'completed' };
+        await chat().prepare('engagementUsage_updateEngagements', input);
+        // Someone else changes b after the person saw the confirmation.
+        b.updatedAt = new Date(Date.parse(b.updatedAt) + 60_000).toISOString();
+        ctx.service.clearRequests();
+        const text = clean(await chat().invokeConfirmed('engagementUsage_updateEngagements', input));
+        // A 202 whose change the read-back already shows counts as changed.
+        assert.match(
+          text,
+          /Changed 1, accepted for processing 0, already so \(nothing sent\) 1, changed by someone else since confirmed \(nothing sent\) 1, failed 0/,
+        );
+        const patches = ctx.service.requests.filter((r) => r.method === 'PATCH');
+        assert.deepEqual(
+          patches.map((r) => r.path),
+          [`/v1/engagements/${a.id}`],
+        );
+        assert.equal(a.status, 'completed');
+        assert.equal(b.status, 'active');
+      } finally {
+        ctx.service.setReading({});
+      }
+    });
+  }
 
   it('creates once confirmed, and the result links the new engagement', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin);
