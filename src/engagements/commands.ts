@@ -15,18 +15,18 @@ export function engagementCommands(deps: EngagementDeps, details: DetailsHolder)
     (field: EditField | undefined, title: string) =>
     async (...args: unknown[]) => {
       const target = await singleTarget(deps, args, title);
-      if (target) await (await import('./edit')).editEngagement(deps, target, field);
+      if (target) await (await import('./writeCommands')).editEngagement(deps, target, field);
     };
   const queryCommand =
     (name: 'sortEngagements' | 'groupEngagements' | 'filterEngagements' | 'clearFilter') => async () =>
-      (await import('./queryCommands'))[name](deps);
+      (await import('./wholeSetCommands'))[name](deps);
   return {
     [Commands.refreshEngagements]: () => store.refresh(),
     [Commands.loadMoreEngagements]: () => store.loadMore(),
     [Commands.showMoreEngagements]: (list: unknown) => {
       if (typeof list === 'string') view.provider.showMore(list);
     },
-    [Commands.createEngagement]: async () => (await import('./create')).createEngagement(deps),
+    [Commands.createEngagement]: async () => (await import('./writeCommands')).createEngagement(deps),
     [Commands.editEngagement]: editOne(undefined, vscode.l10n.t('Edit engagement…')),
     [Commands.renameEngagement]: editOne('name', vscode.l10n.t('Rename engagement…')),
     [Commands.editEngagementDescription]: editOne('description', vscode.l10n.t('Edit the description of…')),
@@ -37,7 +37,8 @@ export function engagementCommands(deps: EngagementDeps, details: DetailsHolder)
     [Commands.groupEngagements]: queryCommand('groupEngagements'),
     [Commands.filterEngagements]: queryCommand('filterEngagements'),
     [Commands.clearEngagementFilter]: queryCommand('clearFilter'),
-    [Commands.goToEngagement]: async () => (await import('./goTo')).goToEngagement(deps, (id) => open([id])),
+    [Commands.goToEngagement]: async () =>
+      (await import('./wholeSetCommands')).goToEngagement(deps, (id) => open([id])),
     [Commands.cancelReadingEngagements]: () => store.cancelLoadAll(),
     // The tree's own Collapse All; the title shows it only while the view is grouped.
     [Commands.collapseAll]: () =>
@@ -49,11 +50,11 @@ export function engagementCommands(deps: EngagementDeps, details: DetailsHolder)
 async function changeStatus(deps: EngagementDeps, args: unknown[]): Promise<void> {
   const targets = targetsFromArgs(deps, args);
   if (Array.isArray(targets) && targets.length > 1)
-    return (await import('./statusChange')).changeStatusOfMany(deps, targets);
+    return (await import('./writeCommands')).changeStatusOfMany(deps, targets);
   const target = Array.isArray(targets)
     ? targets[0]
     : typeof targets === 'string'
       ? await singleTarget(deps, args, '')
       : await pickEngagement(deps, vscode.l10n.t('Change the status of…'));
-  if (target) await (await import('./edit')).editEngagement(deps, target, 'status');
+  if (target) await (await import('./writeCommands')).editEngagement(deps, target, 'status');
 }

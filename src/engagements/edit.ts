@@ -20,7 +20,7 @@ function fieldTitle(field: EditField, name: string): string {
 }
 
 /** Asks for one field's new value; the current value (or the user's earlier answer) is prefilled. */
-export async function askField(
+async function askField(
   deps: EngagementDeps,
   field: EditField,
   engagement: Engagement,

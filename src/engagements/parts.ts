@@ -58,6 +58,6 @@ export function readAllForRestoredQuery(deps: EngagementDeps): { dispose(): void
     const firstLoad = fresh && !wasFresh;
     wasFresh = fresh;
     if (!firstLoad || shown.readingAll || shown.complete || !shown.hasMore || isDefaultQuery(query.current)) return;
-    void import('./wholeSet').then(({ ensureWholeSet }) => ensureWholeSet(deps, { restored: true }));
+    void import('./wholeSetCommands').then(({ ensureWholeSet }) => ensureWholeSet(deps, { restored: true }));
   });
 }

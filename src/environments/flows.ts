@@ -74,11 +74,7 @@ async function verify(
 }
 
 /** Stores a key, offering a session-only key when secret storage is not available. */
-export async function storeKey(
-  services: Services,
-  env: Pick<Environment, 'id' | 'baseUrl'>,
-  key: string,
-): Promise<boolean> {
+async function storeKey(services: Services, env: Pick<Environment, 'id' | 'baseUrl'>, key: string): Promise<boolean> {
   const { id } = env;
   const outcome = await services.vault.store(id, env.baseUrl, key);
   if (outcome === 'stored') return true;
