@@ -1,7 +1,7 @@
 // The error message with its actions (Retry, Edit, Replace Key, Refresh, Show Logs): loaded by
 // import() with the first failure shown (src/ui/errors.ts), not at activation.
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
+import { type ApiErrorKind, isApiError } from '../api/errors';
 import { Commands } from '../shared/constants';
 import { describeError } from './errorWords';
 import type { Ui } from './ui';
@@ -17,6 +17,15 @@ export interface ErrorActions {
   /** The write's outcome was unknown, and a check found it was not carried out: Retry is safe. */
   checkedNotApplied?: boolean;
 }
+
+/** Kinds where the same request again gets the same answer: the key, the address or the values must change first. */
+const NOT_RETRIED = new Set<ApiErrorKind | undefined>([
+  'unauthorized',
+  'forbidden',
+  'notFound',
+  'invalidRequest',
+  'conflict',
+]);
 
 /** A write that got no (whole) answer may still have been carried out by the service. */
 function outcomeNote(error: unknown, checkedNotApplied: boolean | undefined): string | undefined {
@@ -39,10 +48,11 @@ export async function showFailure(ui: Ui, error: unknown, actions: ErrorActions)
   const logs = vscode.l10n.t('Show Logs');
   const offered: string[] = [];
   const kind = isApiError(error) ? error.kind : undefined;
-  // Retry only where sending again cannot make the change twice.
+  // Retry only where sending again cannot make the change twice, and could get another answer:
+  // the same values the service refused (400/422) or found in conflict (409) would be refused
+  // again, so those offer Edit instead.
   const uncertain = isApiError(error) && error.writeOutcome !== undefined && !actions.checkedNotApplied;
-  if (actions.retry && !uncertain && kind !== 'unauthorized' && kind !== 'forbidden' && kind !== 'notFound')
-    offered.push(retry);
+  if (actions.retry && !uncertain && !NOT_RETRIED.has(kind)) offered.push(retry);
   if (actions.edit) offered.push(edit);
   if (kind === 'unauthorized' || kind === 'forbidden') offered.push(replaceKey);
   if (kind === 'notFound' || uncertain) offered.push(refresh);

@@ -320,6 +320,7 @@ describe('Engagements: create and update', function () {
     });
     suite.ctx.ui.onMessages((m) => {
       assert.match(m.text, /name: already used/);
+      assert.deepEqual(m.actions, ['Edit', 'Show Logs'], 'the same values would be refused again: no Retry');
       return m.actions.find((a) => a === 'Edit');
     });
     await run('renameEngagement', target.id);
@@ -328,6 +329,30 @@ describe('Engagements: create and update', function () {
       [{ name: 'Taken name' }, { name: 'Free name' }],
     );
     assert.equal((await items()).find((i) => i.id === target.id)?.label, 'Free name');
+  });
+
+  test('a create the service finds in conflict (409): Edit, not Retry; Edit sends the changed name once', async () => {
+    suite.ctx.service.faults.add({
+      method: 'POST',
+      path: '/engagements',
+      kind: 'status',
+      status: 409,
+      body: { error: { message: 'an engagement with this name exists' } },
+      times: 1,
+    });
+    suite.ctx.ui.answer('Twice named', pickByLabel('onboarding'), '', pickByLabel('Create'));
+    suite.ctx.ui.onMessages((m) => {
+      assert.match(m.text, /^Could not create “Twice named”\..*an engagement with this name exists/);
+      assert.deepEqual(m.actions, ['Edit', 'Show Logs'], 'the same values would meet the same conflict: no Retry');
+      suite.ctx.ui.answer('Named once', pickByLabel('onboarding'), '', pickByLabel('Create'));
+      return 'Edit';
+    });
+    await run('createEngagement');
+    assert.deepEqual(
+      requests('POST').map((p) => (p.body as { name: string }).name),
+      ['Twice named', 'Named once'],
+    );
+    assert.equal(seeded().filter((e) => e.name === 'Named once').length, 1);
   });
 
   test('a read-only key: a write says which scope is missing, then write actions are hidden', async () => {
