@@ -76,9 +76,13 @@ const REFUSED: Record<'notFound' | 'invalidRequest' | 'conflict' | 'rateLimited'
       ? vscode.l10n.t('That engagement no longer exists (404). Refresh the view.')
       : vscode.l10n.t('The service does not know this address (404). Check the base URL.'),
   invalidRequest: (error) => vscode.l10n.t('The request was refused: {0}', refusalReasons(error)),
+  // On an update the engagement changed meanwhile; a create has nothing to have changed: what
+  // it sent clashes with what the service holds (a name already taken, say), in its words.
   conflict: (error) =>
     withReason(
-      vscode.l10n.t('The service reported a conflict: the engagement changed meanwhile. Reload it and try again.'),
+      error.endpoint?.method === 'POST'
+        ? vscode.l10n.t('The service reported a conflict with what it already holds (409). Change what you entered.')
+        : vscode.l10n.t('The service reported a conflict: the engagement changed meanwhile. Reload it and try again.'),
       error,
     ),
   rateLimited: (error) =>

@@ -305,7 +305,7 @@ describe('Engagements: create and update', function () {
     assert.equal(seeded().filter((e) => e.name === 'Retry me').length, 1);
   });
 
-  test('a failed update offers Edit: the flow again, prefilled with what was typed', async () => {
+  test('an update the service refuses, naming the field: the box again with its reason and what was typed', async () => {
     const target = (await items())[0];
     suite.ctx.service.faults.add({
       method: 'PATCH',
@@ -315,15 +315,16 @@ describe('Engagements: create and update', function () {
       times: 1,
     });
     suite.ctx.ui.answer('Taken name', (prompt) => {
-      assert.equal(prompt.value, 'Taken name', 'Edit prefills the typed value');
+      assert.equal(prompt.value, 'Taken name', 'the box keeps what was typed');
+      assert.match(prompt.initialError ?? '', /already used/, 'the reason beside the box');
       return 'Free name';
     });
-    suite.ctx.ui.onMessages((m) => {
-      assert.match(m.text, /name: already used/);
-      assert.deepEqual(m.actions, ['Edit', 'Show Logs'], 'the same values would be refused again: no Retry');
-      return m.actions.find((a) => a === 'Edit');
-    });
     await run('renameEngagement', target.id);
+    assert.deepEqual(
+      suite.ctx.ui.messages.filter((m) => m.level === 'error').map((m) => m.text),
+      [],
+      'said beside the box, not in a notification',
+    );
     assert.deepEqual(
       patches().map((p) => p.body),
       [{ name: 'Taken name' }, { name: 'Free name' }],
@@ -342,7 +343,10 @@ describe('Engagements: create and update', function () {
     });
     suite.ctx.ui.answer('Twice named', pickByLabel('onboarding'), '', pickByLabel('Create'));
     suite.ctx.ui.onMessages((m) => {
-      assert.match(m.text, /^Could not create “Twice named”\..*an engagement with this name exists/);
+      assert.equal(
+        m.text,
+        'Could not create “Twice named”. The service reported a conflict with what it already holds (409). Change what you entered. The service said: “an engagement with this name exists”.',
+      );
       assert.deepEqual(m.actions, ['Edit', 'Show Logs'], 'the same values would meet the same conflict: no Retry');
       suite.ctx.ui.answer('Named once', pickByLabel('onboarding'), '', pickByLabel('Create'));
       return 'Edit';

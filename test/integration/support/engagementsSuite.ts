@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { EngagementsExports } from '../../../src/testing/engagements';
 import {
   type TestContext,
+  dropMessageAnswers,
   pickByLabel,
   setup,
   teardown,
@@ -94,7 +95,7 @@ export function engagementsSuite(): EngagementsSuite {
     ctx.ui.prompts.length = 0;
     ctx.ui.messages.length = 0;
   });
-  afterEach(async () => {
+  afterEach(async function () {
     // Answers a failed test left unused must not answer the next test's prompts.
     for (let i = 0; i < 50 && ctx.ui.pending > 0; i++) {
       try {
@@ -103,6 +104,8 @@ export function engagementsSuite(): EngagementsSuite {
         // A leftover answer that expected another prompt: dropped all the same.
       }
     }
+    // Nor its message answers the next test's messages; a passing test whose checks never ran fails.
+    dropMessageAnswers(ctx, this.currentTest)();
   });
   return suite;
 }

@@ -73,6 +73,8 @@ export class ScriptedUi implements Ui {
   readonly messages: RecordedMessage[] = [];
   private readonly answers: Answer[] = [];
   private readonly messageAnswers: MessageAnswer[] = [];
+  /** The queued message answers that check the message (functions), not just click. */
+  private readonly checkingAnswers = new Set<MessageAnswer>();
   /** Answers that only a message they match takes (others go on to the queue). */
   private readonly standingAnswers: Array<{ matches: (m: RecordedMessage) => boolean; action: string }> = [];
   private readonly saveAnswers: Array<vscode.Uri | undefined> = [];
@@ -86,8 +88,21 @@ export class ScriptedUi implements Ui {
 
   /** Queue answers for the next messages: the action label to click, or undefined to dismiss. */
   onMessages(...answers: Array<MessageAnswer | string | undefined>): this {
-    for (const a of answers) this.messageAnswers.push(typeof a === 'function' ? a : () => a);
+    for (const a of answers) {
+      if (typeof a === 'function') this.checkingAnswers.add(a);
+      this.messageAnswers.push(typeof a === 'function' ? a : () => a);
+    }
     return this;
+  }
+
+  /**
+   * Drops the message answers no message took, and says how many of them were functions: a
+   * function's assertions never ran, so the test that queued it proved less than it says.
+   */
+  dropMessageAnswers(): number {
+    const unused = this.messageAnswers.splice(0).filter((a) => this.checkingAnswers.has(a)).length;
+    this.checkingAnswers.clear();
+    return unused;
   }
 
   /**
@@ -270,13 +285,30 @@ export function suiteContext(options: { afresh?: boolean; settings?: string[] } 
       ctx.ui.prompts.length = 0;
       ctx.ui.messages.length = 0;
     });
-    afterEach(async () => {
+    afterEach(async function () {
+      const checkMessageAnswers = dropMessageAnswers(ctx, this.currentTest);
       for (const dashboard of ctx.exports.usage?.dashboards() ?? []) dashboard.close();
       for (const name of options.settings ?? []) await setSetting(name, undefined);
       await clearEnvironments(ctx.exports, ctx.ui);
+      checkMessageAnswers();
     });
   }
   return ctx;
+}
+
+/**
+ * Drops the message answers a test queued and no message took, so they cannot answer the next
+ * test's messages, and returns what says so: a passing test whose message checks (functions
+ * given to `onMessages`) never ran passed without proving them, and the returned check fails it.
+ */
+export function dropMessageAnswers(ctx: TestContext, test: Mocha.Test | undefined): () => void {
+  const unchecked = ctx.ui.dropMessageAnswers();
+  return () => {
+    if (unchecked > 0 && test?.state === 'passed')
+      throw new Error(
+        `“${test.title}”: ${unchecked} message check(s) queued with onMessages never ran (the message did not come)`,
+      );
+  };
 }
 
 /** A fresh folder for a `describe`'s files: made before its tests, removed with its contents after them. */
