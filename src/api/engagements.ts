@@ -1,4 +1,5 @@
 import type { ApiClient } from './client';
+import { lookForCreated } from './createdSearch';
 import { ApiError, type Endpoint, isApiError } from './errors';
 import { fetchAllPages, type PagedResult } from './paging';
 import { locatedId, readPage, type WriteAnswer } from './readings';
@@ -234,19 +235,16 @@ export class EngagementsApi {
     options: CallOptions = {},
   ): Promise<Engagement | undefined> {
     const from = since === undefined ? Number.NEGATIVE_INFINITY : since - RECENT_CREATE_WINDOW_MS;
-    return this.searchCreated(createBody(input), from, options);
+    return this.searchCreated(createBody(input), from, options, input);
   }
 
   /** The newest engagement with the POST body's name, type and description, created at `from` or later. */
-  private async searchCreated(
-    body: NewEngagement,
-    from: number,
-    options: CallOptions,
-  ): Promise<Engagement | undefined> {
-    const all = await this.listAll({ signal: options.signal });
-    const matches = all.items.filter((e) => isCreated(e, body, from));
-    matches.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-    return matches[0];
+  private searchCreated(body: NewEngagement, from: number, options: CallOptions, search: object = body) {
+    const reads = {
+      all: (signal?: AbortSignal) => this.listAll({ signal }),
+      first: (signal?: AbortSignal) => this.list({ page: 1, pageSize: 1 }, { signal }),
+    };
+    return lookForCreated(search, reads, (e) => isCreated(e, body, from), options.signal);
   }
 
   /** After an update whose outcome is unknown: the engagement now, and whether it holds every field sent. */
