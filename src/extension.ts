@@ -3,8 +3,9 @@ import { type CommandHandler, registerCommands } from './shared/commands';
 import { userAgent } from './api/client';
 import { type CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from './shared/constants';
 import { configureL10n } from './core/l10n';
+import type { ChatPorts } from './chat/deps';
 import { registerChat } from './chat/index';
-import { registerEngagements } from './engagements/index';
+import { type EngagementsParts, registerEngagements } from './engagements/index';
 import { isEngagementNode } from './engagements/tree';
 import { Connection } from './session/connection';
 import { registerEnvironments } from './environments/index';
@@ -15,7 +16,7 @@ import { Log } from './shared/log';
 import { OwnState } from './shared/ownState';
 import type { Services } from './shared/services';
 import { FirstShown } from './shared/shown';
-import { registerUsage } from './usage/index';
+import { registerUsage, type UsageParts } from './usage/index';
 import type { Ui } from './ui/ui';
 import { VscodeUi } from './ui/vscodeUi';
 
@@ -54,13 +55,7 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionExp
   const environments = registerEnvironments(services);
   const engagements = registerEngagements(services);
   const usage = registerUsage(services);
-  // Chat's ports to the other features; usage's trend reader is loaded when a tool first asks.
-  const chat = registerChat(services, {
-    store: engagements.parts.store,
-    rowEngagement: (arg) => (isEngagementNode(arg) ? arg.engagement : undefined),
-    readTrend: async (summaryOf, current, describe) =>
-      (await import('./usage/trend')).readTrend(summaryOf, undefined, current, describe),
-  });
+  const chat = registerChat(services, chatPorts(engagements.parts, usage.parts));
   // Every contributed command has a handler: one missing (or one too many) fails the type check.
   const commands = {
     ...environments.commands,
@@ -88,6 +83,21 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionExp
       }),
     );
   return undefined;
+}
+
+/** Chat's ports to the other features; usage's trend reader is loaded when a tool first asks. */
+function chatPorts(engagements: EngagementsParts, usage: UsageParts): ChatPorts {
+  return {
+    store: engagements.store,
+    rowEngagement: (arg) => (isEngagementNode(arg) ? arg.engagement : undefined),
+    readTrend: async (summaryOf, env, current, describe) =>
+      (await import('./usage/trend')).readTrend(
+        summaryOf,
+        { store: usage.history, environmentId: env.id, baseUrl: env.baseUrl },
+        current,
+        describe,
+      ),
+  };
 }
 
 /** Test seams exist for the integration suite (Test) and `npm start`'s demo seeder (Development) only. */

@@ -21,9 +21,13 @@ interface EngagementsPort {
   track(write: AcceptedWrite): Promise<unknown>;
 }
 
-/** The trend of the 12 periods up to `current`, read through `summaryOf` (no stored history). */
+/**
+ * The trend of the 12 periods up to `current` in `environment`: its closed periods from the
+ * history the dashboard keeps (and kept there once read), the others read through `summaryOf`.
+ */
 type TrendReader = (
   summaryOf: (period: string) => Promise<UsageSummary>,
+  environment: { id: string; baseUrl: string },
   current: string,
   describe: (error: unknown) => string,
 ) => Promise<{ data: { current: string; points: TrendPoint[] } }>;

@@ -53,6 +53,7 @@ async function summary(deps: ChatDeps, target: Target, billingPeriod: string) {
     deps
       .readTrend(
         (p) => target.api.usage.summary(p),
+        target.env,
         current,
         (e) => describeError(e, target.env.label),
       )

@@ -18,6 +18,8 @@ export interface UsageParts {
   dashboards: Dashboards;
   statusBar: UsageStatusBar;
   coordinator: ReadCoordinator;
+  /** The closed periods' summaries kept per environment (the dashboards' trend, and the chat's). */
+  history: UsageHistory;
 }
 
 export function registerUsage(services: Services) {
@@ -62,6 +64,6 @@ export function registerUsage(services: Services) {
   );
   return {
     commands: { [Commands.openUsageDashboard]: (arg?: unknown) => dashboards.open(arg) },
-    parts: { dashboards, statusBar, coordinator },
+    parts: { dashboards, statusBar, coordinator, history },
   } satisfies Feature<UsageParts>;
 }

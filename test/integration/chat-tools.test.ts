@@ -150,6 +150,18 @@ describe('Chat: the Language Model Tools', function () {
     assert.deepEqual(Object.keys(s.meters).sort(), ['calls', 'storage_gb', 'webhooks']);
     assert.equal(s.trend.length, 12);
     assert.ok(s.estimate, 'the current period has an estimate');
+    // The closed periods are kept (as the dashboard keeps them): asked again, only the current
+    // period is read, for the summary and for the trend.
+    ctx.service.clearRequests();
+    const again = data<{ trend: unknown[] }>(clean(await invoke('usage', {})));
+    assert.equal(again.trend.length, 12);
+    assert.deepEqual(again.trend.slice(0, 11), s.trend.slice(0, 11), 'the same 11 closed periods');
+    const summaries = ctx.service.requests.filter((r) => r.path === '/v1/usage/summary');
+    assert.equal(
+      summaries.length,
+      2,
+      `the current period only: ${summaries.map((r) => r.query.billingPeriod).join(', ')}`,
+    );
     const byKey = clean(await invoke('usage', { view: 'byKey' }));
     assert.ok(!byKey.includes('key_admin'), 'key ids masked');
     const records = clean(await invoke('usage', { view: 'records', statusClass: '4xx', limit: 80 }));
