@@ -21,7 +21,10 @@ export class VscodeUi implements Ui {
     box.step = step.step;
     box.totalSteps = step.totalSteps;
     box.value = step.value ?? '';
-    box.valueSelection = step.value ? [0, step.value.length] : undefined;
+    // A value offered is selected, so typing replaces it; one refused (by the service or a
+    // check) is there to be corrected: the cursor at its end, so a key pressed does not erase it.
+    const end = step.value?.length ?? 0;
+    box.valueSelection = step.value ? (step.initialError && !step.password ? [end, end] : [0, end]) : undefined;
     box.placeholder = optional(step.placeholder, safeText);
     box.prompt = optional(step.prompt, safeText);
     box.password = step.password ?? false;

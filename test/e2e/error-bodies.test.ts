@@ -54,6 +54,14 @@ describe('The service says no in its framework’s words (e2e)', function () {
       `said in the box, not a notification: ${toasts.join(' | ')}`,
     );
 
+    // The cursor is at the end of the name, not over all of it: a key pressed corrects it.
+    await wb.page.keyboard.press('Backspace');
+    assert.equal(
+      await wb.quickInput().inputValue(),
+      name.slice(0, -1),
+      'one character taken off the end, the rest kept',
+    );
+
     // Corrected in place: the shorter name is created, in one more request.
     const corrected = 'Corrected after the refusal (e2e)';
     await wb.quickInput().fill(corrected);
