@@ -18,7 +18,7 @@ import type { Services } from './shared/services';
 import { FirstShown } from './shared/shown';
 import { registerUsage, type UsageParts } from './usage/index';
 import type { Ui } from './ui/ui';
-import { VscodeUi } from './ui/vscodeUi';
+import { LazyUi } from './ui/lazyUi';
 
 /**
  * Composition root: builds the object graph and registers everything; does no I/O itself.
@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionExp
   const store = new EnvironmentStore(context, globalState);
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   const connection = new Connection(store, vault, log, userAgent(EXTENSION_ID, version, `VS Code ${vscode.version}`));
-  const realUi = new VscodeUi();
+  const realUi = new LazyUi();
   const ui: { current: Ui } = { current: realUi };
   context.subscriptions.push(log, vault, store, connection);
   const services: Services = {

@@ -7,18 +7,14 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { UsageSummary } from '../api/types';
 import { Commands, Settings } from '../shared/constants';
-import { currentLocale } from '../core/l10n';
-import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
+import type { MeterLevel } from '../core/meters';
 import { currentPeriod } from '../core/period';
 import { safeText } from '../core/text';
 import type { Services } from '../shared/services';
-import { displayText } from '../core/text';
 import { describeError } from '../ui/errors';
 import { countStatusBarRead } from '../testing/record/usage';
 import type { ReadCoordinator } from './readCoordinator';
-
-/** The status bar's yellow: the calls meter is at or past its warning threshold. */
-const USAGE_WARNING_BACKGROUND = 'statusBarItem.warningBackground';
+import type { usageLook } from './statusBarLook';
 
 const MIN_MINUTES = 1;
 const MAX_MINUTES = 1440;
@@ -53,6 +49,9 @@ export class UsageStatusBar implements vscode.Disposable {
   private shownFor?: string;
   private visible = false;
   private tooltipText = '';
+  /** Counts shows and hides, so a show whose look loaded late does not undo a later one. */
+  private generation = 0;
+  private lookModule?: Promise<{ usageLook: typeof usageLook }>;
 
   constructor(
     private readonly services: Services,
@@ -155,7 +154,7 @@ export class UsageStatusBar implements vscode.Disposable {
         summary = claim.summary;
       }
       if (store.active()?.id !== env.id) return;
-      if (item) this.show(env.id, summary);
+      if (item) await this.show(env.id, summary);
       await this.alerts.check(env.id, summary);
     } catch (error) {
       if (isApiError(error) && (error.kind === 'forbidden' || error.kind === 'unauthorized')) return this.hide();
@@ -171,7 +170,7 @@ export class UsageStatusBar implements vscode.Disposable {
     if (this.services.environments.active()?.id !== environmentId || summary.billingPeriod !== currentPeriod()) return;
     // A read is a read: the other windows need not make theirs this interval.
     this.coordinator.publish(environmentId, summary, Date.now());
-    if (this.enabled()) this.show(environmentId, summary);
+    if (this.enabled()) void this.show(environmentId, summary);
     void this.alerts.check(environmentId, summary);
   }
 
@@ -183,51 +182,33 @@ export class UsageStatusBar implements vscode.Disposable {
     return this.refreshNow(now, windowId);
   }
 
-  private show(environmentId: string, summary: UsageSummary): void {
-    const locale = currentLocale();
-    const calls = meterFigures('calls', summary.usage.calls);
-    const percent = meterTexts(calls, locale).percent;
+  /** Shows the calls of a summary; its look is loaded with the first one shown (statusBarLook.ts). */
+  private async show(environmentId: string, summary: UsageSummary): Promise<void> {
+    const generation = ++this.generation;
+    const look = (await (this.lookModule ??= import('./statusBarLook'))).usageLook(
+      summary,
+      this.services.environments.list().find((e) => e.id === environmentId),
+    );
+    // Hidden, or another summary shown, while the look was loading: that one stands.
+    if (generation !== this.generation) return;
+    const { percent, level } = look;
     // A shape as well as the colour: a warning sign from 80 %, an error sign past the included amount.
-    const icon = calls.level === 'error' ? '$(error)' : calls.level === 'warning' ? '$(warning)' : '$(graph)';
+    const icon = level === 'error' ? '$(error)' : level === 'warning' ? '$(warning)' : '$(graph)';
     this.item.text = `${icon} ${vscode.l10n.t('calls {0}', percent)}`;
-    // One meaning per colour: yellow is "calls need attention" (80 % of the included amount
-    // or more; the text says how far past). Red is kept for the production environment.
-    this.item.backgroundColor = calls.level === 'normal' ? undefined : new vscode.ThemeColor(USAGE_WARNING_BACKGROUND);
-    const lines = USAGE_METERS.map((name) => {
-      const texts = meterTexts(meterFigures(name, summary.usage[name]), locale);
-      return `${name}: ${vscode.l10n.t('{0} of {1}', texts.used, texts.included)} (${texts.percent})${texts.overage ? ` ${vscode.l10n.t('overage {0}', texts.overage)}` : ''}`;
-    });
-    this.tooltipText = [
-      `${summary.billingPeriod} · ${summary.tier}`,
-      ...lines,
-      vscode.l10n.t('Click to open the usage dashboard'),
-    ].join('\n\n');
+    this.item.backgroundColor = look.background ? new vscode.ThemeColor(look.background) : undefined;
+    this.tooltipText = look.tooltip;
     this.item.tooltip = safeText(this.tooltipText);
-    const env = this.services.environments.list().find((e) => e.id === environmentId);
-    const state =
-      calls.level === 'error'
-        ? vscode.l10n.t('over the included amount')
-        : calls.level === 'warning'
-          ? vscode.l10n.t('near the included amount')
-          : vscode.l10n.t('within the included amount');
-    this.item.accessibilityInformation = {
-      label: vscode.l10n.t(
-        'Usage of {0}{1}: API calls this billing period {2} of the included amount, {3}',
-        displayText(env?.label ?? ''),
-        env?.production ? `, ${vscode.l10n.t('production')}` : '',
-        percent,
-        state,
-      ),
-    };
+    this.item.accessibilityInformation = { label: look.accessibility };
     this.item.show();
     this.visible = true;
     this.shownFor = environmentId;
-    this.level = calls.level;
+    this.level = level;
   }
 
   private level?: MeterLevel;
 
   private hide(): void {
+    this.generation++;
     this.item.hide();
     this.visible = false;
     this.shownFor = undefined;

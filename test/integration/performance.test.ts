@@ -463,17 +463,28 @@ describe('Performance', function () {
     // Two environments in turn: switching starts the view afresh (its first page only).
     await environments(['Perf go A', 'Perf go B'], service);
     await vscode.commands.executeCommand('engagementUsage.engagements.focus');
+    let turn = 0;
     for (let i = 0; i < REPEATS; i++) {
-      await activate(i % 2 ? 'Perf go A' : 'Perf go B');
-      await waitFor(() => eng().visible(), 'the view to be visible');
-      await eng().settled();
-      const loaded = eng().loaded().length;
-      assert.ok(loaded > 0 && loaded < 10_000);
-      await quiet();
-      await service.clearRequests();
-      await service.setLatency(FIND_LATENCY_MS);
-      const timeline = await goToEverything();
-      await service.setLatency(0);
+      let timeline: GoToTimeline | undefined;
+      let loaded = 0;
+      // The workbench sometimes closes the quick pick by itself while the extension host is busy
+      // (see CONTRIBUTING); such a run is not counted and is run again, at most GO_TO_ATTEMPTS times.
+      for (let attempt = 0; attempt < GO_TO_ATTEMPTS && timeline?.allItemsAt === undefined; attempt++) {
+        await activate(turn++ % 2 ? 'Perf go A' : 'Perf go B');
+        await waitFor(() => eng().visible(), 'the view to be visible');
+        await eng().settled();
+        loaded = eng().loaded().length;
+        assert.ok(loaded > 0 && loaded < 10_000);
+        await quiet();
+        await service.clearRequests();
+        await service.setLatency(FIND_LATENCY_MS);
+        timeline = await goToEverything();
+        await service.setLatency(0);
+      }
+      assert.ok(
+        timeline?.allItemsAt !== undefined,
+        `Go to Engagement was closed before every engagement came, ${GO_TO_ATTEMPTS} times`,
+      );
       assert.equal(timeline.firstItems, loaded, 'the loaded engagements came first');
       const listed = (await service.requests()).filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
       assert.ok((timeline.firstItemsAt ?? Infinity) <= (timeline.allItemsAt ?? 0));
