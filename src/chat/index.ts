@@ -41,7 +41,7 @@ export function registerChat(services: Services, ports: ChatPorts) {
     vscode.window.registerUriHandler({
       handleUri: async (uri) => {
         try {
-          await (await import('./openLink')).openLink(services, uri);
+          await (await import('./links')).openLink(services, uri);
         } catch (error) {
           services.log.error('Opening a link failed', error);
         }
@@ -52,7 +52,7 @@ export function registerChat(services: Services, ports: ChatPorts) {
   return {
     commands: {
       [Commands.copyEngagementLink]: async (...args: unknown[]) =>
-        (await import('./copyLink')).copyLink(services, ports, args),
+        (await import('./links')).copyLink(services, ports, args),
     },
     parts: { tools: registered, deps },
   } satisfies Feature<ChatParts>;

@@ -73,8 +73,8 @@ export class Dashboards implements vscode.Disposable {
   /** What the serializer does after a window reload: the saved view state, checked, in the panel VS Code kept. */
   async restore(webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<DashboardPanel | undefined> {
     if (TEST_SEAMS) markPanel(webviewPanel, 'panelAt');
-    // The protocol's checks are loaded with the first dashboard, here or in createIn.
-    const { parseViewState } = await import('./protocolChecks');
+    // The protocol's checks are loaded with the panel's code (a state restored is shown in it).
+    const { parseViewState } = await (this.panelModule ??= import('./panel'));
     const active = this.services.environments.active();
     const view = parseViewState(saved, currentPeriod()) ?? (active ? freshView(active.id) : undefined);
     const duplicate = view

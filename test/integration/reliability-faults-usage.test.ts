@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardProbe } from '../../src/testing/usage';
 import type { DashboardState } from '../../src/usage/protocol';
-import { setSetting, tempFolder, useEnvironment, waitFor } from './support/helpers';
+import { dropLeftoverAnswers, setSetting, tempFolder, useEnvironment, waitFor } from './support/helpers';
 import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, requestsTo } from './support/reliabilityFaults';
 import { allReady, openDashboard } from './support/dashboard';
 import { reliabilitySuite } from './support/reliabilityKit';
@@ -54,7 +54,11 @@ describe('Reliability: faults against the usage endpoints', function () {
     ctx.service.clearRequests();
     ctx.ui.messages.length = 0;
   });
-  afterEach(() => ctx.service.faults.clear());
+  afterEach(function () {
+    ctx.service.faults.clear();
+    // What a failed test left queued must not answer the next test's messages and save dialogs.
+    dropLeftoverAnswers(ctx, this.currentTest)();
+  });
 
   for (const { name, endpoint } of SECTIONS) {
     describe(`GET ${endpoint}: the dashboard's ${name} section`, () => {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { EngagementsExports } from '../../../src/testing/engagements';
 import {
   type TestContext,
-  dropMessageAnswers,
+  dropLeftoverAnswers,
   pickByLabel,
   setup,
   teardown,
@@ -105,7 +105,7 @@ export function engagementsSuite(): EngagementsSuite {
       }
     }
     // Nor its message answers the next test's messages; a passing test whose checks never ran fails.
-    dropMessageAnswers(ctx, this.currentTest)();
+    dropLeftoverAnswers(ctx, this.currentTest)();
   });
   return suite;
 }

@@ -105,6 +105,11 @@ export class ScriptedUi implements Ui {
     return unused;
   }
 
+  /** Drops the files queued for save dialogs that none took. */
+  dropSaveAnswers(): void {
+    this.saveAnswers.length = 0;
+  }
+
   /**
    * Answers the next message that `matches` with `action`, whatever else is shown first: a
    * notification left over from an earlier step cannot take this answer.
@@ -286,7 +291,7 @@ export function suiteContext(options: { afresh?: boolean; settings?: string[] } 
       ctx.ui.messages.length = 0;
     });
     afterEach(async function () {
-      const checkMessageAnswers = dropMessageAnswers(ctx, this.currentTest);
+      const checkMessageAnswers = dropLeftoverAnswers(ctx, this.currentTest);
       for (const dashboard of ctx.exports.usage?.dashboards() ?? []) dashboard.close();
       for (const name of options.settings ?? []) await setSetting(name, undefined);
       await clearEnvironments(ctx.exports, ctx.ui);
@@ -297,11 +302,12 @@ export function suiteContext(options: { afresh?: boolean; settings?: string[] } 
 }
 
 /**
- * Drops the message answers a test queued and no message took, so they cannot answer the next
- * test's messages, and returns what says so: a passing test whose message checks (functions
+ * Drops the message and save answers a test queued and nothing took, so they cannot answer the
+ * next test's, and returns what says so: a passing test whose message checks (functions
  * given to `onMessages`) never ran passed without proving them, and the returned check fails it.
  */
-export function dropMessageAnswers(ctx: TestContext, test: Mocha.Test | undefined): () => void {
+export function dropLeftoverAnswers(ctx: TestContext, test: Mocha.Test | undefined): () => void {
+  ctx.ui.dropSaveAnswers();
   const unchecked = ctx.ui.dropMessageAnswers();
   return () => {
     if (unchecked > 0 && test?.state === 'passed')
