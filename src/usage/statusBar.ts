@@ -189,8 +189,9 @@ export class UsageStatusBar implements vscode.Disposable {
       summary,
       this.services.environments.list().find((e) => e.id === environmentId),
     );
-    // Hidden, or another summary shown, while the look was loading: that one stands.
-    if (generation !== this.generation) return;
+    // Hidden, another summary shown or another environment made active while the look was
+    // loading: what came after stands.
+    if (generation !== this.generation || this.services.environments.active()?.id !== environmentId) return;
     const { percent, level } = look;
     // A shape as well as the colour: a warning sign from 80 %, an error sign past the included amount.
     const icon = level === 'error' ? '$(error)' : level === 'warning' ? '$(warning)' : '$(graph)';
