@@ -4,8 +4,8 @@
 // helpers (test/e2e/workbench.ts) start a fresh code-server with the extension INSTALLED from
 // the packaged .vsix (`npm run package`), the reference service on loopback, and headless
 // Chromium driven by Playwright. Screenshots go to test-results/e2e/ (emptied at the start);
-// those of a run on another VS Code than the oldest to test-results/e2e-<version>/ (e2e-newest/),
-// so the README's pictures (`npm run screenshots`) stay those of the oldest.
+// those of a run on another VS Code than the oldest to test-results/e2e-<version>/ (e2e-newest/,
+// where the README's pictures come from: `npm run screenshots`).
 // Exits non-zero on any failure or on the overall timeout; code-server and Chromium are
 // stopped on every exit path.
 import { spawnSync } from 'node:child_process';

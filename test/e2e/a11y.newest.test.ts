@@ -100,7 +100,7 @@ for (const theme of THEMES) {
       const wb = workbench();
       await wb.addEnvironmentFromWelcome(CONTAINER, 'Staging', wb.service.baseUrl, wb.service.keys.admin);
       await wb.hideSideBar();
-      await wb.waitForToastsToClose(30_000).catch(() => undefined);
+      await wb.clearNotifications();
       await wb.runCommand('Open Usage Dashboard');
       dashboard = await wb.webviewFrame('.meter-card[data-meter="calls"]:not(.skeleton-card)', 30_000);
       await settled(dashboard);
@@ -223,7 +223,7 @@ for (const theme of THEMES) {
         'the details without Edit (read-only key)',
         30_000,
       );
-      await wb.waitForToastsToClose(30_000).catch(() => undefined);
+      await wb.clearNotifications();
       await check(wb, details, 'details', theme.slug, 'read-only');
     });
   });

@@ -143,8 +143,7 @@ describe('Chat tools and links (e2e)', function () {
         [],
         `nothing sent for ${query.slice(0, 80)}`,
       );
-      await wb.runCommand('Notifications: Clear All Notifications');
-      await wb.waitForToastsToClose();
+      await wb.clearNotifications();
     }
     await wb.screenshot('chat-link-refused');
   });

@@ -196,7 +196,7 @@ describe('Engagements view (e2e)', function () {
 
     // The picture for the README: the side bar widened so the descriptions can be read.
     await wb.resizeSideBar(560);
-    await wb.waitForToastsToClose();
+    await wb.clearNotifications();
     await wb.screenshot('docs-engagements', { clip: await wb.sideBarClip() });
 
     // Its tooltip (Markdown) has every field, the new status among them.

@@ -242,7 +242,7 @@ describe('Usage dashboard (e2e)', function () {
 
     // The picture for the README: the side bar closed to give the dashboard the window.
     await wb.hideSideBar();
-    await wb.waitForToastsToClose();
+    await wb.clearNotifications();
     await wb.screenshot('docs-usage-dashboard');
   });
 

@@ -149,14 +149,39 @@ export class Workbench {
 
   /** Runs a command from the palette as a person does: F1, type its title, Enter. */
   async runCommand(title: string): Promise<void> {
-    await this.page.locator('.monaco-workbench').focus();
-    await this.page.keyboard.press('F1');
     const input = this.quickInput();
-    await input.waitFor({ state: 'visible', timeout: SHORT });
-    await input.fill(`>${title}`);
+    // The palette closes when something takes the focus as it opens (seen once under load on
+    // 1.139): open it again once. A dialog in the way is not dismissed: the test fails naming it.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.locator('.monaco-workbench').focus();
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: SHORT });
+      const typed = await input.fill(`>${title}`, { timeout: SHORT / 3 }).then(
+        () => true,
+        (error: unknown) => error,
+      );
+      if (typed === true) break;
+      const dialogs = await this.dialogTexts();
+      if (dialogs.length || attempt === 2)
+        throw new Error(
+          `could not type "${title}" into the Command Palette; dialogs shown: ${dialogs.join(' | ') || 'none'}`,
+          {
+            cause: typed,
+          },
+        );
+    }
     const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
     await row.waitFor({ state: 'visible', timeout: SHORT });
     await this.page.keyboard.press('Enter');
+  }
+
+  /** The text of each dialog shown (VS Code's and the extension's modal messages). */
+  async dialogTexts(): Promise<string[]> {
+    const boxes = await this.page.locator('.monaco-dialog-box').all();
+    const texts = await Promise.all(
+      boxes.map(async (b) => ((await b.isVisible()) ? (await b.innerText()).replace(/\s+/g, ' ') : '')),
+    );
+    return texts.filter(Boolean);
   }
 
   /** The input box of the quick input widget (input boxes and quick picks alike). */
@@ -377,6 +402,15 @@ export class Workbench {
   }
 
   /** Waits until no notification toast is on screen (progress notifications close when their work ends). */
+  /**
+   * Clears the notifications as a person does (Notifications: Clear All Notifications) and
+   * waits until no toast is left: VS Code hides an unread toast by itself only after 15 to 20 s.
+   */
+  async clearNotifications(): Promise<void> {
+    await this.runCommand('Notifications: Clear All Notifications');
+    await this.waitForToastsToClose();
+  }
+
   async waitForToastsToClose(timeoutMs = SHORT): Promise<void> {
     const toasts = this.page.locator('.notifications-toasts .notification-toast');
     await this.waitFor(async () => (await toasts.count()) === 0, 'the notification toasts to close', timeoutMs);
@@ -455,7 +489,8 @@ function escapeRegExp(text: string): string {
 
 /**
  * Mocha hooks for a suite: a fresh VS Code before it, stopped after it, and on every failed
- * test a screenshot (test-results/e2e/FAILED-<title>.png) and the tail of code-server's log.
+ * test a screenshot (test-results/e2e/FAILED-<title>.png), the dialogs and notifications shown,
+ * and the tail of code-server's log.
  */
 export function useWorkbench(options: StartOptions = {}): () => Workbench {
   let workbench: Workbench | undefined;
@@ -469,7 +504,13 @@ export function useWorkbench(options: StartOptions = {}): () => Workbench {
     const file = await workbench
       .screenshot(`FAILED-${test.fullTitle()}`)
       .catch((error: Error) => `(no screenshot: ${error.message})`);
-    console.log(`    screenshot: ${file}\n    --- code-server log (tail) ---\n${workbench.logTail(30)}`);
+    // What was on screen, in words (CI keeps the log, not the pictures).
+    const dialogs = await workbench.dialogTexts().catch(() => []);
+    const toasts = await workbench.notificationTexts().catch(() => []);
+    console.log(
+      `    screenshot: ${file}\n    dialogs: ${dialogs.join(' | ') || 'none'}\n    notifications: ${toasts.join(' | ') || 'none'}` +
+        `\n    --- code-server log (tail) ---\n${workbench.logTail(30)}`,
+    );
   });
   after(async function () {
     this.timeout(30_000);

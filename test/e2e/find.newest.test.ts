@@ -115,7 +115,7 @@ describe('Find and act on any engagement (e2e)', function () {
         'the panel to show the new status',
       );
       assert.equal(wb.service.store.engagements.find((e) => e.id === engagement.id)?.status, next);
-      await wb.waitForToastsToClose(30_000);
+      await wb.clearNotifications();
       await wb.screenshot('docs-engagement-details');
     });
   });
@@ -143,7 +143,7 @@ describe('Find and act on any engagement (e2e)', function () {
 
       // Said at once in the view's title, then the window is reloaded as a person does.
       await wb.page.locator('.part.sidebar', { hasText: 'read-only key' }).first().waitFor({ timeout: 60_000 });
-      await wb.waitForToastsToClose(30_000).catch(() => undefined);
+      await wb.clearNotifications();
       await wb.runCommand('Developer: Reload Window');
       await wb.page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
       await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });

@@ -58,7 +58,7 @@ describe('First run and the status bar (e2e)', function () {
       30_000,
     );
     await wb.waitFor(checked, 'the first step to be checked', 15_000);
-    await wb.waitForToastsToClose(20_000).catch(() => undefined);
+    await wb.clearNotifications();
     await wb.screenshot('docs-walkthrough');
   });
 
@@ -96,7 +96,7 @@ describe('First run and the status bar (e2e)', function () {
       `85 % is shown as the warning (yellow) kind: ${colours[1].classes}`,
     );
     assert.notEqual(colours[0].background, colours[1].background, 'two meanings, two colours');
-    await wb.waitForToastsToClose(20_000).catch(() => undefined);
+    await wb.clearNotifications();
     const bar = await wb.page.locator('.part.statusbar').boundingBox();
     assert.ok(bar, 'the status bar is on screen');
     await wb.screenshot('docs-status-bar-production', {
@@ -114,7 +114,7 @@ describe('Progress where the work started (e2e)', function () {
     const wb = workbench();
     await wb.addEnvironmentFromWelcome(CONTAINER, 'Staging', wb.service.baseUrl, wb.service.keys.admin);
     await wb.waitFor(async () => (await wb.treeItems('Engagements')).length > 1, 'the engagements', 30_000);
-    await wb.waitForToastsToClose(20_000).catch(() => undefined);
+    await wb.clearNotifications();
     await wb.clickSideBarAction('Create Engagement');
     await wb.answerCreateUpToConfirmation(NAME, 'Staging');
     wb.service.setLatency(4_000);
@@ -148,7 +148,7 @@ describe('Progress where the work started (e2e)', function () {
     await wb.runCommand('Open Usage Dashboard');
     const frame = await wb.webviewFrame('#export-csv', 30_000);
     await frame.locator('.meter-card[data-meter="calls"]:not(.skeleton-card)').waitFor({ timeout: 30_000 });
-    await wb.waitForToastsToClose(20_000).catch(() => undefined);
+    await wb.clearNotifications();
     await frame.locator('#export-csv').click();
     await wb.waitForQuickInput(/usage-staging-|Export/);
     wb.service.setLatency(4_000);
