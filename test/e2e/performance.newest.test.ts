@@ -205,6 +205,7 @@ describe('Every engagement, as a person sees it (e2e)', function () {
   async function freshEnvironment(wb: Workbench, service: RunningService): Promise<void> {
     const label = `Fresh ${++environments}`;
     if (service.store.engagements.length !== COUNT) service.store.seedEngagements(COUNT);
+    const mark = service.requests.length;
     if (environments === 1) {
       await wb.addEnvironmentFromWelcome(CONTAINER, label, service.baseUrl, service.keys.admin);
     } else {
@@ -212,7 +213,24 @@ describe('Every engagement, as a person sees it (e2e)', function () {
       await wb.answerInput('short name', label);
       await wb.answerInput('ending in /v1', service.baseUrl);
       await wb.answerInput('API key', service.keys.admin);
+      await wb.waitFor(
+        async () => (await wb.statusBarItems()).some((i) => i.text.includes(label)),
+        `the status bar to show ${label}`,
+        30_000,
+      );
     }
+    // The previous environment's tree can show the same "Load more…" row: wait for this one's
+    // first page to be answered, so no read of it is still to come when the test counts.
+    await wb.waitFor(
+      () =>
+        service.requests
+          .slice(mark)
+          .some(
+            (r) => r.method === 'GET' && r.path === '/v1/engagements' && r.query.pageSize === '25' && r.status !== 0,
+          ),
+      `${label}'s first page to be read`,
+      30_000,
+    );
     await wb.treeRow(VIEW, `Load more… (25 of ${total})`).waitFor({ timeout: 30_000 });
   }
 
