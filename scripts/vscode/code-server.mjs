@@ -71,15 +71,23 @@ function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), `eus-${prefix}-`));
 }
 
-/** Extensions folders with packages installed by code-server, by what was installed (this process). */
-const installs = new Map();
+/**
+ * Extensions folders with packages installed by code-server, by what was installed, for the
+ * whole process: each e2e test file is a bundle with its own copy of this module, so the map
+ * lives on `globalThis`, with one exit handler that removes the folders.
+ */
+const INSTALLS = Symbol.for('eus.codeServer.installs');
+const installs = (globalThis[INSTALLS] ??= new Map());
+function removeInstalls() {
+  for (const dir of installs.values()) fs.rmSync(dir, { recursive: true, force: true });
+}
 
 /**
  * Fills `target` (an empty extensions folder) with `packages` installed by code-server's own
  * `--install-extension`. Each set of packages (by path, size and time) is installed once per
  * process, into a folder of its own, and copied from there: a workbench started after the first
  * gets the same files and `extensions.json` (its paths moved to `target`) without another
- * code-server start (3 to 8 s on the 2-core machine).
+ * code-server start (about 1 s on the quiet 2-core machine, more under load).
  */
 function installed(codeServer, packages, env, target) {
   const key = JSON.stringify([
@@ -91,8 +99,8 @@ function installed(codeServer, packages, env, target) {
   ]);
   let source = installs.get(key);
   if (!source) {
+    if (!installs.size) process.once('exit', removeInstalls);
     source = tempDir('extensions');
-    process.once('exit', () => fs.rmSync(source, { recursive: true, force: true }));
     const data = tempDir('install-data');
     try {
       for (const file of packages) {

@@ -162,6 +162,8 @@ export class Workbench {
       );
       if (typed === true) break;
       const dialogs = await this.dialogTexts();
+      if (!dialogs.length && attempt === 1)
+        console.log(`    (the Command Palette was not ready for "${title}": opened again)`);
       if (dialogs.length || attempt === 2)
         throw new Error(
           `could not type "${title}" into the Command Palette; dialogs shown: ${dialogs.join(' | ') || 'none'}`,
