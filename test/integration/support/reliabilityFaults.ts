@@ -52,7 +52,10 @@ const NOT_UNDERSTOOD = {
 const EVERY_FAULT: readonly FaultCase[] = [
   {
     name: 'latency beyond the timeout',
-    rule: { kind: 'latency', ms: TIMEOUT_SECONDS * 1000 + 1500 },
+    // The answer comes 1 s after the timeout, and a write lands then: within the extension's
+    // patience after a timed-out write (the timeout again, 2 s), with 1 s to spare either way
+    // (at 1.5 s a check under load ended before the rename landed, on 1.100.3 in CI).
+    rule: { kind: 'latency', ms: TIMEOUT_SECONDS * 1000 + 1000 },
     kind: 'timeout',
     retried: false,
     said: /did not answer in time/,
