@@ -1,23 +1,26 @@
 // The confirmations of the write tools (`prepareInvocation`): exactly what will change (old →
 // new, every engagement listed), where, and a production environment marked. It reads nothing
 // slow: values not held yet are read within a bounded time, and what does not come is shown
-// as not read. The versions shown are kept for the invocation's stale-write guard.
+// as not read. What a confirmation shows is what its invocation is bound to: the environment
+// and key (target.ts) and the versions shown (the stale-write guard of writes.ts).
 import * as vscode from 'vscode';
 import type { Engagement, EngagementChanges } from '../api/types';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { escapeLine } from '../core/engagementText';
 import type { ChatDeps } from './deps';
-import { environmentName, findEnvironment, resolveTarget } from './target';
-import { type CreateInput, field, ids, inputKey, refusal, type UpdateInput, wanted } from './writeInputs';
+import { Tools } from './names';
+import { confirmationFor, environmentName, findEnvironment, resolveTarget } from './target';
+import { type CreateInput, field, ids, keepConfirmation, refusal, type UpdateInput, wanted } from './writeInputs';
 import { knownEngagement } from './wholeSet';
 
 /** How long a confirmation may spend reading current values it does not hold (VS Code gives it 3 s). */
 const PREPARE_READ_MS = 1_500;
 
-export function prepareCreate(deps: ChatDeps, input: CreateInput): vscode.PreparedToolInvocation {
+export async function prepareCreate(deps: ChatDeps, input: CreateInput): Promise<vscode.PreparedToolInvocation> {
   const refused = refusal(deps, input.environment);
   if (refused) return { invocationMessage: refused };
   const env = findEnvironment(deps, input.environment);
+  keepConfirmation(deps, Tools.createEngagement, input, await confirmationFor(deps, env));
   const lines = [
     vscode.l10n.t('Name: {0}', field(input.name)),
     vscode.l10n.t('Type: {0}', field(input.type)),
@@ -90,7 +93,8 @@ export async function prepareUpdate(
       if (r.status === 'fulfilled') current.set(missing[i], r.value);
     });
   }
-  deps.shown.set(inputKey(input), new Map([...current].map(([id, e]) => [id, e.updatedAt])));
+  const versions = new Map([...current].map(([id, e]) => [id, e.updatedAt]));
+  keepConfirmation(deps, Tools.updateEngagements, input, await confirmationFor(deps, env, versions));
   const lines = list.map((id) => {
     const e = current.get(id);
     const name = e ? `“${escapeLine(e.name)}” (${idText(id)})` : idText(id);

@@ -40,10 +40,25 @@ export interface ChatPorts {
   readTrend: TrendReader;
 }
 
+/**
+ * What a person confirmed of a write, kept from its confirmation to its invocation: where it
+ * goes and with which key (it is sent there with that key, or not at all), and for an update
+ * the version of each engagement the confirmation showed (nothing is written over another).
+ */
+export interface Confirmation {
+  environmentId: string;
+  label: string;
+  baseUrl: string;
+  /** The key's fingerprint (src/session/keyVault.ts); undefined: no key for it on this machine. */
+  key?: string;
+  /** `updatedAt` of each engagement as the confirmation showed it, by id. */
+  versions: ReadonlyMap<string, string>;
+}
+
 export interface ChatDeps extends ChatPorts {
   services: Services;
   /** Engagements of other environments read for a tool, by environment id, while fresh. */
   wholeSets: Map<string, { items: Engagement[]; readAt: number }>;
-  /** What each confirmation showed (by the input's text): the version written over, for the stale-write guard. */
-  shown: Map<string, Map<string, string>>;
+  /** Confirmations not yet invoked, by the tool and its input (see `confirmationKey`). */
+  confirmed: Map<string, Confirmation>;
 }

@@ -16,7 +16,7 @@ export interface ChatParts {
 }
 
 export function registerChat(services: Services, ports: ChatPorts) {
-  const deps: ChatDeps = { ...ports, services, wholeSets: new Map(), shown: new Map() };
+  const deps: ChatDeps = { ...ports, services, wholeSets: new Map(), confirmed: new Map() };
   const { context, connection, environments } = services;
   const load = () => import('./tools');
   const registered: string[] = [];

@@ -1,9 +1,12 @@
 // Opening a link to an engagement (`…/engagement?environment=<label or id>&id=<id>`): the
 // details of that engagement in that environment of the user's own. A link never adds an
 // environment, changes a setting, carries a key or writes: anything else is refused with a
-// message. Opening it in an environment that is not the active one asks first.
+// message. Opening it in an environment that is not the active one asks first, saying when
+// that environment comes from the workspace and where it sends the key.
 import * as vscode from 'vscode';
 import { Commands } from '../shared/constants';
+import { shownLabel } from '../session/labels';
+import { originOf } from '../session/model';
 import type { Services } from '../shared/services';
 import { LINK_PART_LIMIT, LINK_PATH } from './link';
 
@@ -55,13 +58,21 @@ export async function openLink(services: Services, uri: vscode.Uri): Promise<voi
   }
   if (connection.environment?.id !== env.id) {
     const open = vscode.l10n.t('Switch and Open');
+    const label = shownLabel(env, environments.list());
+    const detail = [
+      env.production ? vscode.l10n.t('“{0}” is a production environment.', label) : '',
+      env.source === 'workspace'
+        ? vscode.l10n.t(
+            '“{0}” is defined by this workspace’s settings, not by you, and sends your key to {1}.',
+            env.label,
+            originOf(env.baseUrl),
+          )
+        : '',
+    ].filter((line) => line !== '');
     const choice = await ui.message(
       'info',
-      vscode.l10n.t('Switch to the environment “{0}” to open engagement {1}?', env.label, link.id),
-      {
-        modal: true,
-        detail: env.production ? vscode.l10n.t('“{0}” is a production environment.', env.label) : undefined,
-      },
+      vscode.l10n.t('Switch to the environment “{0}” to open engagement {1}?', label, link.id),
+      { modal: true, detail: detail.length ? detail.join(' ') : undefined },
       open,
     );
     if (choice !== open) return;

@@ -2,7 +2,7 @@
 // apart as data between markers it cannot close (a name like "ignore previous instructions"
 // stays a name), bounded in size, and never holding a key.
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
+import { ApiError, isApiError } from '../api/errors';
 import { describeError } from '../ui/errors';
 import type { Target } from './target';
 import { ToolRefusal } from './target';
@@ -45,12 +45,39 @@ export function heading(target: Target): string {
     : vscode.l10n.t('Environment: “{0}”.', target.env.label);
 }
 
-/** A failure in words, with what to do; never the key (the client's messages are redacted). */
-export function errorResult(error: unknown, label?: string): vscode.LanguageModelToolResult {
-  if (error instanceof ToolRefusal) return textResult(error.message);
-  const words = describeError(error, label);
-  const hint = isApiError(error) ? advice(error.kind) : '';
-  return textResult(vscode.l10n.t('Failed: {0}', words), hint);
+/**
+ * A failure in words, with what to do. The sentence is ours; whatever the service wrote (its
+ * message, the fields it named, where it redirected) follows as data between the markers, so
+ * none of it reaches the model as words of ours. Never the key (the client redacts it).
+ */
+export function errorResult(error: unknown, label?: string, ...before: string[]): vscode.LanguageModelToolResult {
+  if (error instanceof ToolRefusal) return textResult(...before, error.message);
+  if (!isApiError(error)) return textResult(...before, vscode.l10n.t('Failed: {0}', describeError(error, label)));
+  const said = {
+    message: error.serverMessage,
+    fields: error.fieldErrors,
+    redirectedTo: error.kind === 'redirected' ? error.location : undefined,
+  };
+  const saidAnything = Object.values(said).some((value) => value !== undefined);
+  // The same words a person reads, told from an error that holds nothing the service wrote.
+  // (Without a status the request was refused before it was sent, in words of ours.)
+  const ours = new ApiError(error.kind, error.status === undefined ? error.message : '', {
+    endpoint: error.endpoint,
+    status: error.status,
+    scope: error.scope,
+    retryAfterMs: error.retryAfterMs,
+    location: said.redirectedTo === undefined ? undefined : vscode.l10n.t('the address given below'),
+    detail: error.detail,
+    writeOutcome: error.writeOutcome,
+    connection: error.connection,
+  });
+  return textResult(
+    ...before,
+    vscode.l10n.t('Failed: {0}', describeError(ours, label)),
+    advice(error.kind),
+    saidAnything ? vscode.l10n.t('What the service said:') : '',
+    saidAnything ? dataBlock(said) : '',
+  );
 }
 
 function advice(kind: string): string {

@@ -1,9 +1,11 @@
 // Which environment a tool works on: the active one, or another of the user's own named by
-// its label. Never a URL: a tool never adds an environment or sends a key anywhere new.
+// its label. Never a URL: a tool never adds an environment or sends a key anywhere new. A
+// write goes where its confirmation said, with the key it was confirmed with, or nowhere:
+// switching the active environment while the person reads the confirmation does not move it.
 import * as vscode from 'vscode';
 import type { ServiceApi } from '../api/service';
 import type { Environment } from '../session/model';
-import type { ChatDeps } from './deps';
+import type { ChatDeps, Confirmation } from './deps';
 
 export interface Target {
   env: Environment;
@@ -54,20 +56,73 @@ function labels(list: readonly Environment[]): string {
   return list.length ? list.map((e) => `“${e.label}”`).join(', ') : vscode.l10n.t('none');
 }
 
+function keyMissing(label: string): ToolRefusal {
+  return new ToolRefusal(
+    vscode.l10n.t(
+      'The API key of “{0}” is not on this machine (keys never sync). Ask the user to run “Engagements: Replace API Key…”.',
+      label,
+    ),
+  );
+}
+
 /** The environment and a client for it; refuses when its key is not on this machine. */
 export async function resolveTarget(deps: ChatDeps, named: unknown): Promise<Target> {
   const env = findEnvironment(deps, named);
   const { connection, vault } = deps.services;
   const active = connection.environment?.id === env.id;
-  if (!(await vault.usable(env)))
+  if (!(await vault.usable(env))) throw keyMissing(env.label);
+  const api = active ? connection.api : undefined;
+  return { env, api: api ?? connection.createApi(env), active };
+}
+
+/** What a confirmation binds a write to: `env`, its address and the key it has now. */
+export async function confirmationFor(
+  deps: ChatDeps,
+  env: Environment,
+  versions: ReadonlyMap<string, string> = new Map(),
+): Promise<Confirmation> {
+  const key = await deps.services.vault.fingerprint(env);
+  return { environmentId: env.id, label: env.label, baseUrl: env.baseUrl, key, versions };
+}
+
+/**
+ * Where a confirmed write is sent: the environment its confirmation named, with the key it
+ * had then, whatever is active now. Refused in words, with nothing sent, when there was no
+ * confirmation, or the environment was removed, its address changed or its key replaced since.
+ */
+export async function confirmedTarget(deps: ChatDeps, confirmed: Confirmation | undefined): Promise<Target> {
+  if (!confirmed)
+    throw new ToolRefusal(
+      vscode.l10n.t('This change was not confirmed by the user, so nothing was sent. Ask for it again.'),
+    );
+  const { environments, connection } = deps.services;
+  const env = environments.get(confirmed.environmentId);
+  if (!env)
     throw new ToolRefusal(
       vscode.l10n.t(
-        'The API key of “{0}” is not on this machine (keys never sync). Ask the user to run “Engagements: Replace API Key…”.',
+        'The environment “{0}” the user confirmed this change in was removed since, so nothing was sent.',
+        confirmed.label,
+      ),
+    );
+  if (env.baseUrl !== confirmed.baseUrl)
+    throw new ToolRefusal(
+      vscode.l10n.t(
+        'The address of “{0}” changed after the user confirmed this change ({1} → {2}), so nothing was sent. Ask for it again to confirm it at the new address.',
+        env.label,
+        confirmed.baseUrl,
+        env.baseUrl,
+      ),
+    );
+  if (confirmed.key === undefined) throw keyMissing(env.label);
+  const api = await connection.apiWithKey(env, confirmed.key);
+  if (!api)
+    throw new ToolRefusal(
+      vscode.l10n.t(
+        'The API key of “{0}” was replaced or removed after the user confirmed this change, so nothing was sent. Ask for it again to confirm it with the key it has now.',
         env.label,
       ),
     );
-  const api = active ? connection.api : undefined;
-  return { env, api: api ?? connection.createApi(env), active };
+  return { env, api, active: connection.environment?.id === env.id };
 }
 
 /** Production marked as such wherever an environment is named to the person. */

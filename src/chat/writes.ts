@@ -2,7 +2,7 @@
 // or status of one, or the status of several. Each engagement is read again first and nothing
 // is written over a version other than the one the confirmation (confirm.ts) showed (the bulk
 // status path's stale-write guard); then each change is sent with that version as its
-// precondition.
+// precondition, to the environment and with the key the confirmation named (target.ts).
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { createBody } from '../api/writeBodies';
@@ -10,23 +10,41 @@ import { type Engagement, type EngagementChanges, isAccepted } from '../api/type
 import { changedFields, hasChanges } from '../core/changes';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { describeError } from '../ui/errors';
-import type { ChatDeps } from './deps';
+import type { ChatDeps, Confirmation } from './deps';
 import { engagementLink } from './link';
-import { dataBlock, heading, textResult } from './result';
-import { resolveTarget, type Target, ToolRefusal } from './target';
-import { type CreateInput, ids, inputKey, refusal, type UpdateInput, wanted } from './writeInputs';
+import { dataBlock, errorResult, heading, textResult } from './result';
+import { Tools } from './names';
+import { confirmedTarget, type Target, ToolRefusal } from './target';
+import { type CreateInput, ids, refusal, refusalIn, takeConfirmation, type UpdateInput, wanted } from './writeInputs';
 import { keepWritten } from './wholeSet';
 
-export async function createEngagement(deps: ChatDeps, input: CreateInput) {
-  const refused = refusal(deps, input.environment);
+/**
+ * The target a confirmed write goes to: why it cannot be written (checked again, in the
+ * environment confirmed), or where the confirmation bound it to.
+ */
+async function boundTarget(deps: ChatDeps, input: { environment?: unknown }, confirmed: Confirmation | undefined) {
+  const refused = confirmed
+    ? refusalIn(deps, { id: confirmed.environmentId, label: confirmed.label })
+    : refusal(deps, input.environment);
   if (refused) throw new ToolRefusal(refused);
-  const target = await resolveTarget(deps, input.environment);
+  return confirmedTarget(deps, confirmed);
+}
+
+export async function createEngagement(deps: ChatDeps, input: CreateInput) {
+  const target = await boundTarget(deps, input, takeConfirmation(deps, Tools.createEngagement, input));
   const body = createBody({
     name: String(input.name ?? ''),
     type: String(input.type ?? ''),
     description: input.description,
   });
-  const outcome = await target.api.engagements.create(body);
+  let outcome: Awaited<ReturnType<typeof target.api.engagements.create>>;
+  try {
+    outcome = await target.api.engagements.create(body);
+  } catch (error) {
+    // Said for the environment it was sent to, which need not be the active one.
+    deps.services.log.error(`The chat tool ${Tools.createEngagement} failed`, error);
+    return errorResult(error, target.env.label, heading(target));
+  }
   if (isAccepted(outcome)) {
     if (target.active) void deps.store.track(outcome);
     return textResult(
@@ -51,13 +69,11 @@ type Outcome =
   | { id: string; result: 'failed'; error: unknown };
 
 export async function updateEngagements(deps: ChatDeps, input: UpdateInput) {
-  const refused = refusal(deps, input.environment);
-  if (refused) throw new ToolRefusal(refused);
+  const confirmed = takeConfirmation(deps, Tools.updateEngagements, input);
+  const target = await boundTarget(deps, input, confirmed);
   const list = ids(input);
   const changes = wanted(input, list.length);
-  const target = await resolveTarget(deps, input.environment);
-  const shown = deps.shown.get(inputKey(input));
-  deps.shown.delete(inputKey(input));
+  const shown = confirmed?.versions;
   const outcomes = await mapLimited(list, LIMITS.perEngagement, (id) => updateOne(deps, target, id, changes, shown));
   const rows = outcomes.map((r, i): Outcome =>
     r.status === 'fulfilled' ? r.value : { id: list[i], result: 'failed', error: r.reason },
@@ -70,7 +86,7 @@ async function updateOne(
   target: Target,
   id: string,
   wantedChanges: EngagementChanges,
-  shown: Map<string, string> | undefined,
+  shown: ReadonlyMap<string, string> | undefined,
 ): Promise<Outcome> {
   const fresh = await target.api.engagements.get(id);
   const confirmed = shown?.get(id);

@@ -4,7 +4,7 @@ import { Commands } from '../shared/constants';
 import type { Services } from '../shared/services';
 import { remove, rename, toggleProduction } from './edits';
 import { enterKeyFlow } from './flows';
-import { shownLabel } from './labels';
+import { shownLabel } from '../session/labels';
 import { pickEnvironment } from './picker';
 
 type Action = 'activate' | 'key' | 'rename' | 'production' | 'remove';

@@ -2,7 +2,7 @@
 // environment), the active one, or one the user picks.
 import type { Services } from '../shared/services';
 import type { Environment } from '../session/model';
-import { destination, shownLabel } from './labels';
+import { destination, shownLabel } from '../session/labels';
 
 /** The environment a command's argument names (an id or an environment), else the active one. */
 export function target(services: Services, arg: unknown): Environment | undefined {

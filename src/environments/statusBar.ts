@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../shared/constants';
 import type { KeyVault } from '../session/keyVault';
 import { displayText, safeLabel } from '../core/text';
-import { destination, shownLabel, sourceNote } from './labels';
+import { destination, shownLabel, sourceNote } from '../session/labels';
 import { describeCapabilities } from '../session/model';
 import type { EnvironmentStore } from '../session/store';
 

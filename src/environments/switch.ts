@@ -5,7 +5,7 @@ import { Commands } from '../shared/constants';
 import type { Services } from '../shared/services';
 import { describeCapabilities, type Environment } from '../session/model';
 import { enterKeyFlow } from './flows';
-import { destination, shownLabel, sourceNote } from './labels';
+import { destination, shownLabel, sourceNote } from '../session/labels';
 import { manage } from './manage';
 
 type Choice = { env: string } | 'add' | 'manage';

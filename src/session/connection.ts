@@ -3,8 +3,10 @@ import { ServiceApi } from '../api/service';
 import type { Scope } from '../api/types';
 import { ContextKeys, Settings } from '../shared/constants';
 import type { Log } from '../shared/log';
-import type { KeyVault } from './keyVault';
+import { keyFingerprint, type KeyVault } from './keyVault';
 import { type Capabilities, type Environment, originOf, SCOPE_CAPABILITY } from './model';
+
+type ApiTarget = Pick<Environment, 'id' | 'label' | 'baseUrl' | 'source'>;
 import type { EnvironmentStore } from './store';
 
 /**
@@ -71,7 +73,23 @@ export class Connection implements vscode.Disposable {
   }
 
   /** A client for any environment (used to check a key before it is saved). */
-  createApi(env: Pick<Environment, 'id' | 'label' | 'baseUrl' | 'source'>, keyOverride?: string): ServiceApi {
+  createApi(env: ApiTarget, keyOverride?: string): ServiceApi {
+    return this.build(env, keyOverride, keyOverride === undefined);
+  }
+
+  /**
+   * A client for `env` that sends only the key whose fingerprint is given, and learns what it
+   * may do as the active client does: a write a person confirmed with one key is sent with
+   * that key or not at all. Undefined when the key stored for `env` is another one now
+   * (replaced, removed, or not for this address).
+   */
+  async apiWithKey(env: ApiTarget, fingerprint: string): Promise<ServiceApi | undefined> {
+    const key = await this.vault.keyFor(env);
+    if (key === undefined || keyFingerprint(key) !== fingerprint) return undefined;
+    return this.build(env, key, true);
+  }
+
+  private build(env: ApiTarget, pinnedKey: string | undefined, learns: boolean): ServiceApi {
     const timeout = vscode.workspace.getConfiguration(Settings.section).get<number>(Settings.requestTimeoutSeconds, 30);
     return new ServiceApi({
       baseUrl: env.baseUrl,
@@ -80,8 +98,8 @@ export class Connection implements vscode.Disposable {
       userAgent: this.userAgent,
       getKey: async () => {
         // The one place a stored key is handed to a client: only for the origin it was entered for.
-        const key = keyOverride ?? (await this.vault.keyFor(env));
-        if (key === undefined && keyOverride === undefined && (await this.vault.has(env.id))) {
+        const key = pinnedKey ?? (await this.vault.keyFor(env));
+        if (key === undefined && pinnedKey === undefined && (await this.vault.has(env.id))) {
           this.log.warn(
             `The key stored for "${env.label}" was not entered for ${originOf(env.baseUrl)}; it was not sent. Enter the key for this address.`,
           );
@@ -91,7 +109,7 @@ export class Connection implements vscode.Disposable {
       },
       onRequest: (entry) => {
         this.log.request(env.label, entry);
-        if (keyOverride !== undefined) return;
+        if (!learns) return;
         const capability = SCOPE_CAPABILITY[entry.scope as Scope];
         if (!capability) return;
         if (entry.outcome === 'ok') void this.store.learn(env.id, { [capability]: true });

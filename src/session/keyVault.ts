@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { SECRET_PREFIX } from '../shared/constants';
 import { type Environment, legacySettingsEnvironmentId, originOf } from './model';
@@ -26,6 +27,14 @@ function parseEntry(raw: string | undefined): Entry | undefined {
     }
   }
   return { key: raw };
+}
+
+/**
+ * Which key is meant, as a digest that cannot give the key back: what a person confirmed with
+ * one key is sent with that key or not at all.
+ */
+export function keyFingerprint(key: string): string {
+  return createHash('sha256').update(`engagement-usage key\0${key}`).digest('hex');
 }
 
 /**
@@ -78,6 +87,12 @@ export class KeyVault implements vscode.Disposable {
   /** Whether a request to `env` would get a key (see `keyFor`). */
   async usable(env: KeyTarget): Promise<boolean> {
     return (await this.keyFor(env)) !== undefined;
+  }
+
+  /** The fingerprint of the key a request to `env` would send (see `keyFor`); undefined when none would be. */
+  async fingerprint(env: KeyTarget): Promise<string | undefined> {
+    const key = await this.keyFor(env);
+    return key === undefined ? undefined : keyFingerprint(key);
   }
 
   /** The origin the key of `id` was entered for; undefined when none is stored or it predates origins. */

@@ -9,7 +9,8 @@ export type CommandHandler = (...args: unknown[]) => unknown;
 /**
  * The one place commands are registered. Every handler runs inside one error wrapper: an
  * error that escapes a handler is logged and shown with the actions its kind calls for,
- * never left as an unhandled rejection.
+ * never left as an unhandled rejection. A command returns nothing to whoever ran it: any
+ * extension can run them, and what a handler read is for the person, not for the caller.
  */
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -20,11 +21,10 @@ export function registerCommands(
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
-          return await handler(...args);
+          await handler(...args);
         } catch (error) {
           deps.log.error(`Command ${id} failed`, error);
           await showError(deps.ui(), error);
-          return undefined;
         }
       }),
     );

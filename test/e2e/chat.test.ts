@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startService } from '../service/server';
 import { required, useWorkbench, type Workbench } from './workbench';
 
 const CONTAINER = 'Engagement & Usage';
@@ -177,5 +178,88 @@ describe('Chat tools and links (e2e)', function () {
       async () => (await details.locator('h1.name').textContent()) === target.name,
       'the details of the linked engagement',
     );
+  });
+
+  it('a write confirmed in Staging goes to Staging after the person switched to Production before answering', async () => {
+    const wb = workbench();
+    const staging = wb.service;
+    // Production: another service with the same data (the same ids and versions).
+    const production = await startService({ port: 0 });
+    production.store.setEngagements(staging.store.engagements);
+    const signal = `${reportFile}.go`;
+    try {
+      await wb.runCommand('Add Environment');
+      await wb.answerInput('short name', 'Production');
+      await wb.answerInput('ending in /v1', production.baseUrl);
+      await wb.answerInput('API key', production.keys.admin);
+      await wb.waitFor(
+        async () => (await wb.statusBarItems()).some((i) => i.text.includes('Production')),
+        'Production to be the active environment',
+        30_000,
+      );
+      await wb.runCommand('Add Environment');
+      await wb.answerInput('short name', 'Staging');
+      await wb.answerInput('ending in /v1', staging.baseUrl);
+      await wb.answerInput('API key', staging.keys.admin);
+      await wb.waitFor(
+        async () => (await wb.statusBarItems()).some((i) => i.text.includes('Staging')),
+        'Staging to be the active environment',
+        30_000,
+      );
+      // Beyond the tree's first page, so the confirmation reads its current value from Staging.
+      const target = staging.store.engagements.at(-1)!;
+      assert.equal(production.store.getEngagement(target.id)?.updatedAt, target.updatedAt);
+      const status = target.status === 'archived' ? 'completed' : 'archived';
+
+      // The tool is asked for now, and prepared once the link's question is on screen.
+      fs.rmSync(reportFile, { force: true });
+      fs.rmSync(signal, { force: true });
+      await wb.runCommand('Probe: Invoke a Language Model Tool');
+      await wb.answerInput(
+        'The tool name',
+        `wait:${signal} ${UPDATE_TOOL} ${JSON.stringify({ ids: [target.id], status })}`,
+      );
+      await openLink(wb, `environment=Production&id=${target.id}`);
+      const ask = wb.page.locator('.monaco-dialog-box', { hasText: 'Switch to the environment' });
+      await ask.waitFor({ state: 'visible', timeout: 15_000 });
+      staging.clearRequests();
+      fs.writeFileSync(signal, 'go');
+      // The confirmation is prepared in Staging: it reads the engagement there.
+      await wb.waitFor(
+        () => staging.requests.some((r) => r.method === 'GET' && r.path === `/v1/engagements/${target.id}`),
+        'the confirmation to read the engagement in Staging',
+        30_000,
+      );
+      // The person switches to Production before answering the confirmation.
+      await ask.locator('.dialog-buttons .monaco-button', { hasText: 'Switch and Open' }).click();
+      const confirmation = wb.page.locator('.monaco-dialog-box', { hasText: 'Change an engagement' });
+      await confirmation.waitFor({ state: 'visible', timeout: 30_000 });
+      await wb.waitFor(
+        async () => (await wb.statusBarItems()).some((i) => i.text.includes('Production')),
+        'Production to be the active environment',
+        30_000,
+      );
+      const shown = (await confirmation.innerText()).replace(/\s+/g, ' ');
+      assert.match(shown, /Change an engagement in “Staging”\?/, shown);
+      staging.clearRequests();
+      production.clearRequests();
+      const yes = (await confirmation.locator('.dialog-buttons .monaco-button').allInnerTexts())
+        .map((b) => b.trim())
+        .find((b) => b !== 'Cancel')!;
+      await confirmation.locator('.dialog-buttons .monaco-button', { hasText: yes }).click();
+      const report = await toolReport(wb);
+      assert.equal(report.outcome, 'answered', report.text);
+      assert.match(report.text, /^Environment: “Staging”\./);
+      assert.match(report.text, /Changed 1,/);
+      const writes = (service: typeof staging) =>
+        service.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+      assert.deepEqual(writes(staging), [`PATCH /v1/engagements/${target.id}`], 'one write in Staging');
+      assert.deepEqual(writes(production), [], 'none in Production');
+      assert.equal(staging.store.getEngagement(target.id)?.status, status);
+      assert.notEqual(production.store.getEngagement(target.id)?.status, status);
+    } finally {
+      fs.rmSync(signal, { force: true });
+      await production.close();
+    }
   });
 });

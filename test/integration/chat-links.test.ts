@@ -3,7 +3,7 @@
 // page, not to the handler): the right engagement's details open.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { suiteContext, useEnvironment, waitFor } from './support/helpers';
+import { defineEnvironment, suiteContext, useEnvironment, waitFor } from './support/helpers';
 
 describe('Chat: links that open an engagement', function () {
   this.timeout(60_000);
@@ -52,5 +52,48 @@ describe('Chat: links that open an engagement', function () {
       assert.equal(message.modal, false, 'a notification, not a dialog');
       assert.deepEqual(ctx.service.requests, [], `nothing sent for ${query.slice(0, 80)}`);
     }
+  });
+
+  it('asks before switching to a workspace’s environment, saying it is the workspace’s and where it sends the key', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin);
+    const config = vscode.workspace.getConfiguration('engagementUsage');
+    const theirs = await defineEnvironment(
+      ctx,
+      { label: 'Production', baseUrl: 'http://127.0.0.2:9/v1' },
+      vscode.ConfigurationTarget.Workspace,
+    );
+    try {
+      ctx.ui.messages.length = 0;
+      ctx.service.clearRequests();
+      ctx.ui.onMessages(undefined);
+      await ctx.exports.chat!.openLink(
+        `vscode://eus-tools.engagement-usage/engagement?environment=${theirs.id}&id=${ctx.service.store.engagements[1].id}`,
+      );
+      const [asked] = ctx.ui.messages;
+      assert.equal(asked?.modal, true, 'asked in a dialog');
+      assert.match(asked.text, /^Switch to the environment “Production \(workspace\)” to open engagement /);
+      assert.match(
+        asked.detail ?? '',
+        /“Production” is defined by this workspace’s settings, not by you, and sends your key to http:\/\/127\.0\.0\.2:9\./,
+      );
+      assert.equal(ctx.exports.environments?.active()?.label, 'Test', 'dismissed: nothing switched');
+      assert.deepEqual(ctx.service.requests, [], 'nothing sent');
+    } finally {
+      await config.update('environments', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  it('returns nothing to an extension that runs its commands', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin);
+    const target = ctx.service.store.engagements[5];
+    const returned = await vscode.commands.executeCommand('engagementUsage.openEngagement', target.id);
+    await waitFor(
+      () => (ctx.exports.engagements?.details()?.view?.id === target.id ? true : undefined),
+      'the details of the engagement',
+    );
+    assert.equal(returned, undefined, 'the engagement read for the person is not handed to the caller');
+    for (const command of ['engagementUsage.refreshEngagements', 'engagementUsage.copyEngagementLink'])
+      assert.equal(await vscode.commands.executeCommand(command, target.id), undefined, command);
+    ctx.exports.engagements?.closeDetails();
   });
 });

@@ -2,7 +2,7 @@
 // as such (a repository chose its label and URL); a label two environments share is shown
 // with where each comes from, so a workspace's "Production" never passes for the user's own.
 import * as vscode from 'vscode';
-import { type Environment, originOf } from '../session/model';
+import { type Environment, originOf } from './model';
 
 /** Where an environment comes from, in words; empty for the user's own. */
 export function sourceNote(env: Environment): string {
