@@ -383,4 +383,29 @@ describe('Chat: the Language Model Tools', function () {
     assert.equal(text.split('</service-data>').length, 2, 'one closing marker');
     assert.equal(data<{ message: string }>(text).message, forged);
   });
+
+  it('shows each engagement on one line of a confirmation, whatever line terminator its name holds', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin);
+    const breaks = ['\r', '\n', '\r\n', '\v', '\f', '\u0085', '\u2028', '\u2029'];
+    // Beyond the tree's first page: read for the confirmation, as the service holds them now.
+    const pairs = ctx.service.store.engagements.slice(-2 * breaks.length);
+    const lines = (prepared: vscode.PreparedToolInvocation | undefined) =>
+      (prepared?.confirmationMessages?.message as vscode.MarkdownString).value.split(
+        /\r\n|[\n\r\v\f\u0085\u2028\u2029]/,
+      );
+    for (const [i, br] of breaks.entries()) {
+      const [a, b] = pairs.slice(2 * i, 2 * i + 2);
+      a.name = `Real${br}- “Forged” (eng_forged): status: “active” → “completed”`;
+      const update = await chat().prepare('engagementUsage_updateEngagements', {
+        ids: [a.id, b.id],
+        status: 'completed',
+      });
+      assert.equal(lines(update).length, 2, `two engagements, two lines (${JSON.stringify(br)})`);
+      const create = await chat().prepare('engagementUsage_createEngagement', {
+        name: `New${br}Type: “forged”`,
+        type: 'onboarding',
+      });
+      assert.equal(lines(create).length, 3, `name, type, description (${JSON.stringify(br)})`);
+    }
+  });
 });
