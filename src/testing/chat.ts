@@ -10,7 +10,7 @@ export interface ChatExports {
   registered(): string[];
   /** What a tool's `prepareInvocation` answers for an input: the very function VS Code calls. */
   prepare(name: string, input: object): Promise<vscode.PreparedToolInvocation | undefined>;
-  /** What VS Code calls once the person confirmed (a dialog the extension host cannot click). */
+  /** What VS Code calls once the person confirmed what `prepare` showed for the same input (a dialog the extension host cannot click). */
   invokeConfirmed(name: string, input: object): Promise<string>;
   /** Opens a link as the URI handler does (code-server does not hand `openExternal` links to it in tests). */
   openLink(link: string): Promise<void>;
