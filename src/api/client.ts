@@ -13,7 +13,7 @@ import type * as FailureModule from './failure';
 import type { CallState } from './failure';
 import { createHttp, type HttpSettings } from './http';
 import { readWriteAnswer, type WriteAnswer } from './readings';
-import { redact } from './redact';
+import { redact, redactKey } from './redact';
 import { ShapeError } from './validate';
 
 type KeyProvider = () => string | undefined | Promise<string | undefined>;
@@ -158,7 +158,9 @@ export class ApiClient {
       call.status = response.status;
       timer = setTimeout(() => bodyDeadline.abort(), this.#settings.timeoutMs);
       call.readingBody = true;
-      const text = await response.text();
+      // Nothing the service answers reaches a reader with the key in it: what is shown,
+      // exported or given to a model is read from this text.
+      const text = redactKey(await response.text(), call.key);
       call.readingBody = false;
       const result = read({ status: response.status, text, headers: response.headers });
       const unreadable = (result as { unreadable?: string }).unreadable;

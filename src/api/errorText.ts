@@ -1,5 +1,6 @@
 // The text of an error body made safe to show: bounds on what is read and kept, one line per
 // message, markup stripped, long text clipped. Shared by the readers of error bodies.
+import { foldLines, INVISIBLE } from '../core/text';
 
 /** Bounds of what is read and shown: a hostile body can be long, deep or huge. */
 export const ERROR_BODY_LIMITS = {
@@ -36,16 +37,15 @@ export function unique(texts: string[]): string[] {
   return [...new Set(texts)];
 }
 
-/** One line: control characters and runs of white space become one space; invisible controls go. */
+// Format and other default-ignorable characters (bidirectional overrides, zero-width
+// characters, tags…) could make a message read as something else: they go. Controls (Cc) are
+// not among them: each is a space, as line breaks are.
+const FORMAT = new RegExp(`(?!\\p{Cc})${INVISIBLE}`, 'gu');
+const BLANKS = /[\p{Cc}\s]+/gu;
+
+/** One line: line breaks, control characters and runs of white space become one space; invisible characters go. */
 export function oneLine(text: string): string {
-  return (
-    text
-      // Bidirectional overrides and zero-width characters could make a message read as something else.
-      .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ')
-      .trim()
-  );
+  return foldLines(text).replace(FORMAT, '').replace(BLANKS, ' ').trim();
 }
 
 export function stripMarkup(html: string): string {

@@ -1,32 +1,152 @@
 // Redaction of the API key from every text the extension shows or logs (messages, the log,
-// error causes, a redirect's target). A service may echo the key in many forms: as typed,
-// JSON-escaped, percent-encoded once or more, as HTML character references, inside base64 or
-// base64url, or as a host name (which a URL parser lower-cases and percent-decodes). Each is
-// matched here; what matches becomes `[redacted]`.
+// error causes, a redirect's target) and from every answer of the service before it is read.
+// A service may echo the key in many forms: as typed, JSON-escaped, percent-encoded once or
+// more, as HTML character references, inside base64 or base64url, or as a host name (which a
+// URL parser lower-cases and percent-decodes), and split by characters that show nothing
+// (src/core/text.ts `INVISIBLE`: a display path that drops one would put the key back
+// together). Each is matched here; what matches becomes `[redacted]`.
+import { INVISIBLE } from '../core/text';
 
 const REDACTED = '[redacted]';
 
 /**
  * Removes the key, and anything that looks like a bearer token, from a text, in whatever form
- * the key appears: as typed or in another case, JSON-escaped (`\/`, `\u0041`), percent-encoded
- * (`%2F`, twice `%252F`, or more), as HTML character references (`&#65;`, `&#x41;`,
- * `&period;`), any mix of these, or inside base64 and base64url. Keys of the form
- * `<keyId>.<secret>`: the secret part alone is redacted too.
+ * the key appears (see `redactKey`).
  */
 export function redact(text: string, key?: string): string {
-  let out = text;
-  if (key && key.length >= 4) {
-    out = redactSecret(out, key);
-    const secret = key.slice(key.indexOf('.') + 1);
-    if (secret !== key && secret.length >= 8) out = redactSecret(out, secret);
-  }
-  return out.replace(/(Bearer(?:\s|%20|\\u0020)+)[^\s"',]+/gi, `$1${REDACTED}`);
+  // A token ends before a quote, a comma or white space, and takes whole escapes (`\"`), so a
+  // JSON text stays JSON.
+  return redactKey(text, key).replace(/(Bearer(?:\s|%20|\\u0020)+)(?:[^\s"',\\]|\\\S)+/gi, `$1${REDACTED}`);
 }
 
-function redactSecret(text: string, secret: string): string {
-  let out = text.replace(keyPattern(secret), REDACTED);
-  if (secret.length >= 8) for (const core of base64Cores(secret)) out = out.split(core).join(REDACTED);
-  return out;
+/**
+ * Removes the key from a text, in whatever form it appears: as typed or in another case,
+ * JSON-escaped (`\/`, `\u0041`), percent-encoded (`%2F`, twice `%252F`, or more), as HTML
+ * character references (`&#65;`, `&#x41;`, `&period;`), any mix of these, or inside base64 and
+ * base64url; with any number of invisible characters, raw or JSON-escaped (`\u2060`,
+ * `\udb40\udc41`, `\r`), between any two of its characters. Keys of the form
+ * `<keyId>.<secret>`: the secret part alone is redacted too. Other text, bearer tokens that
+ * are not the key among it, is kept: this is what the service's answers go through.
+ *
+ * A JSON text stays JSON, with `[redacted]` inside the string that held the key: a match holds
+ * the key's characters and what is skipped between them (invisible characters, whole
+ * escapes), none of which is a quote or a backslash of the JSON around it; a match that
+ * would begin or end inside an escape (`\n` before a key starting with `n`) takes the whole
+ * escape. (A key holding `"` could in principle be spelt across a string's end: such a text
+ * is the service's own doing.)
+ */
+export function redactKey(text: string, key: string | undefined): string {
+  const pattern = key ? keyPattern(key) : undefined;
+  if (!pattern) return text;
+  const shown = visible(text);
+  const ranges: Array<[number, number]> = [];
+  for (const match of shown.text.matchAll(pattern)) {
+    // Back to the text's own places: the first character's, and the last character's end.
+    const end = match.index + match[0].length;
+    ranges.push([escapeStart(text, shown.at(match.index)), escapeEnd(text, shown.at(end - 1) + 1)]);
+  }
+  let out = '';
+  let done = 0;
+  for (const [start, end] of ranges) {
+    if (end <= done) continue;
+    out += start >= done ? `${text.slice(done, start)}${REDACTED}` : '';
+    done = end;
+  }
+  return done ? out + text.slice(done) : text;
+}
+
+const INVISIBLE_RUN = new RegExp(`${INVISIBLE}+`, 'gu');
+const INVISIBLE_ONLY = new RegExp(`^${INVISIBLE}+$`, 'u');
+
+// A JSON escape (a surrogate pair's two, one `\uXXXX`, a short one such as `\r`, or any other
+// such as `\\`, which is read whole so a backslash after it starts nothing), or a run of
+// invisible characters.
+const ESCAPE_OR_INVISIBLE = new RegExp(
+  `\\\\(?:u([dD][89abAB][0-9a-fA-F]{2})\\\\u([dD][c-fC-F][0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|([bfnrt])|[^])|${INVISIBLE}+`,
+  'gu',
+);
+
+const MAYBE_HIDDEN = /[^\x20-\x5b\x5d-\x7e]/;
+
+interface Visible {
+  /** The text without invisible characters, raw or JSON-escaped. */
+  text: string;
+  /** Where the character at an index of `text` is in the whole text. */
+  at(index: number): number;
+}
+
+/** The text as a reader sees it once invisible characters are dropped, and where each character kept was. */
+function visible(text: string): Visible {
+  // Printable ASCII but the backslash holds no invisible character and no escape.
+  if (!MAYBE_HIDDEN.test(text)) return { text, at: (index) => index };
+  // Runs kept: start in the text, start in what is kept.
+  const from: number[] = [];
+  const to: number[] = [];
+  let kept = '';
+  let done = 0;
+  for (const match of text.matchAll(ESCAPE_OR_INVISIBLE)) {
+    const [all, high, low, unit, short] = match;
+    const decoded = high
+      ? String.fromCharCode(parseInt(high, 16), parseInt(low, 16))
+      : unit
+        ? String.fromCharCode(parseInt(unit, 16))
+        : short
+          ? '\b' // each short escape is a control character
+          : all.startsWith('\\')
+            ? ''
+            : all;
+    if (!decoded || !INVISIBLE_ONLY.test(decoded)) continue;
+    if (match.index > done) {
+      from.push(done);
+      to.push(kept.length);
+      kept += text.slice(done, match.index);
+    }
+    done = match.index + all.length;
+  }
+  if (!from.length && done === 0) return { text, at: (index) => index };
+  from.push(done);
+  to.push(kept.length);
+  kept += text.slice(done);
+  return {
+    text: kept,
+    at(index) {
+      // The last run starting at or before `index`.
+      let lo = 0;
+      let hi = to.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (to[mid] <= index) lo = mid;
+        else hi = mid - 1;
+      }
+      return from[lo] + (index - to[lo]);
+    },
+  };
+}
+
+/**
+ * Where a match starting at `index` must start so that it does not begin inside a JSON escape:
+ * after an odd run of backslashes (the escape's letter), or among the hex digits of `\uXXXX`,
+ * the escape's backslash.
+ */
+function escapeStart(text: string, index: number): number {
+  for (let back = 1; back <= 5 && back <= index; back++) {
+    const start = index - back;
+    if (text[start] !== '\\') continue;
+    const escape = text.slice(start, index);
+    if (back > 1 && !/^\\u[0-9a-f]{0,4}$/i.test(escape)) continue;
+    let run = 0;
+    while (start - run - 1 >= 0 && text[start - run - 1] === '\\') run++;
+    if (run % 2 === 0) return start;
+  }
+  return index;
+}
+
+/** Where a match ending at `end` must end so that it does not end inside a JSON escape (a key's own backslash). */
+function escapeEnd(text: string, end: number): number {
+  let run = 0;
+  while (end - run - 1 >= 0 && text[end - run - 1] === '\\') run++;
+  if (run % 2 === 0) return end;
+  return Math.min(text.length, end + (text[end] === 'u' ? 5 : 1));
 }
 
 // Named character references a key's punctuation may be written as (HTML5).
@@ -42,31 +162,52 @@ const NAMED: Record<string, string[]> = {
   '&': ['amp'],
 };
 
-const patterns = new Map<string, RegExp>();
+const patterns = new Map<string, RegExp | undefined>();
 
 /**
- * A pattern matching `secret`, any case, with each character as itself, `\uXXXX`, `%XX`
- * (UTF-8, percent-encoded any number of times: `%25XX`, `%2525XX`), `&#NN;`, `&#xHH;`, a
- * named reference, or, for `/`, `\/`.
+ * One pattern for everything of `key` to redact, matched on the text without its invisible
+ * characters (`visible`): the key without its own invisible characters, spelt in any of the
+ * forms `spelt` knows; for `<keyId>.<secret>` keys the secret part alone too; and (for 8
+ * characters or more) the base64 cores of what was sent. Undefined for a key under 4
+ * characters (nothing is redacted).
  */
-function keyPattern(secret: string): RegExp {
-  let pattern = patterns.get(secret);
-  if (pattern) return pattern;
-  const parts = Array.from(secret, (ch) => {
-    const forms = [ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')];
+function keyPattern(key: string): RegExp | undefined {
+  if (patterns.has(key)) return patterns.get(key);
+  const whole = key.replace(INVISIBLE_RUN, '');
+  const dot = whole.indexOf('.');
+  const secret = whole.slice(dot + 1);
+  const forms: string[] = [];
+  if (whole.length >= 4) forms.push(spelt(whole));
+  if (whole.length >= 8) forms.push(...base64Cores(key));
+  if (dot >= 0 && secret.length >= 8) forms.push(spelt(secret), ...base64Cores(key.slice(key.indexOf('.') + 1)));
+  // Any case: a host name is lower-cased, hex digits may be either; more is redacted, never
+  // less (a base64 core of 10 characters or more matched in another case is no one's text).
+  const pattern = forms.length ? new RegExp(forms.join('|'), 'gi') : undefined;
+  if (patterns.size > 32) patterns.clear();
+  patterns.set(key, pattern);
+  return pattern;
+}
+
+/**
+ * `secret` with each character as itself, `\uXXXX`, `%XX` (UTF-8, percent-encoded any number
+ * of times: `%25XX`, `%2525XX`), `&#NN;`, `&#xHH;`, a named reference, or, for `/`, `"` and
+ * `\`, its short JSON escape.
+ */
+function spelt(secret: string): string {
+  return Array.from(secret, (ch) => {
+    const forms = [escapeRegExp(ch)];
     const code = ch.codePointAt(0) ?? 0;
     if (code < 0x10000) forms.push(`\\\\u${code.toString(16).padStart(4, '0')}`);
     forms.push(Array.from(new TextEncoder().encode(ch), (b) => `%(?:25)*${b.toString(16).padStart(2, '0')}`).join(''));
     forms.push(`&#0*${code};?`, `&#x0*${code.toString(16)};?`);
     for (const name of NAMED[ch] ?? []) forms.push(`&${name};`);
-    if (ch === '/') forms.push('\\\\/');
+    if (ch === '/' || ch === '"' || ch === '\\') forms.push(`\\\\\\${ch}`);
     return `(?:${forms.join('|')})`;
-  });
-  // Any case: a host name is lower-cased, hex digits may be either; more is redacted, never less.
-  pattern = new RegExp(parts.join(''), 'gi');
-  if (patterns.size > 32) patterns.clear();
-  patterns.set(secret, pattern);
-  return pattern;
+  }).join('');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /**
@@ -85,5 +226,5 @@ function base64Cores(secret: string): string[] {
     const core = encoded.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
     cores.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
-  return [...new Set(cores)];
+  return [...new Set(cores)].map(escapeRegExp);
 }

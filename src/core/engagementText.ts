@@ -5,7 +5,7 @@ import { type Engagement, ENGAGEMENT_FIELDS } from '../api/types';
 import { absoluteTime, formatCount, relativeTime } from './format';
 import { l10n } from './l10n';
 import { statusLook } from './status';
-import { displayText } from './text';
+import { displayText, foldLines, LINE_BREAK } from './text';
 
 export interface EngagementWords {
   evaluations(count: number, formatted: string): string;
@@ -58,25 +58,35 @@ export function describeEngagement(
   ].join(' · ');
 }
 
-/** Escapes text so Markdown shows it literally (no links, emphasis, HTML or headings). */
+const LINE_BREAKS = new RegExp(LINE_BREAK, 'g');
+
+/**
+ * Escapes text so Markdown shows it literally (no links, emphasis, HTML or headings). Every
+ * line break (a lone CR, NEL, U+2028 and U+2029 as LF alike) is a visible hard line break,
+ * never a new block.
+ */
 export function escapeMarkdown(text: string): string {
-  return displayText(text)
-    .replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`)
-    .replace(/\r?\n/g, '  \n');
+  return (
+    displayText(text)
+      .replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`)
+      .replace(LINE_BREAKS, '  \n')
+      // `=` under a line would make it a heading.
+      .replace(/\n( {0,3})=/g, '\n$1\\=')
+  );
 }
 
-/** Inline code that survives backticks inside the value. */
+/** Inline code on one line (a line break inside could start a block) that survives backticks inside the value. */
 export function inlineCode(raw: string): string {
-  const text = displayText(raw);
+  const text = displayText(foldLines(raw));
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-/** One line of escaped text (for headings and table cells, where a line break would end them). */
+/** One line of escaped text (for headings, table cells and confirmations, where a line break would end them). */
 export function escapeLine(text: string): string {
-  return escapeMarkdown(text.replace(/\s*\r?\n\s*/g, ' '));
+  return escapeMarkdown(foldLines(text));
 }
 
 const KNOWN_FIELDS = new Set(ENGAGEMENT_FIELDS);
@@ -112,7 +122,7 @@ export function engagementMarkdown(
   if (!tooltip) lines.push(`## ${escapeLine(engagement.name)}`, '');
   lines.push(`| | |`, `|---|---|`);
   // In a table a pipe ends the cell even inside code, unless escaped (GFM).
-  lines.push(`| ${w.id} | ${inlineCode(engagement.id.replace(/\r?\n/g, ' ')).replace(/\|/g, '\\|')} |`);
+  lines.push(`| ${w.id} | ${inlineCode(engagement.id).replace(/\|/g, '\\|')} |`);
   lines.push(`| ${w.type} | ${escapeLine(engagement.type)} |`);
   lines.push(`| ${w.status} | ${escapeLine(statusLook(engagement.status).text)} |`);
   lines.push(`| ${w.evaluations} | ${formatCount(engagement.evaluationCount)} |`);

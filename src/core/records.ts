@@ -2,6 +2,7 @@
 // from the records themselves, and values of any shape are shown compactly. Pure.
 import type { KeyColumn, KeySort } from './recordDefaults';
 import type { SortDirection } from './query';
+import { foldLines } from './text';
 
 export type { SortDirection };
 
@@ -55,7 +56,7 @@ function inline(value: unknown, depth: number): string {
  */
 export function compactValue(value: unknown, max = 80): string {
   if (value === null) return '';
-  const text = inline(value, 0).replace(/\s+/g, ' ');
+  const text = foldLines(inline(value, 0)).replace(/\s+/g, ' ');
   const chars = Array.from(text);
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }

@@ -4,6 +4,7 @@
 // report becomes one short line, and after `REPORT_LIMIT` of them one line says the rest are
 // not written.
 import { l10n } from './l10n';
+import { foldLines } from './text';
 
 /** Reports written per panel (each panel starts again when it is made anew). */
 export const REPORT_LIMIT = 20;
@@ -26,13 +27,12 @@ export class WebviewErrorReports {
   }
 }
 
-// C0 and C1 controls (line breaks and tabs among them), and Unicode's line and paragraph separators.
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g;
+// C0 and C1 controls (tabs among them); line breaks are folded first (text.ts).
+const CONTROLS = /\p{Cc}/gu;
 
 /** One line: line breaks, tabs and other control characters made spaces (one per run), cut at `REPORT_CHARS`. */
 export function oneLine(message: string): string {
-  const line = message.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+  const line = foldLines(message).replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
   const chars = Array.from(line);
   return chars.length <= REPORT_CHARS ? line : `${chars.slice(0, REPORT_CHARS - 1).join('')}…`;
 }

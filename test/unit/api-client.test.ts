@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
 import { type RequestLog, userAgent } from '../../src/api/client';
+import { redact } from '../../src/api/redact';
 import { ServiceApi } from '../../src/api/service';
+import { toCsv, toJsonExport } from '../../src/core/csv';
+import { compactValue } from '../../src/core/records';
+import { safeText, shortLabel } from '../../src/core/text';
 import { NAME_MAX_LENGTH, type RunningService } from '../service/server';
 import { done } from './support/writes';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
+import { INVISIBLES, jsonEscaped, splitKey } from './support/invisibles';
 import { useReferenceService } from './support/referenceService';
 
 describe('API client against the reference service', function () {
@@ -412,6 +417,75 @@ describe('API client against the reference service', function () {
       assert.ok(!(error.serverMessage ?? '').includes(service.keys.admin));
       assert.match(error.message, /\[redacted\]/);
       for (const entry of logs) assert.ok(!JSON.stringify(entry).includes(service.keys.admin));
+    });
+
+    // What any display path could show at most: the text with every invisible character gone.
+    const seen = (text: string) => text.replace(/\p{Cc}|\p{Cf}|\p{Default_Ignorable_Code_Point}/gu, '');
+
+    it('an error body echoing the key split by any invisible character, raw or escaped: no message, field error or log line shows it (issue 34)', async () => {
+      const admin = service.keys.admin;
+      const secret = admin.slice(admin.indexOf('.') + 1);
+      for (const [name, ch] of INVISIBLES)
+        for (const [form, split] of [
+          ['raw', JSON.stringify(splitKey(admin, ch)).slice(1, -1)],
+          ['escaped', splitKey(admin, jsonEscaped(ch))],
+        ]) {
+          logs = [];
+          service.faults.add({
+            kind: 'status',
+            status: 400,
+            times: 1,
+            rawBody: `{"error":{"message":"Key ${split} is malformed","fields":{"key":"Bearer ${split}"}}}`,
+          });
+          const error = await rejectsWith(api.engagements.list(), 'invalidRequest');
+          const texts = [
+            error.message,
+            error.serverMessage ?? '',
+            JSON.stringify(error.fieldErrors),
+            ...logs.map((entry) => entry.message ?? ''),
+          ];
+          assert.match(error.serverMessage ?? '', /Key \[redacted\] is malformed/, `${name}, ${form}`);
+          for (const text of texts.flatMap((t) => [t, safeText(t), shortLabel(t, '-'), redact(t)]))
+            assert.ok(!seen(text).includes(secret), `${name}, ${form}: ${JSON.stringify(text)}`);
+        }
+    });
+
+    it('a usage record carrying the key, its Authorization value, or the key encoded: the records, their CSV and JSON hold [redacted] (issue 34)', async () => {
+      const admin = service.keys.admin;
+      const secret = admin.slice(admin.indexOf('.') + 1);
+      const pct = Array.from(admin, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join('');
+      const carried: Record<string, string> = {
+        header: `Authorization: Bearer ${admin}`,
+        basic: `Basic ${Buffer.from(`user:${admin}`).toString('base64')}`,
+        url: `https://x.invalid/?key=${pct}`,
+        escaped: jsonEscaped(admin),
+      };
+      for (const [name, ch] of INVISIBLES) carried[name] = JSON.stringify(splitKey(admin, ch)).slice(1, -1);
+      const records = Object.entries(carried).map(
+        ([what, text], i) =>
+          `{"id":"rec_${i}","keyId":"key_admin","endpoint":"GET /v1/engagements","what":"${what}","note":"${text}","meta":{"auth":"${text}"}}`,
+      );
+      service.faults.add({
+        path: '/usage/details',
+        kind: 'status',
+        status: 200,
+        times: 1,
+        rawBody: `{"data":[${records.join(',')}],"page":1,"pageSize":100,"totalCount":${records.length}}`,
+      });
+      const page = await api.usage.details({ page: 1, pageSize: 100 });
+      assert.equal(page.data.length, records.length, 'every record read');
+      const exported = [
+        JSON.stringify(page.data),
+        toCsv(page.data),
+        toJsonExport(page.data, { billingPeriod: '2026-11', exportedAt: '2026-11-20T00:00:00Z' }),
+        ...page.data.map((record) => compactValue(record.meta)),
+      ];
+      for (const text of exported) assert.ok(!seen(text).includes(secret), text);
+      for (const record of page.data) {
+        assert.match(String(record.note), /\[redacted\]/, `${String(record.what)}: ${String(record.note)}`);
+        assert.equal(record.endpoint, 'GET /v1/engagements', 'the rest of the record is as sent');
+      }
+      assert.equal(page.data[0].note, 'Authorization: Bearer [redacted]');
     });
 
     it('logs each request: method, path, status, duration, retries', async () => {

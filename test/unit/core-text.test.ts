@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
-import { describeEngagement, engagementMarkdown, escapeMarkdown } from '../../src/core/engagementText';
-import { displayText } from '../../src/core/text';
+import { oneLine as errorOneLine } from '../../src/api/errorText';
+import {
+  describeEngagement,
+  engagementMarkdown,
+  escapeLine,
+  escapeMarkdown,
+  inlineCode,
+} from '../../src/core/engagementText';
+import { compactValue } from '../../src/core/records';
+import { displayText, safeLabel, safeText, shortLabel } from '../../src/core/text';
+import { oneLine as webviewOneLine } from '../../src/core/webviewErrors';
 import type { Engagement } from '../../src/api/types';
 
 describe('text from the service, as shown', () => {
@@ -30,5 +39,79 @@ describe('text from the service, as shown', () => {
     assert.doesNotMatch(markdown, /[\u202A-\u202E\u2066-\u2069]/);
     assert.match(markdown, /weiver/);
     assert.equal(escapeMarkdown('\u202E[x](command:evil)'), '\\[x\\]\\(command:evil\\)');
+  });
+});
+
+describe('one-line renderings: every line terminator folds into one space (issue 34)', () => {
+  const TERMINATORS: Array<[string, string]> = [
+    ['CR LF', '\r\n'],
+    ['LF', '\n'],
+    ['a lone CR', '\r'],
+    ['VT', '\v'],
+    ['FF', '\f'],
+    ['NEL (U+0085)', '\u0085'],
+    ['LS (U+2028)', '\u2028'],
+    ['PS (U+2029)', '\u2029'],
+  ];
+  const BREAK = /[\n\r\v\f\u0085\u2028\u2029]/;
+  const renderers: Array<[string, (text: string) => string]> = [
+    ['escapeLine (confirmations, headings, table cells)', escapeLine],
+    ['inlineCode', inlineCode],
+    ['safeLabel (quick picks, status bar)', safeLabel],
+    ['shortLabel (tree, Go to Engagement)', (t) => shortLabel(t, 'id')],
+    ['errorText oneLine (the service’s words)', errorOneLine],
+    ['webviewErrors oneLine (the log)', webviewOneLine],
+    ['compactValue (usage table cells)', (t) => compactValue(t, 1_000)],
+  ];
+
+  for (const [terminator, ch] of TERMINATORS)
+    for (const [renderer, render] of renderers)
+      it(`${terminator} in a name, through ${renderer}: no line break`, () => {
+        const shown = render(`Real${ch}- “Forged” (eng_2): status: active → paused`);
+        assert.doesNotMatch(shown, BREAK, JSON.stringify(shown));
+        assert.match(shown, /Real \\?-/, 'one space where the break was');
+      });
+
+  it('a name built to forge a second confirmation line renders as one line: two engagements, two lines', () => {
+    for (const [terminator, ch] of TERMINATORS) {
+      const names = [`Real${ch}- “Forged” (eng_9): status: active → paused`, 'Second'];
+      // As chat/confirm.ts writes each engagement of a change.
+      const message = names.map((name, i) => `- “${escapeLine(name)}” (eng_${i}): status: active → paused`).join('\n');
+      assert.equal(message.split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/).length, 2, terminator);
+    }
+  });
+
+  it('multi-line Markdown: each terminator is a visible hard line break, never a new block', () => {
+    for (const [terminator, ch] of TERMINATORS) {
+      const shown = escapeMarkdown(`first${ch}# heading${ch}===${ch}- item`);
+      assert.equal(shown, 'first  \n\\# heading  \n\\===  \n\\- item', terminator);
+    }
+    assert.equal(escapeMarkdown('a\r\n\r\nb'), 'a  \n  \nb', 'CR LF is one break');
+  });
+
+  it('engagement Markdown: a name with any terminator stays the heading; an extra field stays one list item', () => {
+    for (const [terminator, ch] of TERMINATORS) {
+      const markdown = engagementMarkdown(
+        {
+          id: `eng${ch}1`,
+          name: `Real${ch}## Forged`,
+          type: `t${ch}| x |`,
+          status: 'active',
+          evaluationCount: 1,
+          createdAt: '2026-11-01T00:00:00Z',
+          updatedAt: '2026-11-02T00:00:00Z',
+          note: `a${ch}- forged item`,
+        },
+        { now: Date.parse('2026-11-03T00:00:00Z') },
+      );
+      const lines = markdown.split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/);
+      assert.equal(lines[0], '## Real \\#\\# Forged', terminator);
+      assert.ok(lines.includes('| ID | `eng 1` |'), terminator);
+      assert.ok(lines.includes('- note: `a - forged item`'), `${terminator}: ${markdown}`);
+    }
+  });
+
+  it('safeText (multi-line messages): every terminator is a line feed, nothing else breaks a line', () => {
+    for (const [terminator, ch] of TERMINATORS) assert.equal(safeText(`a${ch}b`), 'a\nb', terminator);
   });
 });

@@ -1,7 +1,13 @@
 // Redaction of API keys from texts the extension shows or logs: the whole key, its secret
 // part (keys of the form `<keyId>.<secret>`), and any bearer token.
 import assert from 'node:assert/strict';
-import { redact } from '../../src/api/redact';
+import { redact, redactKey } from '../../src/api/redact';
+import { oneLine as errorOneLine } from '../../src/api/errorText';
+import { escapeLine, escapeMarkdown, inlineCode } from '../../src/core/engagementText';
+import { compactValue } from '../../src/core/records';
+import { displayText, escapeIcons, safeLabel, safeText, shortLabel } from '../../src/core/text';
+import { oneLine as webviewOneLine } from '../../src/core/webviewErrors';
+import { INVISIBLES, jsonEscaped, splitKey } from './support/invisibles';
 
 describe('redact', () => {
   const key = 'key_admin.demo-admin-7f3a9c';
@@ -85,5 +91,137 @@ describe('redact: the key in other encodings (issue 27)', () => {
     for (const text of ['key_admin was used', b64('key_admin'), 'demo-admin-7f3a9', '&#107;ey']) {
       assert.equal(redact(text, key), text);
     }
+  });
+});
+
+describe('redact: a key split by invisible characters (issue 34)', () => {
+  const key = 'key_admin.demo-admin-7f3a9c';
+  const secret = 'demo-admin-7f3a9c';
+  // What any display path could show at most: the text with every invisible character gone.
+  const seen = (text: string) => text.replace(/\p{Cc}|\p{Cf}|\p{Default_Ignorable_Code_Point}/gu, '');
+
+  for (const [name, ch] of INVISIBLES)
+    it(`${name}: raw, or JSON-escaped in a raw body, and through every display path, no key`, () => {
+      const raw = redact(`echo ${splitKey(key, ch)} end`, key);
+      assert.equal(raw, 'echo [redacted] end');
+      const escaped = redact(`{"m":"echo ${splitKey(key, jsonEscaped(ch))} end"}`, key);
+      assert.equal(escaped, '{"m":"echo [redacted] end"}');
+      const secretOnly = redact(`the secret ${splitKey(secret, ch)}.`, key);
+      assert.equal(secretOnly, 'the secret [redacted].');
+      for (const shown of [raw, escaped, secretOnly].flatMap((t) => [t, safeText(t), safeLabel(t), shortLabel(t, '-')]))
+        assert.ok(!seen(shown).includes(secret), `${name}: ${JSON.stringify(shown)}`);
+    });
+
+  it('a key with an invisible character of its own (pasted so) is found with or without it', () => {
+    const pasted = `key_admin.demo-ad\u200Bmin-7f3a9c`;
+    assert.equal(redact(`a ${key} b`, pasted), 'a [redacted] b');
+    assert.equal(redact(`a ${pasted} b`, pasted), 'a [redacted] b');
+    assert.equal(redact(`a ${splitKey(key, '\u2060')} b`, pasted), 'a [redacted] b');
+  });
+
+  it('invisible characters elsewhere, and other text, are kept', () => {
+    const text = 'name\u200B with \u2060 joiners \u{E0041} and \\u200b escapes, Bearer-free';
+    assert.equal(redact(text, key), text);
+    assert.equal(redact('key_admin.demo-admin-7f3a9 (one short)', key), 'key_admin.demo-admin-7f3a9 (one short)');
+  });
+
+  describe('JSON stays JSON: the key in a string field, in each form, parses with [redacted] in its place', () => {
+    const pct = (s: string) => Array.from(s, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join('');
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    // Keys whose characters are JSON escape letters, and hex digits, so a match could start inside an escape.
+    const keys = [key, 'nkey.tabfrun-secret-42', 'e9key.ubf0-tnr-secret'];
+    for (const k of keys) {
+      const forms: Array<[string, string]> = [
+        ['as typed', k],
+        ['upper case', k.toUpperCase()],
+        ['JSON \\u escapes', jsonEscaped(k)],
+        ['JSON \\u escapes, upper-case hex', jsonEscaped(k).toUpperCase().replace(/\\U/g, '\\u')],
+        ['percent-encoded', pct(k)],
+        ['percent-encoded twice', pct(k).replace(/%/g, '%25')],
+        ['HTML references', Array.from(k, (c) => `&#${c.charCodeAt(0)};`).join('')],
+        ['base64', b64(`u:${k}`)],
+        ['Bearer', `Bearer ${k}`],
+        ['after a \\n escape', `\\n${k}`],
+        ['after an escaped backslash', `\\\\${k}`],
+        ['after \\u00e9', `\\u00e9${k}`],
+        ['split by \\u2060 and \\r escapes', splitKey(k, '\\u2060\\r')],
+        ['split by raw invisible characters', splitKey(k, '\u2060\u00AD\u{E0041}')],
+        ['the secret part after a \\t escape', `\\t${k.slice(k.indexOf('.') + 1)}`],
+        // The key begins with hex digits: the text is `\u00e9` and `key.ubf0…`, a match inside an escape.
+        ...(k.startsWith('e9') ? [['inside a \\u00e9 escape', `\\u00${k}`] as [string, string]] : []),
+      ];
+      for (const [form, text] of forms)
+        it(`${k}: ${form}`, () => {
+          const body = `{"a":"${text}","b":["${text}",{"${text}":"${text}x"}],"c":1}`;
+          const out = redactKey(body, k);
+          const parsed = JSON.parse(out) as { a: string; b: [string, Record<string, string>]; c: number };
+          assert.match(parsed.a, /\[redacted\]/, out);
+          assert.equal(parsed.c, 1);
+          assert.equal(parsed.b.length, 2);
+          assert.match(Object.keys(parsed.b[1])[0], /\[redacted\]/);
+          const secretPart = k.slice(k.indexOf('.') + 1).toLowerCase();
+          assert.ok(!seen(JSON.stringify(parsed)).toLowerCase().includes(secretPart), out);
+        });
+    }
+  });
+
+  it('bearer tokens that are not the key are kept by redactKey (what the service says stays), removed by redact', () => {
+    const text = '{"note":"Bearer abc.def is an example","k":"Bearer key_admin.demo-admin-7f3a9c"}';
+    assert.equal(redactKey(text, key), '{"note":"Bearer abc.def is an example","k":"Bearer [redacted]"}');
+    assert.equal(redact(text, key), '{"note":"Bearer [redacted] is an example","k":"Bearer [redacted]"}');
+    assert.deepEqual(JSON.parse(redact('{"a":"Bearer x\\"y\\\\"}')), { a: 'Bearer [redacted]' });
+  });
+});
+
+describe('what a display path deletes, redaction skips (issue 34)', () => {
+  const key = 'key_admin.demo-admin-7f3a9c';
+  // Every function that renders service text for a reader in Node's reach.
+  const paths: Array<[string, (text: string) => string]> = [
+    ['displayText', displayText],
+    ['safeText', safeText],
+    ['safeLabel', safeLabel],
+    ['shortLabel', (t) => shortLabel(t, '-')],
+    ['escapeIcons', escapeIcons],
+    ['escapeMarkdown', escapeMarkdown],
+    ['escapeLine', escapeLine],
+    ['inlineCode', inlineCode],
+    ['errorText oneLine', errorOneLine],
+    ['webviewErrors oneLine', webviewOneLine],
+    ['compactValue', (t) => compactValue(t, 1_000)],
+  ];
+  // The BMP (without lone surrogates), and the plane of tags and the variation selectors supplement.
+  const codePoints = [
+    ...Array.from({ length: 0x10000 }, (_, i) => i).filter((c) => c < 0xd800 || c > 0xdfff),
+    ...Array.from({ length: 0x1000 }, (_, i) => 0xe0000 + i),
+  ];
+
+  it('every character any display path deletes is skipped where redaction looks for the key, raw and JSON-escaped', () => {
+    const deleted = new Map<number, string[]>();
+    for (const [name, show] of paths) {
+      const without = show('ab');
+      for (const code of codePoints)
+        if (show(`a${String.fromCodePoint(code)}b`) === without)
+          deleted.set(code, [...(deleted.get(code) ?? []), name]);
+    }
+    // Controls are deleted by safeText; format characters and the other ignorables by errorText's oneLine.
+    assert.ok(deleted.has(0x2060) && deleted.size > 4000, `${deleted.size} deleted`);
+    const missed: string[] = [];
+    for (const [code, by] of deleted) {
+      const ch = String.fromCodePoint(code);
+      const split = `<${splitKey(key, ch)}>`;
+      const escaped = `<${splitKey(key, jsonEscaped(ch))}>`;
+      if (redact(split, key) !== '<[redacted]>' || redact(escaped, key) !== '<[redacted]>')
+        missed.push(`U+${code.toString(16).toUpperCase()} (${by.join(', ')})`);
+    }
+    assert.deepEqual(missed, []);
+  });
+
+  it('every control character (Cc), deleted or not, is skipped too: safeText deletes most of them', () => {
+    for (let code = 0; code <= 0x9f; code = code === 0x1f ? 0x7f : code + 1)
+      assert.equal(
+        redact(`<${splitKey(key, String.fromCharCode(code))}>`, key),
+        '<[redacted]>',
+        `U+${code.toString(16)}`,
+      );
   });
 });
