@@ -1,5 +1,4 @@
-// One build script for every bundle: the extension (Node, ES module with code-split chunks
-// loaded on first use, `vscode` external), the dashboard and details webviews (browser IIFE)
+// One build script for every bundle: the extension (Node, one ES module, `vscode` external), the dashboard and details webviews (browser IIFE)
 // and, with --tests, the unit, integration and e2e suites and the reference service.
 // `--production` minifies without sourcemaps (what `vsce package` ships); `--watch` rebuilds
 // on change. Every build but --watch also writes the English message bundle
@@ -16,7 +15,8 @@ const tests = args.has('--tests');
 // metafile beside them (test/unit/bundle.test.ts checks what a production build contains).
 const outdirArg = [...args].find((a) => a.startsWith('--outdir='));
 const DIST = outdirArg ? outdirArg.slice('--outdir='.length) : 'dist';
-const CHUNKS = production ? 'chunks' : 'chunks-dev';
+
+const seams = !production || args.has('--seams');
 
 const common = {
   bundle: true,
@@ -31,26 +31,39 @@ const common = {
   // dropped (test/unit/bundle.test.ts checks the built bundle). `--production --seams` is the
   // minified build with the seams kept, for the Performance suite (`npm run bench`), which
   // reads its figures through them; `npm run package` never passes it.
-  define: { TEST_SEAMS: String(!production || args.has('--seams')) },
+  define: { TEST_SEAMS: String(seams) },
+};
+
+/**
+ * In a build without seams, `src/testing/seams.ts` (which `activate` calls only under
+ * `if (TEST_SEAMS)`) is an empty stand-in: nothing of src/testing, not even its imports of
+ * `vscode`, is in the bundle.
+ */
+const withoutSeams = {
+  name: 'without-seams',
+  setup(build) {
+    build.onResolve({ filter: /\/testing\/seams$/ }, () => ({ path: 'seams', namespace: 'without-seams' }));
+    build.onLoad({ filter: /.*/, namespace: 'without-seams' }, () => ({
+      contents: "export function testSeams() { throw new Error('this build has no test seams'); }",
+      loader: 'js',
+    }));
+  },
 };
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
     ...common,
-    // An ES module (VS Code 1.100+ loads them in the Node extension host), split so that what
-    // only a command or the dashboard needs is loaded by `import()` when first used, not at
-    // activation: dist/extension.mjs plus dist/chunks/*.mjs (what the package ships), or
-    // dist/chunks-dev/*.mjs for development builds, so that neither removes the other's.
+    // One ES module (VS Code 1.100+ loads them in the Node extension host): loading one file
+    // is faster than an entry and the chunks it imports, and a flow reads in one bundle.
     entryPoints: { extension: 'src/extension.ts' },
     outdir: DIST,
     platform: 'node',
     format: 'esm',
-    splitting: true,
     outExtension: { '.js': '.mjs' },
-    chunkNames: `${CHUNKS}/[name]-[hash]`,
     external: ['vscode'],
     metafile: true,
+    plugins: seams ? [] : [withoutSeams],
   },
 ];
 if (fs.existsSync('src/usage/webview/main.ts')) {
@@ -132,22 +145,16 @@ if (watch) {
 } else {
   const { writeBundle } = await import('./scripts/l10n.mjs');
   const [results] = await Promise.all([Promise.all(builds.map((options) => esbuild.build(options))), writeBundle()]);
-  const written = new Set();
   for (const result of results) {
     if (!result.metafile) continue;
-    for (const [file, info] of Object.entries(result.metafile.outputs)) {
-      written.add(path.resolve(file));
-      if (/\.m?js$/.test(file) && !/\/chunks(-dev)?\//.test(file))
-        console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
-    }
+    for (const [file, info] of Object.entries(result.metafile.outputs))
+      if (/\.m?js$/.test(file)) console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
   }
-  // Chunks of earlier builds of this kind: their names carry a content hash.
   if (outdirArg) {
     const inputs = Object.assign({}, ...results.map((r) => r.metafile?.inputs ?? {}));
     const outputs = Object.assign({}, ...results.map((r) => r.metafile?.outputs ?? {}));
     fs.writeFileSync(path.join(DIST, 'meta.json'), JSON.stringify({ inputs, outputs }));
   }
-  const chunks = path.join(DIST, CHUNKS);
-  const stale = fs.existsSync(chunks) ? fs.readdirSync(chunks).map((f) => path.join(chunks, f)) : [];
-  for (const file of stale) if (!written.has(path.resolve(file))) fs.rmSync(file, { force: true });
+  // The lazy chunks earlier builds split the extension into are not part of it any more.
+  for (const dir of ['chunks', 'chunks-dev']) fs.rmSync(path.join(DIST, dir), { recursive: true, force: true });
 }

@@ -66,11 +66,9 @@ const ENTRY = 'extension/dist/extension.mjs';
 const WEBVIEW = 'extension/dist/webview.js';
 const DETAILS = 'extension/dist/details.js';
 for (const file of [ENTRY, WEBVIEW, DETAILS]) if (!shipped.has(file)) throw new Error(`${file} is not in ${vsix}`);
-// The extension is an ES module split in chunks: what activation loads is the entry and the
-// chunks it imports statically; the rest is loaded by import() when a command first needs it.
-const atActivation = staticClosure(shipped, ENTRY);
-const allExtension = [...shipped.keys()].filter((f) => /^extension\/dist\/.*\.mjs$/.test(f));
-const onDemand = allExtension.filter((f) => !atActivation.includes(f));
+// The extension is one ES module: what activation loads is all of it.
+const extensionFiles = [...shipped.keys()].filter((f) => /^extension\/dist\/.*\.mjs$/.test(f));
+if (extensionFiles.length !== 1) throw new Error(`one extension bundle expected, found ${extensionFiles.join(', ')}`);
 const measure = (files) => {
   const bytes = Buffer.concat(files.map((f) => shipped.get(f)));
   return {
@@ -81,19 +79,7 @@ const measure = (files) => {
   };
 };
 const sizes = [
-  {
-    name: 'extension, loaded at activation',
-    detail: `\`dist/extension.mjs\` + ${atActivation.length - 1} chunks it imports`,
-    ...measure(atActivation),
-    target: true,
-  },
-  {
-    name: 'extension, loaded on first use of a command or the dashboard',
-    detail: `${onDemand.length} chunks`,
-    ...measure(onDemand),
-    target: false,
-  },
-  { name: 'extension, all', detail: `${allExtension.length} files`, ...measure(allExtension), target: false },
+  { name: 'extension', detail: '`dist/extension.mjs`', ...measure([ENTRY]), target: false },
   { name: 'webview', detail: '`dist/webview.js`', ...measure([WEBVIEW]), target: true },
   { name: 'details webview', detail: '`dist/details.js`', ...measure([DETAILS]), target: true },
 ];
@@ -426,20 +412,6 @@ function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** A module and every module it imports statically (`import … from "./x.mjs"`), transitively. */
-function staticClosure(files, entry) {
-  const seen = [];
-  const visit = (file) => {
-    if (seen.includes(file)) return;
-    seen.push(file);
-    const code = files.get(file).toString('utf8');
-    for (const match of code.matchAll(/(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+)["']/g))
-      visit(path.posix.join(path.posix.dirname(file), match[1]));
-  };
-  visit(entry);
-  return seen;
 }
 
 function gzipSize(bytes) {

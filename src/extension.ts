@@ -12,13 +12,15 @@ import { registerEnvironments } from './environments/index';
 import { KeyVault } from './session/keyVault';
 import { EnvironmentStore } from './session/store';
 import type { ExtensionExports } from './testing/exports';
+import { testSeams } from './testing/seams';
 import { Log } from './shared/log';
 import { OwnState } from './shared/ownState';
 import type { Services } from './shared/services';
 import { FirstShown } from './shared/shown';
+import { readTrend } from './usage/trend';
 import { registerUsage, type UsageParts } from './usage/index';
 import type { Ui } from './ui/ui';
-import { LazyUi } from './ui/lazyUi';
+import { VscodeUi } from './ui/vscodeUi';
 
 /**
  * Composition root: builds the object graph and registers everything; does no I/O itself.
@@ -27,7 +29,7 @@ import { LazyUi } from './ui/lazyUi';
  * (Production mode) any build returns nothing, so no other extension can replace its input
  * boxes, take its client, or read a key through `exports`.
  */
-export function activate(context: vscode.ExtensionContext): Promise<ExtensionExports> | undefined {
+export function activate(context: vscode.ExtensionContext): ExtensionExports | undefined {
   // src/core translates and formats through this seam: VS Code's bundle and display language.
   const useLocale = (locale = vscode.env.language) =>
     configureL10n({ translate: (message, ...args) => vscode.l10n.t(message, ...args), locale });
@@ -38,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionExp
   const store = new EnvironmentStore(context, globalState);
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   const connection = new Connection(store, vault, log, userAgent(EXTENSION_ID, version, `VS Code ${vscode.version}`));
-  const realUi = new LazyUi();
+  const realUi = new VscodeUi();
   const ui: { current: Ui } = { current: realUi };
   context.subscriptions.push(log, vault, store, connection);
   const services: Services = {
@@ -69,34 +71,27 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionExp
   registerCommands(context, commands, { log, ui: () => ui.current });
   void connection.updateContext();
 
-  // The production build has TEST_SEAMS false: this branch, and the chunk it imports, are not in it.
+  // The production build has TEST_SEAMS false: this branch, and src/testing which only it uses, are not in it.
   if (TEST_SEAMS && exposesTestSeams(context.extensionMode))
-    return import('./testing/seams').then(({ testSeams }) =>
-      testSeams({
-        services,
-        realUi,
-        useLocale,
-        environments: environments.parts,
-        engagements: engagements.parts,
-        usage: usage.parts,
-        chat: chat.parts,
-      }),
-    );
+    return testSeams({
+      services,
+      realUi,
+      useLocale,
+      environments: environments.parts,
+      engagements: engagements.parts,
+      usage: usage.parts,
+      chat: chat.parts,
+    });
   return undefined;
 }
 
-/** Chat's ports to the other features; usage's trend reader is loaded when a tool first asks. */
+/** Chat's ports to the other features. */
 function chatPorts(engagements: EngagementsParts, usage: UsageParts): ChatPorts {
   return {
     store: engagements.store,
     rowEngagement: (arg) => (isEngagementNode(arg) ? arg.engagement : undefined),
-    readTrend: async (summaryOf, env, current, describe) =>
-      (await import('./usage/trend')).readTrend(
-        summaryOf,
-        { store: usage.history, environmentId: env.id, baseUrl: env.baseUrl },
-        current,
-        describe,
-      ),
+    readTrend: (summaryOf, env, current, describe) =>
+      readTrend(summaryOf, { store: usage.history, environmentId: env.id, baseUrl: env.baseUrl }, current, describe),
   };
 }
 

@@ -2,15 +2,14 @@
 // (`http.ts`) with the base URL, the auth header (the key read from a provider at request
 // time, which nothing outside the client can reach), a per-request timeout for the answer and
 // again for its body, and a log entry per request. A failure becomes an `ApiError` in
-// `failure.ts` (loaded with the first failure). No `vscode` import: it runs in the extension
+// `failure.ts`. No `vscode` import: it runs in the extension
 // host and in a browser.
 import type { KyInstance } from 'ky';
 import { LIMITS } from '../core/concurrency';
 import { l10n } from '../core/l10n';
 import { parseBaseUrl } from '../core/validation';
 import { ApiError, type Endpoint } from './errors';
-import type * as FailureModule from './failure';
-import type { CallState } from './failure';
+import { type CallState, toApiError } from './failure';
 import { createHttp, type HttpSettings } from './http';
 import { readWriteAnswer, type WriteAnswer } from './readings';
 import { redact, redactKey } from './redact';
@@ -86,9 +85,6 @@ export interface WriteInit<T> extends RequestInit<T> {
   marker: string;
 }
 
-/** The mapping of a failure to an `ApiError`: loaded with the first failure, not at activation. */
-let failureModule: Promise<typeof FailureModule> | undefined;
-
 interface Exchange {
   status: number;
   text: string;
@@ -110,7 +106,7 @@ export class ApiClient {
   readonly #onRequest: ClientOptions['onRequest'];
   readonly #settings: HttpSettings;
   readonly #agent: Record<string, string>;
-  #http?: Promise<KyInstance>;
+  #http?: KyInstance;
 
   constructor(options: ClientOptions) {
     const base = parseBaseUrl(options.baseUrl);
@@ -170,7 +166,6 @@ export class ApiClient {
     } catch (error) {
       const bodyTimedOut = bodyDeadline.signal.aborted && !init.signal?.aborted;
       const target = `${this.baseUrl}/${address.path}`;
-      const { toApiError } = await (failureModule ??= import('./failure'));
       const apiError = await toApiError(error, endpoint, call, bodyTimedOut, target);
       const message = apiError.detail ? `${apiError.message} (${apiError.detail})` : apiError.message;
       const logged = { ...call, status: apiError.status ?? call.status };
@@ -194,7 +189,7 @@ export class ApiClient {
     const key = (await this.#getKey())?.trim();
     if (!key) throw new ApiError('unauthorized', 'No API key is stored for this environment.', { endpoint });
     call.key = key;
-    const http = await (this.#http ??= createHttp(this.#settings));
+    const http = (this.#http ??= createHttp(this.#settings));
     return http(address.path, {
       method: endpoint.method,
       searchParams: address.searchParams,

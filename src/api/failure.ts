@@ -2,10 +2,11 @@
 // log may keep (redacted), and whether a write was carried out (`writeOutcome`). The key is
 // redacted from everything taken from the failure: the service's words, a redirect's target,
 // a connection error's text.
-import type { HTTPError } from 'ky';
+import { HTTPError, TimeoutError } from 'ky';
 import { ApiError, kindForStatus, parseRetryAfter, type Endpoint, type WriteOutcome } from './errors';
-import type { ErrorBodyInfo } from './errorBodies';
-import { isAbort, isKyError, loadFailureReaders } from './onDemand';
+import { type ErrorBodyInfo, readErrorBody } from './errorBodies';
+import { isAbort } from './http';
+import { classifyConnectionFailure } from './network';
 import { redact } from './redact';
 import { ShapeError } from './validate';
 
@@ -43,13 +44,13 @@ export async function toApiError(
     outcome: (value) => (write ? value : undefined),
   };
   if (error instanceof ShapeError) return shapeFailure(error, failure);
-  if (isKyError(error, 'HTTPError')) {
+  if (error instanceof HTTPError) {
     const status = error.response.status;
     if ((status >= 300 && status < 400) || error.response.type === 'opaqueredirect')
       return redirectFailure(error, failure);
     return statusFailure(error, failure);
   }
-  if (isKyError(error, 'TimeoutError') || bodyTimedOut) return timeoutFailure(error, bodyTimedOut, failure);
+  if (error instanceof TimeoutError || bodyTimedOut) return timeoutFailure(error, bodyTimedOut, failure);
   if (isAbort(error)) return new ApiError('cancelled', `${failure.where} was cancelled.`, { endpoint });
   if (call.readingBody) return cutOffFailure(error, failure);
   return connectionFailure(error, target, failure);
@@ -91,7 +92,6 @@ async function statusFailure(error: HTTPError, { endpoint, where, call, outcome 
   const status = response.status;
   const text = await response.text().catch(() => '');
   // Redacted after decoding too: a key escaped in the JSON body is plain once parsed.
-  const [{ readErrorBody }] = await loadFailureReaders();
   const body = redactBody(readErrorBody(redact(text, call.key), response.headers.get('Content-Type')), call.key);
   const kind = kindForStatus(status);
   const retryAfterMs =
@@ -153,9 +153,8 @@ function cutOffFailure(error: unknown, { endpoint, where, call, outcome }: Failu
   );
 }
 
-async function connectionFailure(error: unknown, target: string, failure: Failure): Promise<ApiError> {
+function connectionFailure(error: unknown, target: string, failure: Failure): ApiError {
   const { endpoint, where, call, outcome } = failure;
-  const [, { classifyConnectionFailure }] = await loadFailureReaders();
   const connection = classifyConnectionFailure(error, target);
   const problem = connection ? ` (${connection.problem}, ${connection.code} at ${connection.host})` : '';
   return new ApiError('network', `${where} could not reach the service${redact(problem, call.key)}.`, {

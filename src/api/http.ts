@@ -1,10 +1,9 @@
 // The ky instance of one client: the base URL, the per-attempt timeout, no redirects, no
 // cache, retries for GETs only (backoff, Retry-After up to a bound, never a lasting
 // connection problem) and the hook that counts retries for the log.
-import type { KyInstance } from 'ky';
+import ky, { HTTPError, type KyInstance, TimeoutError } from 'ky';
 import { ApiError, parseRetryAfter } from './errors';
-import type { ConnectionProblem } from './network';
-import { isAbort, isKyError, loadFailureReaders, loadKy } from './onDemand';
+import { classifyConnectionFailure, type ConnectionProblem } from './network';
 
 export interface HttpSettings {
   baseUrl: string;
@@ -27,9 +26,8 @@ const LASTING: ReadonlySet<ConnectionProblem> = new Set([
   'proxyRefused',
 ]);
 
-/** Makes the ky instance (ky is loaded with the first request, not at activation). */
-export async function createHttp(settings: HttpSettings): Promise<KyInstance> {
-  const { default: ky } = await loadKy();
+/** Makes the ky instance of a client. */
+export function createHttp(settings: HttpSettings): KyInstance {
   return ky.create({
     prefixUrl: settings.baseUrl,
     timeout: settings.timeoutMs,
@@ -61,15 +59,18 @@ export async function createHttp(settings: HttpSettings): Promise<KyInstance> {
   });
 }
 
-async function shouldRetry(error: Error, settings: HttpSettings): Promise<boolean | undefined> {
-  if (isKyError(error, 'HTTPError')) {
+function shouldRetry(error: Error, settings: HttpSettings): boolean | undefined {
+  if (error instanceof HTTPError) {
     if (!RETRY_STATUS.includes(error.response.status)) return false;
     const wait = parseRetryAfter(error.response.headers.get('Retry-After'));
     return wait !== undefined && wait > settings.maxRetryAfterMs ? false : undefined;
   }
-  if (isKyError(error, 'TimeoutError') || error instanceof ApiError || isAbort(error)) return false;
+  if (error instanceof TimeoutError || error instanceof ApiError || isAbort(error)) return false;
   if (!(error instanceof TypeError)) return false;
-  const [, { classifyConnectionFailure }] = await loadFailureReaders();
   const connection = classifyConnectionFailure(error, settings.baseUrl);
   return !(connection && LASTING.has(connection.problem));
+}
+
+export function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR');
 }

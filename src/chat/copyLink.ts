@@ -1,5 +1,5 @@
 // Copy Link (the tree's context menu, the details view, the palette): the link of an
-// engagement in the active environment, to the clipboard. Loaded on first use.
+// engagement in the active environment, to the clipboard.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { statusNotice } from '../shared/notice';

@@ -1,12 +1,13 @@
 // The chat feature: the Language Model Tools (package.json `languageModelTools`), the links
-// that open an engagement (a URI handler) and Copy Link. Registering reads nothing and loads
-// only the tools' names: each tool's code, the link handler and Copy Link are loaded
-// (import()) when first used, so activation stays as fast and as small as before.
+// that open an engagement (a URI handler) and Copy Link. Registering reads nothing.
 import * as vscode from 'vscode';
 import { Commands } from '../shared/constants';
 import type { Feature, Services } from '../shared/services';
 import type { ChatDeps, ChatPorts } from './deps';
+import { copyLink } from './copyLink';
 import { TOOL_NAMES } from './names';
+import { openLink } from './openLink';
+import { invokeTool, prepareTool } from './tools';
 
 /** What the chat feature built: the tools it registered and what they are built from. */
 export interface ChatParts {
@@ -18,17 +19,15 @@ export interface ChatParts {
 export function registerChat(services: Services, ports: ChatPorts) {
   const deps: ChatDeps = { ...ports, services, wholeSets: new Map(), confirmed: new Map() };
   const { context, connection, environments } = services;
-  const load = () => import('./tools');
   const registered: string[] = [];
   // The tools API is stable since 1.95; a host without it (or one that turned tools off) simply has none.
   if (typeof vscode.lm?.registerTool === 'function') {
     for (const name of TOOL_NAMES) {
       context.subscriptions.push(
         vscode.lm.registerTool<object>(name, {
-          prepareInvocation: async (options, token) =>
-            (await load()).prepareTool(deps, name, options.input as Record<string, unknown>, token),
-          invoke: async (options, token) =>
-            (await load()).invokeTool(deps, name, options.input as Record<string, unknown>, token),
+          prepareInvocation: (options, token) =>
+            prepareTool(deps, name, options.input as Record<string, unknown>, token),
+          invoke: (options, token) => invokeTool(deps, name, options.input as Record<string, unknown>, token),
         }),
       );
       registered.push(name);
@@ -41,7 +40,7 @@ export function registerChat(services: Services, ports: ChatPorts) {
     vscode.window.registerUriHandler({
       handleUri: async (uri) => {
         try {
-          await (await import('./links')).openLink(services, uri);
+          await openLink(services, uri);
         } catch (error) {
           services.log.error('Opening a link failed', error);
         }
@@ -51,8 +50,7 @@ export function registerChat(services: Services, ports: ChatPorts) {
 
   return {
     commands: {
-      [Commands.copyEngagementLink]: async (...args: unknown[]) =>
-        (await import('./links')).copyLink(services, ports, args),
+      [Commands.copyEngagementLink]: (...args: unknown[]) => copyLink(services, ports, args),
     },
     parts: { tools: registered, deps },
   } satisfies Feature<ChatParts>;

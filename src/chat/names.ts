@@ -1,6 +1,5 @@
 // The Language Model Tools this extension contributes (package.json `languageModelTools`):
-// their names, and which of them write. Kept apart from their code so that registering them
-// at activation loads nothing else.
+// their names, and the bounds of what they list and change.
 export const Tools = {
   findEngagements: 'engagementUsage_findEngagements',
   getEngagement: 'engagementUsage_getEngagement',

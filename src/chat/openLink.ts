@@ -15,7 +15,7 @@ const ID = /^[\w.~-]{1,200}$/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:|\/\//i;
 
 /** What a link asks for, or why it is refused. */
-export function readLink(uri: vscode.Uri): { environment: string; id: string } | { refused: string } {
+function readLink(uri: vscode.Uri): { environment: string; id: string } | { refused: string } {
   if (uri.path !== LINK_PATH)
     return { refused: vscode.l10n.t('This link does not open anything this extension knows.') };
   if (uri.query.length > 2 * LINK_PART_LIMIT + 100)

@@ -1,6 +1,5 @@
-// The tools' code, loaded (import()) on a tool's first use: what each tool does, and one
-// place that turns every failure into words for the model. Never throws: VS Code would show
-// a thrown error's message raw.
+// The tools' dispatch: which function answers each tool, and one place that turns every
+// failure into words for the model. Never throws: VS Code would show a thrown error's message raw.
 import type * as vscode from 'vscode';
 import type { ChatDeps } from './deps';
 import { findEngagements, getEngagement } from './engagementTools';

@@ -1,44 +1,42 @@
-// The Engagements feature's command table. The flows to create, edit, sort, group, filter and
-// go to are loaded (import()) when first used, not at activation: the bundle loaded at
-// activation stays small.
+// The Engagements feature's command table.
 import * as vscode from 'vscode';
 import { Commands, Views } from '../shared/constants';
 import { type EngagementDeps, pickEngagement, singleTarget, targetsFromArgs } from './common';
+import { createEngagement } from './create';
 import { copyId, openDetails } from './details';
-import type { DetailsHolder } from './detailsHolder';
-import type { EditField } from './edit';
+import type { DetailsPanel } from './detailsPanel';
+import { type EditField, editEngagement } from './edit';
+import { goToEngagement } from './goTo';
+import { clearFilter, filterEngagements, groupEngagements, sortEngagements } from './queryCommands';
+import { changeStatusOfMany } from './statusChange';
 
-export function engagementCommands(deps: EngagementDeps, details: DetailsHolder) {
+export function engagementCommands(deps: EngagementDeps, details: DetailsPanel) {
   const { store, view } = deps;
-  const open = async (args: unknown[]) => openDetails(deps, await details.panel(), args);
+  const open = (args: unknown[]) => openDetails(deps, details, args);
   const editOne =
     (field: EditField | undefined, title: string) =>
     async (...args: unknown[]) => {
       const target = await singleTarget(deps, args, title);
-      if (target) await (await import('./writeCommands')).editEngagement(deps, target, field);
+      if (target) await editEngagement(deps, target, field);
     };
-  const queryCommand =
-    (name: 'sortEngagements' | 'groupEngagements' | 'filterEngagements' | 'clearFilter') => async () =>
-      (await import('./wholeSetCommands'))[name](deps);
   return {
     [Commands.refreshEngagements]: () => store.refresh(),
     [Commands.loadMoreEngagements]: () => store.loadMore(),
     [Commands.showMoreEngagements]: (list: unknown) => {
       if (typeof list === 'string') view.provider.showMore(list);
     },
-    [Commands.createEngagement]: async () => (await import('./writeCommands')).createEngagement(deps),
+    [Commands.createEngagement]: () => createEngagement(deps),
     [Commands.editEngagement]: editOne(undefined, vscode.l10n.t('Edit engagement…')),
     [Commands.renameEngagement]: editOne('name', vscode.l10n.t('Rename engagement…')),
     [Commands.editEngagementDescription]: editOne('description', vscode.l10n.t('Edit the description of…')),
     [Commands.changeEngagementStatus]: (...args: unknown[]) => changeStatus(deps, args),
     [Commands.openEngagement]: (...args: unknown[]) => open(args),
     [Commands.copyEngagementId]: (...args: unknown[]) => copyId(deps, args),
-    [Commands.sortEngagements]: queryCommand('sortEngagements'),
-    [Commands.groupEngagements]: queryCommand('groupEngagements'),
-    [Commands.filterEngagements]: queryCommand('filterEngagements'),
-    [Commands.clearEngagementFilter]: queryCommand('clearFilter'),
-    [Commands.goToEngagement]: async () =>
-      (await import('./wholeSetCommands')).goToEngagement(deps, (id) => open([id])),
+    [Commands.sortEngagements]: () => sortEngagements(deps),
+    [Commands.groupEngagements]: () => groupEngagements(deps),
+    [Commands.filterEngagements]: () => filterEngagements(deps),
+    [Commands.clearEngagementFilter]: () => clearFilter(deps),
+    [Commands.goToEngagement]: () => goToEngagement(deps, (id) => open([id])),
     [Commands.cancelReadingEngagements]: () => store.cancelLoadAll(),
     // The tree's own Collapse All; the title shows it only while the view is grouped.
     [Commands.collapseAll]: () =>
@@ -49,12 +47,11 @@ export function engagementCommands(deps: EngagementDeps, details: DetailsHolder)
 /** Change Status: of every engagement selected, or of the one it was invoked on, an id, or a pick. */
 async function changeStatus(deps: EngagementDeps, args: unknown[]): Promise<void> {
   const targets = targetsFromArgs(deps, args);
-  if (Array.isArray(targets) && targets.length > 1)
-    return (await import('./writeCommands')).changeStatusOfMany(deps, targets);
+  if (Array.isArray(targets) && targets.length > 1) return changeStatusOfMany(deps, targets);
   const target = Array.isArray(targets)
     ? targets[0]
     : typeof targets === 'string'
       ? await singleTarget(deps, args, '')
       : await pickEngagement(deps, vscode.l10n.t('Change the status of…'));
-  if (target) await (await import('./writeCommands')).editEngagement(deps, target, 'status');
+  if (target) await editEngagement(deps, target, 'status');
 }

@@ -7,7 +7,7 @@ import { forgetWithEnvironmentOrKey, saveFailed } from '../shared/perEnvironment
 import { engagementCache } from './cache';
 import { engagementCommands } from './commands';
 import type { EngagementDeps } from './common';
-import { DetailsHolder } from './detailsHolder';
+import { DetailsPanel } from './detailsPanel';
 import { createStore, createView, readAllForRestoredQuery } from './parts';
 import { QueryState } from './queryState';
 import type { EngagementStore } from './store';
@@ -18,7 +18,7 @@ export interface EngagementsParts {
   store: EngagementStore;
   view: EngagementsView;
   query: QueryState;
-  details: DetailsHolder;
+  details: DetailsPanel;
 }
 
 export function registerEngagements(services: Services) {
@@ -33,7 +33,7 @@ export function registerEngagements(services: Services) {
   const view = createView(services, store, query);
   if (view.treeView.visible) services.shown.mark();
   const deps: EngagementDeps = { services, store, query, view };
-  const details = new DetailsHolder(deps);
+  const details = new DetailsPanel(() => deps);
   context.subscriptions.push(
     query,
     view,

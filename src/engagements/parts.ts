@@ -11,6 +11,7 @@ import type { EngagementDeps } from './common';
 import type { QueryState } from './queryState';
 import { EngagementStore } from './store';
 import { EngagementsView } from './view';
+import { ensureWholeSet } from './wholeSet';
 
 export function createStore(services: Services, cache: EngagementCache): EngagementStore {
   const { connection } = services;
@@ -58,6 +59,6 @@ export function readAllForRestoredQuery(deps: EngagementDeps): { dispose(): void
     const firstLoad = fresh && !wasFresh;
     wasFresh = fresh;
     if (!firstLoad || shown.readingAll || shown.complete || !shown.hasMore || isDefaultQuery(query.current)) return;
-    void import('./wholeSetCommands').then(({ ensureWholeSet }) => ensureWholeSet(deps, { restored: true }));
+    void ensureWholeSet(deps, { restored: true });
   });
 }

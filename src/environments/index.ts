@@ -1,10 +1,13 @@
-// The Environments feature's wiring: the status bar at activation; the commands' code is loaded
-// by import() the first time one of them runs (nothing of it is needed to activate).
+// The Environments feature's wiring: the status bar, and the commands to add, switch, manage,
+// rename and remove environments and to replace or sign out of their keys.
 import { Commands } from '../shared/constants';
 import type { Feature, Services } from '../shared/services';
+import { remove, rename } from './edits';
+import { addEnvironmentFlow } from './flows';
+import { replaceKey, signOutAll } from './keys';
+import { manage } from './manage';
 import { EnvironmentStatusBar } from './statusBar';
-
-const commands = () => import('./commands');
+import { switchEnvironment } from './switch';
 
 export function registerEnvironments(services: Services) {
   const statusBar = new EnvironmentStatusBar(services.environments, services.vault);
@@ -12,13 +15,13 @@ export function registerEnvironments(services: Services) {
 
   return {
     commands: {
-      [Commands.addEnvironment]: async () => (await commands()).addEnvironmentFlow(services),
-      [Commands.switchEnvironment]: async () => (await commands()).switchEnvironment(services),
-      [Commands.manageEnvironments]: async () => (await commands()).manage(services),
-      [Commands.replaceKey]: async (arg?: unknown) => (await commands()).replaceKey(services, arg),
-      [Commands.renameEnvironment]: async (arg?: unknown) => (await commands()).rename(services, arg),
-      [Commands.removeEnvironment]: async (arg?: unknown) => (await commands()).remove(services, arg),
-      [Commands.signOutAll]: async () => (await commands()).signOutAll(services),
+      [Commands.addEnvironment]: () => addEnvironmentFlow(services),
+      [Commands.switchEnvironment]: () => switchEnvironment(services),
+      [Commands.manageEnvironments]: () => manage(services),
+      [Commands.replaceKey]: (arg?: unknown) => replaceKey(services, arg),
+      [Commands.renameEnvironment]: (arg?: unknown) => rename(services, arg),
+      [Commands.removeEnvironment]: (arg?: unknown) => remove(services, arg),
+      [Commands.signOutAll]: () => signOutAll(services),
     },
     // What the test seams read (src/testing/environments.ts); nothing here is exported to users.
     parts: { statusBar },

@@ -2,8 +2,11 @@
 // from the extension host), a link opened as the URI handler opens it, and the link Copy Link
 // writes. Built from the parts the feature returned; in development and test builds only.
 import * as vscode from 'vscode';
+import { linkOf } from '../chat/copyLink';
 import type { ChatParts } from '../chat/index';
 import type { ToolName } from '../chat/names';
+import { openLink } from '../chat/openLink';
+import { invokeTool, prepareTool } from '../chat/tools';
 
 export interface ChatExports {
   /** The tools this extension registered (none where the VS Code has no tools API). */
@@ -21,19 +24,15 @@ export interface ChatExports {
 export function chatProbe(parts: ChatParts): ChatExports {
   const { deps } = parts;
   const { services } = deps;
-  // The same modules the feature loads on first use, loaded here only when a probe is called.
-  const load = () => import('../chat/tools');
   const token = () => new vscode.CancellationTokenSource().token;
   return {
     registered: () => [...parts.tools],
-    prepare: async (name, input) =>
-      (await load()).prepareTool(deps, name as ToolName, input as Record<string, unknown>, token()),
+    prepare: (name, input) => prepareTool(deps, name as ToolName, input as Record<string, unknown>, token()),
     invokeConfirmed: async (name, input) => {
-      const tools = await load();
-      const result = await tools.invokeTool(deps, name as ToolName, input as Record<string, unknown>, token());
+      const result = await invokeTool(deps, name as ToolName, input as Record<string, unknown>, token());
       return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     },
-    openLink: async (link) => (await import('../chat/openLink')).openLink(services, vscode.Uri.parse(link)),
-    link: async (id) => (await import('../chat/copyLink')).linkOf(services, id),
+    openLink: (link) => openLink(services, vscode.Uri.parse(link)),
+    link: (id) => Promise.resolve(linkOf(services, id)),
   };
 }

@@ -119,13 +119,13 @@ export function engagementsProbe(parts: EngagementsParts): EngagementsExports {
     fromCache: () => store.snapshot().fromCache,
     complete: () => store.snapshot().complete,
     details: () => {
-      const showing = details.current?.showing;
+      const showing = details.showing;
       if (!showing) return undefined;
       const { view: shown, webviewErrors } = record.details;
       return { ...showing, view: shown as DetailsView | undefined, webviewErrors: [...webviewErrors] };
     },
-    detailsMessage: async (message) => (await details.panel()).receive(message),
-    closeDetails: () => details.current?.close(),
+    detailsMessage: async (message) => details.receive(message),
+    closeDetails: () => details.close(),
     goTo: () => record.goTo,
   };
 }

@@ -1,16 +1,211 @@
-// How failures are told to the user. The words (describeError, serviceReason) are at hand at
-// once: views show them as they draw. The error message with its actions is loaded by import()
-// with the first failure shown (src/ui/errorMessage.ts), so activation does not load it.
-import type { ErrorActions } from './errorMessage';
+// How failures are told to the user: the words for each kind of failure (ours first, saying
+// what to do, then the service's own reason when it gave one), and the message with the
+// actions that fit (Retry, Edit, Replace Key, Refresh, Show Logs). Never the key: the client's
+// messages are redacted.
+import * as vscode from 'vscode';
+import { type ApiError, type ApiErrorKind, isApiError } from '../api/errors';
+import { currentLocale } from '../core/l10n';
+import { Commands } from '../shared/constants';
+import { describeConnection } from './connectionWords';
 import type { Ui } from './ui';
 
-export { describeError, serviceReason } from './errorWords';
-export type { ErrorActions } from './errorMessage';
+/** Words for the user, by kind. Never contains the key (the client's messages are redacted). */
+export function describeError(error: unknown, environmentLabel?: string): string {
+  if (!isApiError(error)) return error instanceof Error ? error.message : String(error);
+  const env = environmentLabel ?? vscode.l10n.t('the active environment');
+  return WORDS[error.kind](error, env);
+}
+
+/**
+ * The service's own reason, said beside ours (after a 401, a 403, a conflict): “The service
+ * said: “The API key has expired”.” Undefined when its answer gave none.
+ */
+export function serviceReason(error: unknown): string | undefined {
+  if (!isApiError(error) || error.status === undefined || !error.serverMessage) return undefined;
+  return vscode.l10n.t('The service said: “{0}”.', error.serverMessage.replace(/\.\s*$/, ''));
+}
+
+/** Ours first (it says what to do), then the service's reason when it gave one. */
+function withReason(ours: string, error: unknown): string {
+  const reason = serviceReason(error);
+  return reason ? `${ours} ${reason}` : ours;
+}
+
+/**
+ * Why a 400/422 was refused: the service's message, then the fields it named (those its
+ * message does not already say), e.g. “One or more validation errors occurred (name: too long;
+ * type: unknown)”.
+ */
+function refusalReasons(error: ApiError): string {
+  const said = (error.serverMessage ?? (error.status === undefined ? error.message : '')).trim();
+  const fields = Object.entries(error.fieldErrors ?? {})
+    .filter(([, message]) => !said.includes(message))
+    .map(([field, message]) => `${field}: ${message}`)
+    .join('; ');
+  if (said && fields) return `${said.replace(/\.\s*$/, '')} (${fields})`;
+  return said || fields || `HTTP ${error.status ?? '?'}`;
+}
+
+/** The words for one kind, from the error and the environment's label. */
+type Words = (error: ApiError, env: string) => string;
+
+/** The key, its scopes, and where it may be sent. */
+const ACCESS: Record<'unauthorized' | 'forbidden' | 'redirected', Words> = {
+  unauthorized: (error, env) =>
+    error.status === undefined
+      ? vscode.l10n.t('No API key is stored for {0} on this machine.', env)
+      : withReason(vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key.', env), error),
+  forbidden: (error, env) =>
+    withReason(
+      vscode.l10n.t(
+        'The API key of {0} lacks the {1} scope this needs.',
+        env,
+        error.scope ?? error.endpoint?.scope ?? '?',
+      ),
+      error,
+    ),
+  redirected: (error, env) =>
+    vscode.l10n.t(
+      'The service redirected to {0}. The key was not sent there; check the base URL of {1}.',
+      error.location ?? '?',
+      env,
+    ),
+};
+
+/** The service answered and refused the request as it was. */
+const REFUSED: Record<'notFound' | 'invalidRequest' | 'conflict' | 'rateLimited', Words> = {
+  notFound: (error) =>
+    error.endpoint?.path.includes('{id}')
+      ? vscode.l10n.t('That engagement no longer exists (404). Refresh the view.')
+      : vscode.l10n.t('The service does not know this address (404). Check the base URL.'),
+  invalidRequest: (error) => vscode.l10n.t('The request was refused: {0}', refusalReasons(error)),
+  // On an update the engagement changed meanwhile; a create has nothing to have changed: what
+  // it sent clashes with what the service holds (a name already taken, say), in its words.
+  conflict: (error) =>
+    withReason(
+      error.endpoint?.method === 'POST'
+        ? vscode.l10n.t('The service reported a conflict with what it already holds (409). Change what you entered.')
+        : vscode.l10n.t('The service reported a conflict: the engagement changed meanwhile. Reload it and try again.'),
+      error,
+    ),
+  rateLimited: (error) =>
+    error.retryAfterMs === undefined
+      ? vscode.l10n.t('The service is limiting requests (429). Wait a little and retry.')
+      : vscode.l10n.t(
+          'The service is limiting requests (429). It can be tried again in {0} s (at {1}).',
+          Math.ceil(error.retryAfterMs / 1000),
+          new Date(Date.now() + error.retryAfterMs).toLocaleTimeString(currentLocale()),
+        ),
+};
+
+/** No (whole) answer came: the connection, the clock, or the user. */
+const UNANSWERED: Record<'network' | 'timeout' | 'cancelled', Words> = {
+  network: (error, env) => {
+    // With a status, the service answered but the connection broke during the body.
+    // The reason is the system's (a code such as ECONNREFUSED), the same in every language.
+    if (error.status === undefined && error.connection) return describeConnection(error.connection, env);
+    return error.status === undefined
+      ? vscode.l10n.t('Cannot reach the service ({0}).', error.detail ?? '?')
+      : vscode.l10n.t(
+          'The service answered (HTTP {0}), but the connection broke and the answer was cut off ({1}).',
+          error.status,
+          error.detail ?? '?',
+        );
+  },
+  timeout: (error) =>
+    vscode.l10n.t(
+      'The service did not answer in time ({0}).',
+      error.endpoint ? `${error.endpoint.method} ${error.endpoint.path}` : '?',
+    ),
+  cancelled: () => vscode.l10n.t('Cancelled.'),
+};
+
+/** The service answered, but failed or said something this extension cannot read. */
+const FAILED: Record<'server' | 'badResponse', Words> = {
+  server: (error) =>
+    vscode.l10n.t(
+      'The service failed (HTTP {0}){1}. Try again later.',
+      error.status ?? 500,
+      error.serverMessage ? `: ${error.serverMessage}` : '',
+    ),
+  badResponse: (error) =>
+    error.writeOutcome === 'applied'
+      ? vscode.l10n.t(
+          'The service carried out the change, but its answer could not be read; refresh to see it. Details are in the log.',
+        )
+      : vscode.l10n.t('The service answered in a form this extension does not understand; details are in the log.'),
+};
+
+const WORDS: Record<ApiErrorKind, Words> = { ...ACCESS, ...REFUSED, ...UNANSWERED, ...FAILED };
+
+export interface ErrorActions {
+  /** What was being done, for the message: "create the engagement". */
+  action?: string;
+  /** Offered as "Retry": runs the same request again with the same input. */
+  retry?: () => Promise<unknown>;
+  /** Offered as "Edit": the input flow again, prefilled. */
+  edit?: () => Promise<unknown>;
+  environmentLabel?: string;
+  /** The write's outcome was unknown, and a check found it was not carried out: Retry is safe. */
+  checkedNotApplied?: boolean;
+}
+
+/** Kinds where the same request again gets the same answer: the key, the address or the values must change first. */
+const NOT_RETRIED = new Set<ApiErrorKind | undefined>([
+  'unauthorized',
+  'forbidden',
+  'notFound',
+  'invalidRequest',
+  'conflict',
+]);
+
+/** A write that got no (whole) answer may still have been carried out by the service. */
+function outcomeNote(error: unknown, checkedNotApplied: boolean | undefined): string | undefined {
+  if (!isApiError(error)) return undefined;
+  if (error.connection?.notSent && error.endpoint && error.endpoint.method !== 'GET')
+    return vscode.l10n.t('Nothing was sent, so nothing was changed.');
+  if (error.writeOutcome !== 'unknown') return undefined;
+  return checkedNotApplied
+    ? vscode.l10n.t('A check found the change was not made, so Retry is safe.')
+    : vscode.l10n.t('The service may have made the change anyway: refresh to check before you retry.');
+}
 
 /**
  * Shows an error with the actions that fit its kind and runs the one chosen. Cancellations
  * are silent. Resolves when the message is dismissed or the chosen action has finished.
  */
 export async function showError(ui: Ui, error: unknown, actions: ErrorActions = {}): Promise<void> {
-  return (await import('./errorMessage')).showFailure(ui, error, actions);
+  if (isApiError(error) && error.kind === 'cancelled') return;
+  const retry = vscode.l10n.t('Retry');
+  const edit = vscode.l10n.t('Edit');
+  const replaceKey = vscode.l10n.t('Replace Key');
+  const refresh = vscode.l10n.t('Refresh');
+  const logs = vscode.l10n.t('Show Logs');
+  const offered: string[] = [];
+  const kind = isApiError(error) ? error.kind : undefined;
+  // Retry only where sending again cannot make the change twice, and could get another answer:
+  // the same values the service refused (400/422) or found in conflict (409) would be refused
+  // again, so those offer Edit instead.
+  const uncertain = isApiError(error) && error.writeOutcome !== undefined && !actions.checkedNotApplied;
+  if (actions.retry && !uncertain && !NOT_RETRIED.has(kind)) offered.push(retry);
+  if (actions.edit) offered.push(edit);
+  if (kind === 'unauthorized' || kind === 'forbidden') offered.push(replaceKey);
+  if (kind === 'notFound' || uncertain) offered.push(refresh);
+  offered.push(logs);
+  const described = [describeError(error, actions.environmentLabel), outcomeNote(error, actions.checkedNotApplied)]
+    .filter(Boolean)
+    .join(' ');
+  const text = actions.action ? vscode.l10n.t('Could not {0}. {1}', actions.action, described) : described;
+  const level = kind === 'rateLimited' || kind === 'forbidden' ? 'warning' : 'error';
+  const chosen = await ui.message(level, text, {}, ...offered);
+  if (chosen === retry) {
+    try {
+      await actions.retry?.();
+    } catch (again) {
+      await showError(ui, again, actions);
+    }
+  } else if (chosen === edit) await actions.edit?.();
+  else if (chosen === replaceKey) await vscode.commands.executeCommand(Commands.replaceKey);
+  else if (chosen === refresh) await vscode.commands.executeCommand(Commands.refreshEngagements);
+  else if (chosen === logs) await vscode.commands.executeCommand(Commands.showLogs);
 }

@@ -1,6 +1,5 @@
 // The open dashboards, one per environment: opened by the command (a second open reveals the
 // first), restored by VS Code after a window reload (the serializer), closed with the window.
-// The dashboard's code (panel, state, export) is loaded when a dashboard first opens.
 import * as vscode from 'vscode';
 import { Commands, WebviewTypes } from '../shared/constants';
 import { currentPeriod } from '../core/period';
@@ -9,18 +8,16 @@ import { safeText } from '../core/text';
 import type { Services } from '../shared/services';
 import { markPanel } from '../testing/record/usage';
 import type { DashboardAssets } from './assets';
-import type * as PanelModule from './panel';
-import type { DashboardPanel, PanelHooks } from './panel';
-import type { ViewState } from './protocol';
+import { DashboardPanel, type PanelHooks } from './panel';
+import { parseViewState, type ViewState } from './protocol';
 
 /** What every dashboard is made with: where its last data is kept, the status bar to tell of summaries read. */
 export type DashboardsHooks = Omit<PanelHooks, 'disposed'>;
 
 export class Dashboards implements vscode.Disposable {
   private readonly panels = new Map<string, DashboardPanel>();
-  /** Dashboards being made (their code may still be loading): a second open reveals the first. */
+  /** Dashboards being made (their page may still be loading): a second open reveals the first. */
   private readonly opened = new Map<string, Promise<DashboardPanel>>();
-  private panelModule?: Promise<typeof PanelModule>;
 
   constructor(
     private readonly services: Services,
@@ -73,8 +70,6 @@ export class Dashboards implements vscode.Disposable {
   /** What the serializer does after a window reload: the saved view state, checked, in the panel VS Code kept. */
   async restore(webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<DashboardPanel | undefined> {
     if (TEST_SEAMS) markPanel(webviewPanel, 'panelAt');
-    // The protocol's checks are loaded with the panel's code (a state restored is shown in it).
-    const { parseViewState } = await (this.panelModule ??= import('./panel'));
     const active = this.services.environments.active();
     const view = parseViewState(saved, currentPeriod()) ?? (active ? freshView(active.id) : undefined);
     const duplicate = view
@@ -91,10 +86,9 @@ export class Dashboards implements vscode.Disposable {
 
   /** Makes a webview panel (a new one, or one VS Code restored) the dashboard of `view`'s environment. */
   private async createIn(webviewPanel: vscode.WebviewPanel, view: ViewState): Promise<DashboardPanel> {
-    let DashboardPanel: typeof PanelModule.DashboardPanel;
     let shell: DashboardAssets;
     try {
-      [{ DashboardPanel }, shell] = await Promise.all([(this.panelModule ??= import('./panel')), this.assets()]);
+      shell = await this.assets();
     } catch (error) {
       webviewPanel.dispose();
       throw error;

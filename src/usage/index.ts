@@ -8,7 +8,7 @@ import type { Feature, Services } from '../shared/services';
 import { assetsLoader } from './assets';
 import { Dashboards } from './dashboards';
 import { UsageHistory } from './history';
-import { lazyAlerts } from './lazyAlerts';
+import { UsageAlerts } from './alerts';
 import { ReadCoordinator } from './readCoordinator';
 import { isSavedDashboard } from './saved';
 import { UsageStatusBar } from './statusBar';
@@ -34,7 +34,7 @@ export function registerUsage(services: Services) {
     randomUUID(),
     saveFailed(services, 'the shared usage read'),
   );
-  const alerts = lazyAlerts(services, ownState);
+  const alerts = new UsageAlerts(services, ownState, StateKeys.usageAlertsShown);
   const statusBar = new UsageStatusBar(services, coordinator, alerts);
   // What each environment's dashboard showed last: shown at once when one opens again.
   const saved = new PerEnvironmentCache(

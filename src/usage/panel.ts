@@ -16,9 +16,6 @@ import { Exporter } from './exporter';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
 import { uiStrings } from './strings';
 
-/** For a dashboard VS Code restores after a reload: its saved state, checked (loaded with the panel). */
-export { parseViewState } from './protocol';
-
 export interface PanelHooks extends Pick<DashboardHooks, 'saved' | 'save' | 'history'> {
   summaryLoaded?(environmentId: string, summary: UsageSummary): void;
   disposed(panel: DashboardPanel): void;

@@ -7,19 +7,19 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { UsageSummary } from '../api/types';
 import { Commands, Settings } from '../shared/constants';
-import type { MeterLevel } from '../core/meters';
+import { currentLocale } from '../core/l10n';
+import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
 import { currentPeriod } from '../core/period';
-import { safeText } from '../core/text';
+import { displayText, safeText } from '../core/text';
 import type { Services } from '../shared/services';
 import { describeError } from '../ui/errors';
 import { countStatusBarRead } from '../testing/record/usage';
 import type { ReadCoordinator } from './readCoordinator';
-import type { usageLook } from './statusBarLook';
 
 const MIN_MINUTES = 1;
 const MAX_MINUTES = 1440;
 
-/** The alerts as the status bar needs them (their code is loaded when they are first on). */
+/** The alerts as the status bar needs them. */
 export interface AlertsHook {
   enabled(): boolean;
   check(environmentId: string, summary: UsageSummary): Promise<void>;
@@ -49,9 +49,6 @@ export class UsageStatusBar implements vscode.Disposable {
   private shownFor?: string;
   private visible = false;
   private tooltipText = '';
-  /** Counts shows and hides, so a show whose look loaded late does not undo a later one. */
-  private generation = 0;
-  private lookModule?: Promise<{ usageLook: typeof usageLook }>;
 
   constructor(
     private readonly services: Services,
@@ -154,7 +151,7 @@ export class UsageStatusBar implements vscode.Disposable {
         summary = claim.summary;
       }
       if (store.active()?.id !== env.id) return;
-      if (item) await this.show(env.id, summary);
+      if (item) this.show(env.id, summary);
       await this.alerts.check(env.id, summary);
     } catch (error) {
       if (isApiError(error) && (error.kind === 'forbidden' || error.kind === 'unauthorized')) return this.hide();
@@ -170,7 +167,7 @@ export class UsageStatusBar implements vscode.Disposable {
     if (this.services.environments.active()?.id !== environmentId || summary.billingPeriod !== currentPeriod()) return;
     // A read is a read: the other windows need not make theirs this interval.
     this.coordinator.publish(environmentId, summary, Date.now());
-    if (this.enabled()) void this.show(environmentId, summary);
+    if (this.enabled()) this.show(environmentId, summary);
     void this.alerts.check(environmentId, summary);
   }
 
@@ -182,16 +179,12 @@ export class UsageStatusBar implements vscode.Disposable {
     return this.refreshNow(now, windowId);
   }
 
-  /** Shows the calls of a summary; its look is loaded with the first one shown (statusBarLook.ts). */
-  private async show(environmentId: string, summary: UsageSummary): Promise<void> {
-    const generation = ++this.generation;
-    const look = (await (this.lookModule ??= import('./statusBarLook'))).usageLook(
+  /** Shows the calls of a summary. */
+  private show(environmentId: string, summary: UsageSummary): void {
+    const look = usageLook(
       summary,
       this.services.environments.list().find((e) => e.id === environmentId),
     );
-    // Hidden, another summary shown or another environment made active while the look was
-    // loading: what came after stands.
-    if (generation !== this.generation || this.services.environments.active()?.id !== environmentId) return;
     const { percent, level } = look;
     // A shape as well as the colour: a warning sign from 80 %, an error sign past the included amount.
     const icon = level === 'error' ? '$(error)' : level === 'warning' ? '$(warning)' : '$(graph)';
@@ -209,7 +202,6 @@ export class UsageStatusBar implements vscode.Disposable {
   private level?: MeterLevel;
 
   private hide(): void {
-    this.generation++;
     this.item.hide();
     this.visible = false;
     this.shownFor = undefined;
@@ -232,4 +224,55 @@ export class UsageStatusBar implements vscode.Disposable {
     for (const s of this.subscriptions) s.dispose();
     this.item.dispose();
   }
+}
+
+// How the calls item looks for a summary: its share, colour, tooltip and what a screen reader says.
+
+/** The status bar's yellow: the calls meter is at or past its warning threshold. */
+const USAGE_WARNING_BACKGROUND = 'statusBarItem.warningBackground';
+
+interface UsageLook {
+  /** The calls' share of the included amount, as shown ("85%"). */
+  percent: string;
+  level: MeterLevel;
+  /** The theme colour of the item's background, when it has one. */
+  background?: string;
+  /** Plain text (the caller makes it safe). */
+  tooltip: string;
+  accessibility: string;
+}
+
+function usageLook(summary: UsageSummary, env: { label: string; production?: boolean } | undefined): UsageLook {
+  const locale = currentLocale();
+  const calls = meterFigures('calls', summary.usage.calls);
+  const percent = meterTexts(calls, locale).percent;
+  const lines = USAGE_METERS.map((name) => {
+    const texts = meterTexts(meterFigures(name, summary.usage[name]), locale);
+    return `${name}: ${vscode.l10n.t('{0} of {1}', texts.used, texts.included)} (${texts.percent})${texts.overage ? ` ${vscode.l10n.t('overage {0}', texts.overage)}` : ''}`;
+  });
+  const state =
+    calls.level === 'error'
+      ? vscode.l10n.t('over the included amount')
+      : calls.level === 'warning'
+        ? vscode.l10n.t('near the included amount')
+        : vscode.l10n.t('within the included amount');
+  return {
+    percent,
+    level: calls.level,
+    // One meaning per colour: yellow is "calls need attention" (80 % of the included amount
+    // or more; the text says how far past). Red is kept for the production environment.
+    background: calls.level === 'normal' ? undefined : USAGE_WARNING_BACKGROUND,
+    tooltip: [
+      `${summary.billingPeriod} · ${summary.tier}`,
+      ...lines,
+      vscode.l10n.t('Click to open the usage dashboard'),
+    ].join('\n\n'),
+    accessibility: vscode.l10n.t(
+      'Usage of {0}{1}: API calls this billing period {2} of the included amount, {3}',
+      displayText(env?.label ?? ''),
+      env?.production ? `, ${vscode.l10n.t('production')}` : '',
+      percent,
+      state,
+    ),
+  };
 }
