@@ -3,7 +3,7 @@
 //
 // The dashboard's script and style sheet are written into the page rather than linked: a linked file
 // is loaded through VS Code's webview service worker, which in code-server 4.100 (VS Code
-// 1.100) took 1.0–1.6 s for every dashboard after the first of a window (see CONTRIBUTING,
+// 1.100) took 1.0–1.6 s for every dashboard after the first of a window (see docs/performance.md,
 // "Performance"). Written in, nothing is loaded before the script runs and says `ready`.
 
 /** The webview's script and style sheet: written in as text (the dashboard), or linked. */

@@ -623,7 +623,7 @@ describe('Performance', function () {
   // hold whatever VS Code's fetch does with connections (see assertRoad); the figures go to the bench.
   for (const { name, title } of ROADS) {
     it(`reads every engagement and lists them in Go to Engagement over ${title}, counting requests, new connections, TLS handshakes and tunnels`, async function () {
-      // Through VS Code 1.100's fetch every request costs a new connection and handshake (see CONTRIBUTING).
+      // Through VS Code 1.100's fetch every request costs a new connection and handshake (see docs/performance.md).
       this.timeout(900_000);
       const road = await openRoad(name, ROAD_ITEMS);
       try {

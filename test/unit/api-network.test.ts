@@ -1,6 +1,6 @@
 // Why a connection failed, read from what Node and undici really throw on loopback (a closed
 // port, a dropped connection, TLS spoken to a plain-HTTP port), and from the errors VS Code's
-// proxy support throws (its tunnel refusal mimics undici's sentence; see CONTRIBUTING.md).
+// proxy support throws (its tunnel refusal mimics undici's sentence; see docs/performance.md).
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { ServiceApi } from '../../src/api/service';
