@@ -6,8 +6,8 @@ import type { NewEngagement } from '../api/types';
 import { Commands } from '../shared/constants';
 import { validateName, validateType } from '../core/validation';
 import { isBack, runSteps } from '../ui/ui';
-import { type EngagementDeps, environmentLabel, requireApi, ui } from './common';
-import { confirmWrite, performWrite, pinEnvironment, refusalFor, refusedFields, type Pinned } from './writes';
+import type { EngagementDeps, Pinned } from './update';
+import { confirmWrite, environmentLabel, performWrite, pinEnvironment, refusalFor, refusedFields, requireApi, ui } from './update';
 
 const STEPS = 4;
 

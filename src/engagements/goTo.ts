@@ -7,8 +7,8 @@ import type { Engagement } from '../api/types';
 import { formatCount } from '../core/format';
 import { statusLook } from '../core/status';
 import { escapeIcons, safeText, shortLabel } from '../core/text';
-import { type EngagementDeps, environmentLabel, notice, requireApi } from './common';
-import { stopMessage } from './viewMessages';
+import { type EngagementDeps, environmentLabel, notice, requireApi } from './update';
+import { stopMessage } from './view';
 import { wholeSetMaxAge } from '../shared/staleness';
 import { engagementsRecord, type GoToTimeline } from '../testing/record/engagements';
 

@@ -8,9 +8,8 @@ import { LIMITS, mapLimited } from '../core/concurrency';
 import { isApiError } from '../api/errors';
 import { describeError, showError } from '../ui/errors';
 import { isBack } from '../ui/ui';
-import { type EngagementDeps, notice, requireApi, ui, withProgress } from './common';
-import { askStatus } from './edit';
-import { notShownYet, pinEnvironment, type Pinned } from './writes';
+import type { EngagementDeps, Pinned } from './update';
+import { askStatus, notShownYet, notice, pinEnvironment, requireApi, ui, withProgress } from './update';
 
 function engagements(count: number): string {
   return count === 1 ? vscode.l10n.t('1 engagement') : vscode.l10n.t('{0} engagements', count);

@@ -4,26 +4,17 @@
 // service directly. Its parts: the whole-set read (storeWhole.ts) and the writes accepted
 // and not shown yet (storeAccepted.ts).
 import { isApiError } from '../api/errors';
-import type { AcceptedWrite, Engagement } from '../api/types';
+import type { PagingStop } from '../api/paging';
+import { checkPage } from '../api/paging';
+import type { ServiceApi } from '../api/service';
+import type { AcceptedWrite, Engagement, Page } from '../api/types';
 import { LIMITS } from '../core/concurrency';
-import type { AcceptedOutcome } from './pending';
-import { AcceptedWrites } from './storeAccepted';
-import { LocalWrites, SeenValues } from './storeLearned';
-import { forgetPage, savedPage, savePage } from './storeSaved';
-import {
-  appendPage,
-  type Loaded,
-  nothingLoaded,
-  putInto,
-  type StorePhase,
-  type StoreSnapshot,
-  type StoreSource,
-} from './storeTypes';
-import { WholeSet } from './storeWhole';
+import type { MementoLike, SaveFailed, Saved } from '../shared/perEnvironment';
+import { PerEnvironmentCache } from '../shared/perEnvironment';
+import type { AcceptedOutcome, LookOptions } from './accepted';
+import { AcceptedWrites } from './accepted';
 
 type Listener = () => void;
-
-export { SAVED_ITEMS_MAX } from './storeSaved';
 
 export class EngagementStore {
   private readonly listeners = new Set<Listener>();
@@ -295,4 +286,392 @@ export class EngagementStore {
   cancelLoadAll(): void {
     this.whole.cancel();
   }
+}
+
+// What the engagement store shows (its snapshot), where it reads from, and what a read left
+// loaded (and how a page or a write is added to it): shared by the store and its parts.
+export type StorePhase = 'noEnvironment' | 'keyMissing' | 'idle' | 'loading' | 'loaded' | 'failed';
+
+export interface StoreSnapshot {
+  environmentId?: string;
+  phase: StorePhase;
+  /** Loaded engagements in the service's order, each id once. */
+  items: readonly Engagement[];
+  /** The service's `totalCount` as last seen. */
+  totalCount: number;
+  /** True while more pages can be loaded. */
+  hasMore: boolean;
+  /** Why the service cannot give more although its total says there are more. */
+  stop?: PagingStop;
+  /** When the items were last read successfully (ms since epoch). */
+  fetchedAt?: number;
+  /** The last failure of a load, refresh or Load more; cleared by the next success. */
+  error?: unknown;
+  refreshing: boolean;
+  loadingMore: boolean;
+  /** The items are the first page saved by an earlier session; no refresh has landed yet. */
+  fromCache: boolean;
+  /** Every engagement of the environment is loaded (a whole-set read landed): sort and filter see them all. */
+  complete: boolean;
+  /** Pages read for the items shown (a service may send far more on one than asked). */
+  pages: number;
+  /** While every page is being read: how many engagements so far, of how many. */
+  readingAll?: { loaded: number; total: number };
+  /** Writes the service accepted (202) and does not show yet, oldest first: the tree shows them as pending. */
+  pending: readonly PendingWrite[];
+}
+
+/** A write the service accepted and does not show yet, as the tree shows it. */
+export interface PendingWrite {
+  /** Its own key, for the tree's row. */
+  readonly key: string;
+  readonly write: AcceptedWrite;
+}
+
+/** Where the store gets its client: the active environment's connection and settings. */
+export interface StoreSource {
+  environmentId(): string | undefined;
+  api(): ServiceApi | undefined;
+  hasKey(): Promise<boolean>;
+  pageSize(): number;
+  /** Where the last first page of each environment is kept between sessions. */
+  cache?: EngagementCache;
+  /** How accepted writes are looked for again (tests: a short schedule, a clock of their own). */
+  acceptedLooks?: LookOptions;
+}
+
+/** What the last read left shown: replaced together by each read that lands, emptied together. */
+export interface Loaded {
+  /** In the service's order, each id once. */
+  items: Engagement[];
+  /** The service's `totalCount` as last seen. */
+  totalCount: number;
+  /** Pages read so far. */
+  pages: number;
+  /** The page size the service really answers with (learned from its first page). */
+  pageSize: number;
+  stop?: PagingStop;
+  /** When the items were last read successfully (ms since epoch). */
+  fetchedAt?: number;
+  /** The items are the first page saved by an earlier session, not yet confirmed by the service. */
+  fromCache: boolean;
+}
+
+export function nothingLoaded(): Loaded {
+  return { items: [], totalCount: 0, pages: 0, pageSize: 0, fromCache: false };
+}
+
+/** Each id once, the first kept. */
+export function dedupe(items: readonly Engagement[]): Engagement[] {
+  const seen = new Set<string>();
+  return items.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
+}
+
+/** Adds the page Load more read; false when it added nothing (the service cannot page further). */
+export function appendPage(loaded: Loaded, asked: number, page: Page<Engagement>): boolean {
+  // A service that answers another page, or only what is shown, cannot page further.
+  const stop = checkPage(asked, page, new Set(loaded.items.map((e) => e.id)), (e) => e.id);
+  if (stop) loaded.stop = stop;
+  else if (page.data.length === 0) loaded.stop = 'endedEarly';
+  else {
+    loaded.pages = asked;
+    loaded.totalCount = page.totalCount;
+    // Items may move between pages when others are created meanwhile: each id shows once.
+    loaded.items = dedupe([...loaded.items, ...page.data]);
+    return true;
+  }
+  return false;
+}
+
+/** What a create or update returned: replaced in place, or (created) added in front. */
+export function putInto(loaded: Loaded, engagement: Engagement, created: boolean): void {
+  const index = loaded.items.findIndex((e) => e.id === engagement.id);
+  if (index >= 0) loaded.items = loaded.items.map((e, i) => (i === index ? engagement : e));
+  else {
+    loaded.items = [engagement, ...loaded.items];
+    if (created) loaded.totalCount += 1;
+  }
+}
+
+// What the store keeps besides the last read: local writes made while a read was in flight
+// (merged into its result), and the statuses and types seen in the data (for the picks).
+/** Local writes made while a load was in flight; merged into its result. */
+export class LocalWrites {
+  private readonly writes = new Map<string, { engagement: Engagement; created: boolean }>();
+
+  record(engagement: Engagement, created: boolean): void {
+    this.writes.set(engagement.id, { engagement, created });
+  }
+
+  clear(): void {
+    this.writes.clear();
+  }
+
+  /** What a read fetched, with the writes made meanwhile (newer ones, and creates it lacks); then forgets them. */
+  merge(fetched: Engagement[]): Engagement[] {
+    if (this.writes.size === 0) return fetched;
+    let out = fetched;
+    for (const { engagement, created } of this.writes.values()) {
+      const index = out.findIndex((e) => e.id === engagement.id);
+      if (index < 0) {
+        if (created) out = [engagement, ...out];
+      } else if (Date.parse(engagement.updatedAt) > Date.parse(out[index].updatedAt)) {
+        out = out.map((e, i) => (i === index ? engagement : e));
+      }
+    }
+    this.writes.clear();
+    return out;
+  }
+}
+
+/** Statuses (first spelling kept) and types seen in this environment's data. */
+export class SeenValues {
+  private readonly statusesSeen = new Map<string, string>();
+  private readonly typesSeen = new Set<string>();
+
+  learn(items: readonly Engagement[]): void {
+    for (const e of items) {
+      const key = e.status.toLowerCase();
+      if (e.status.trim() !== '' && !this.statusesSeen.has(key)) this.statusesSeen.set(key, e.status);
+      if (e.type.trim() !== '') this.typesSeen.add(e.type);
+    }
+  }
+
+  clear(): void {
+    this.statusesSeen.clear();
+    this.typesSeen.clear();
+  }
+
+  statuses(): string[] {
+    return [...this.statusesSeen.values()];
+  }
+
+  types(): string[] {
+    return [...this.typesSeen];
+  }
+}
+
+// The page the store saves for the next session: the first page of each environment, shown at
+// once when the extension starts again, until a refresh lands.
+/**
+ * The most engagements saved for the next session: the largest page the view asks for. A
+ * service may answer far more on a page (one that does not page at all sends every one);
+ * the workspace state is not the place for thousands.
+ */
+export const SAVED_ITEMS_MAX = 100;
+
+/** The page an earlier session saved for the active environment, as the store shows it. */
+export function savedPage(source: StoreSource): Loaded | undefined {
+  const id = source.environmentId();
+  const page = id === undefined ? undefined : source.cache?.read(id);
+  if (!page) return undefined;
+  const items = dedupe(page.items).slice(0, SAVED_ITEMS_MAX);
+  const totalCount = Math.max(page.totalCount, items.length);
+  return { items, totalCount, pages: 1, pageSize: page.pageSize, fetchedAt: page.fetchedAt, fromCache: true };
+}
+
+/** Saves the first page of what a read returned, for the next session. */
+export function savePage(source: StoreSource, loaded: Loaded & { fetchedAt: number }): void {
+  const id = source.environmentId();
+  if (id !== undefined)
+    source.cache?.write(id, {
+      items: loaded.items.slice(0, Math.min(loaded.pageSize, SAVED_ITEMS_MAX)),
+      totalCount: loaded.totalCount,
+      pageSize: loaded.pageSize,
+      fetchedAt: loaded.fetchedAt,
+    });
+}
+
+/** Forgets the page saved for the active environment. */
+export function forgetPage(source: StoreSource): void {
+  const id = source.environmentId();
+  if (id !== undefined) source.cache?.forget(id);
+}
+
+// The store's whole-set read: every page at once (the client's concurrent reader), its
+// progress, its Stop, and when the whole set was last read (a recent one is reused).
+/** The least time between two progress steps shown while every page is read. */
+const PROGRESS_STEP_MS = 100;
+
+/** What the whole-set read needs of the store. */
+export interface WholeHost {
+  source(): StoreSource;
+  /** Bumped by the store's reset(): answers of an older generation are dropped. */
+  generation(): number;
+  /** Aborted by the store's reset() and dispose(). */
+  signal(): AbortSignal;
+  loaded(): Loaded;
+  refreshing(): Promise<void> | undefined;
+  emit(): void;
+  /** Local writes made while the read was in flight, merged into its result. */
+  mergeLocal(fetched: Engagement[]): Engagement[];
+  /** Shows what the read returned, and saves its first page for the next session. */
+  land(loaded: Loaded & { fetchedAt: number }): void;
+  /** The read failed: the error is kept for the view. */
+  fail(error: unknown): void;
+}
+
+export class WholeSet {
+  /** When the whole set was last read (the store's reset() forgets it). */
+  at?: number;
+  /** The read in flight, and its progress. */
+  running?: Promise<boolean>;
+  private abort?: AbortController;
+  progress?: { loaded: number; total: number };
+
+  constructor(private readonly host: WholeHost) {}
+
+  /** Every engagement is loaded. */
+  complete(loaded: Loaded): boolean {
+    return this.at !== undefined && loaded.items.length >= loaded.totalCount;
+  }
+
+  forget(): void {
+    this.at = undefined;
+    this.running = undefined;
+    this.progress = undefined;
+  }
+
+  /** See EngagementStore.loadAll. */
+  load(maxAgeMs: number): Promise<boolean> {
+    const loaded = this.host.loaded();
+    const refreshing = this.host.refreshing();
+    if (this.complete(loaded) && this.at !== undefined && Date.now() - this.at < maxAgeMs && !refreshing)
+      return Promise.resolve(true);
+    if (
+      !this.running &&
+      !refreshing &&
+      !loaded.fromCache &&
+      loaded.pages > 0 &&
+      loaded.stop === undefined &&
+      loaded.items.length >= loaded.totalCount &&
+      loaded.fetchedAt !== undefined &&
+      Date.now() - loaded.fetchedAt < maxAgeMs
+    ) {
+      // Every engagement came with the pages already read (a small environment, or Load more
+      // to the end), lately: nothing is left to read.
+      this.at = loaded.fetchedAt;
+      this.host.emit();
+      return Promise.resolve(true);
+    }
+    this.running ??= this.start().finally(() => {
+      this.running = undefined;
+      this.abort = undefined;
+      this.progress = undefined;
+      this.host.emit();
+    });
+    return this.running;
+  }
+
+  private async start(): Promise<boolean> {
+    const generation = this.host.generation();
+    const source = this.host.source();
+    const api = source.api();
+    if (!api || !(await source.hasKey())) return false;
+    this.abort = new AbortController();
+    const loaded = this.host.loaded();
+    this.progress = { loaded: loaded.items.length, total: loaded.totalCount };
+    this.host.emit();
+    // A refresh in flight lands first; its pages are then read again with the rest.
+    await this.host.refreshing();
+    return generation === this.host.generation() && (await this.read(api, generation));
+  }
+
+  /** Stops a whole-set read in flight; what was shown before stays. */
+  cancel(): void {
+    this.abort?.abort();
+  }
+
+  /** Reads every page and shows them all; false when cancelled or failed. */
+  async read(api: ServiceApi, generation: number): Promise<boolean> {
+    const signals = [this.host.signal(), this.abort?.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = AbortSignal.any(signals);
+    let progressShownAt = performance.now();
+    try {
+      const result = await api.engagements.listAll({
+        signal,
+        onProgress: (loaded, total) => {
+          if (generation !== this.host.generation() || !this.progress) return;
+          this.progress = { loaded, total };
+          // Every listener (view, quick pick, details) repaints on each emit: a hundred pages
+          // arriving within a second are shown as a few steps, and the end is always shown.
+          const now = performance.now();
+          if (loaded < total && now - progressShownAt < PROGRESS_STEP_MS) return;
+          progressShownAt = now;
+          this.host.emit();
+        },
+      });
+      if (generation !== this.host.generation()) return false;
+      const pageSize = this.host.source().pageSize();
+      const items = this.host.mergeLocal(result.items);
+      this.at = Date.now();
+      this.host.land({
+        items,
+        totalCount: Math.max(result.totalCount, items.length),
+        pages: Math.max(1, Math.ceil(items.length / pageSize)),
+        pageSize,
+        // Why this read ended short (a service that repeats its first page, too many pages), or
+        // else what an earlier Load more found.
+        stop: result.stop ?? this.host.loaded().stop,
+        fetchedAt: this.at,
+        fromCache: false,
+      });
+      return true;
+    } catch (error) {
+      if (generation !== this.host.generation() || (isApiError(error) && error.kind === 'cancelled' && signal.aborted))
+        return false;
+      this.host.fail(error);
+      return false;
+    }
+  }
+}
+
+// The last first page of engagements shown per environment, for the view to show at once on
+// the next activation (or when the environment is active again) until a refresh lands.
+export interface CachedPage extends Saved {
+  items: Engagement[];
+  totalCount: number;
+  pageSize: number;
+}
+
+/** What the store needs of the cache (the memento-backed one, or any other). */
+export interface EngagementCache {
+  read(environmentId: string): CachedPage | undefined;
+  write(environmentId: string, page: CachedPage): void;
+  forget(environmentId: string): void;
+}
+
+function isEngagementLike(value: unknown): boolean {
+  const e = value as Engagement | null;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.id === 'string' &&
+    typeof e.name === 'string' &&
+    typeof e.status === 'string' &&
+    typeof e.type === 'string'
+  );
+}
+
+function isCachedPage(value: unknown): value is CachedPage {
+  const page = value as CachedPage | undefined;
+  return (
+    typeof page === 'object' &&
+    page !== null &&
+    Array.isArray(page.items) &&
+    page.items.every(isEngagementLike) &&
+    Number.isInteger(page.totalCount) &&
+    Number.isInteger(page.pageSize) &&
+    page.pageSize > 0 &&
+    Number.isFinite(page.fetchedAt)
+  );
+}
+
+/** Only cached for speed (the next read fetches the page again): a failed save is logged, not told. */
+export function engagementCache(
+  memento: MementoLike,
+  key: string,
+  failed?: SaveFailed,
+): PerEnvironmentCache<CachedPage> {
+  return new PerEnvironmentCache(memento, key, isCachedPage, failed);
 }

@@ -3,18 +3,17 @@
 // and expansion find the same element after a refresh. How rows look: treeItems.ts.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
-import { applyQuery } from '../core/query';
+import { describeEngagement, engagementMarkdown } from '../core/engagementText';
+import { formatCount } from '../core/format';
+import type { EngagementGroup, EngagementQuery } from '../core/query';
+import { applyQuery, isDefaultQuery } from '../core/query';
+import { statusLook } from '../core/status';
+import { displayText, safeText, shortLabel } from '../core/text';
+import { Commands } from '../shared/constants';
 import { engagementsRecord } from '../testing/record/engagements';
-import type { QueryState } from './queryState';
-import type { EngagementStore } from './store';
-import { GivenRows } from './treeGiven';
-import type { EngagementNode, GroupNode, LoadMoreNode, ShowMoreNode, TreeNode } from './treeNodes';
-import { engagementItem, groupItem, loadMoreItem, pendingItem, showMoreItem, withTooltip } from './treeItems';
-import { PageOrder, ROW_STEP, stepped } from './treePaging';
-import { PendingOverlay } from './treePending';
-
-export { isEngagementNode } from './treeNodes';
-export type { TreeNode } from './treeNodes';
+import type { QueryState } from './queryCommands';
+import type { EngagementStore, PendingWrite, StoreSnapshot } from './store';
+import { PendingOverlay } from './accepted';
 
 export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
@@ -217,4 +216,317 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
 
 function groupId(by: string, key: string): string {
   return `group:${by}:${key}`;
+}
+
+// The elements of the Engagements tree: an engagement, a group, "Load more…", "Show more…",
+// and a create the service accepted and does not show yet.
+export interface EngagementNode {
+  readonly kind: 'engagement';
+  readonly id: string;
+  engagement: Engagement;
+  parent?: GroupNode;
+}
+
+export interface GroupNode {
+  readonly kind: 'group';
+  readonly id: string;
+  group: EngagementGroup;
+  by: 'status' | 'type';
+}
+
+export interface LoadMoreNode {
+  readonly kind: 'loadMore';
+  readonly id: string;
+}
+
+/** "Show more…": the next rows of a long list already loaded (the roots, or a group's rows). */
+export interface ShowMoreNode {
+  readonly kind: 'showMore';
+  readonly id: string;
+  /** The list it extends: `root`, or the id of its group. */
+  readonly list: string;
+  parent?: GroupNode;
+}
+
+/** A create the service accepted (202) and does not show yet: the name and type typed, marked pending. */
+export interface PendingNode {
+  readonly kind: 'pending';
+  readonly id: string;
+  pending: PendingWrite & { write: { pending: 'create' } };
+}
+
+export type TreeNode = EngagementNode | GroupNode | LoadMoreNode | ShowMoreNode | PendingNode;
+
+export function isEngagementNode(value: unknown): value is EngagementNode {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as TreeNode).kind === 'engagement' &&
+    typeof (value as EngagementNode).engagement === 'object'
+  );
+}
+
+// How the rows of the Engagements tree look: an engagement (its tooltip made on demand), a
+// group, a pending create, "Show more…" and "Load more…". Made from plain data; no state.
+/**
+ * The tree item of an engagement; its tooltip too unless `tooltip: false` (then resolveTreeItem
+ * adds it). `pending`: it shows the new values of an update the service accepted and does not
+ * show yet, and says so.
+ */
+export function engagementItem(
+  engagement: Engagement,
+  environmentId: string,
+  options: { tooltip?: boolean; pending?: boolean } = {},
+): vscode.TreeItem {
+  const look = statusLook(engagement.status);
+  // Shortened with an ellipsis (the whole name is in the tooltip and the details); a name with
+  // nothing visible shows the id, so no row is ever blank.
+  const name = shortLabel(engagement.name, engagement.id);
+  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+  item.id = `engagement:${environmentId}:${engagement.id}`;
+  const described = describeEngagement(engagement, Date.now());
+  // Colour alone never carries the status: statuses the contract does not name are written out.
+  const description = look.kind === 'other' ? `${displayText(look.text)} · ${described}` : described;
+  item.description = options.pending ? `${vscode.l10n.t('pending')} · ${description}` : description;
+  item.iconPath = new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined);
+  if (options.tooltip !== false) item.tooltip = engagementTooltip(engagement, options.pending);
+  item.contextValue = `engagement status-${look.kind}`;
+  // A click (or Enter) opens the details in the one reusable details tab.
+  item.command = {
+    command: Commands.openEngagement,
+    title: vscode.l10n.t('Open Engagement Details'),
+    arguments: [engagement.id],
+  };
+  item.accessibilityInformation = {
+    label: `${name}, ${vscode.l10n.t('status {0}', displayText(look.text))}, ${description}`,
+  };
+  return item;
+}
+
+/** Adds the tooltip of an engagement's item made without one, when VS Code is about to show it. */
+export function withTooltip(item: vscode.TreeItem, engagement: Engagement, pending: boolean): void {
+  if (item.tooltip === undefined) item.tooltip = engagementTooltip(engagement, pending);
+}
+
+/** Every field as untrusted Markdown without HTML: no command link in it can run. */
+function engagementTooltip(engagement: Engagement, pending = false): vscode.MarkdownString {
+  const fields = engagementMarkdown(engagement, { heading: false });
+  const tooltip = new vscode.MarkdownString(
+    pending
+      ? `${vscode.l10n.t('Pending: the service accepted this change and does not show it yet.')}\n\n${fields}`
+      : fields,
+  );
+  tooltip.isTrusted = false;
+  tooltip.supportHtml = false;
+  return tooltip;
+}
+
+/** A create the service accepted and does not show yet: the name and type typed, its own icon, "pending". */
+export function pendingItem(node: PendingNode, environmentId: string): vscode.TreeItem {
+  const { name, type } = node.pending.write.input;
+  const label = shortLabel(name, vscode.l10n.t('(no name)'));
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.id = `pending:${environmentId}:${node.id}`;
+  item.description = vscode.l10n.t('pending · {0}', shortLabel(type, ''));
+  item.iconPath = new vscode.ThemeIcon('watch');
+  item.contextValue = 'pending';
+  item.tooltip = safeText(
+    vscode.l10n.t(
+      '“{0}” ({1}): the service accepted it and does not show it yet. It is looked for again for about a minute and shown here when the service shows it.',
+      displayText(name),
+      displayText(type),
+    ),
+  );
+  item.accessibilityInformation = { label: `${label}, ${vscode.l10n.t('pending')}, ${displayText(type)}` };
+  return item;
+}
+
+export function groupItem(node: GroupNode): vscode.TreeItem {
+  const { group, by } = node;
+  const look = by === 'status' ? statusLook(group.label) : undefined;
+  const item = new vscode.TreeItem(
+    displayText(look ? look.text : group.label),
+    vscode.TreeItemCollapsibleState.Expanded,
+  );
+  item.id = node.id;
+  item.description = formatCount(group.items.length);
+  item.iconPath = look
+    ? new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined)
+    : new vscode.ThemeIcon('tag');
+  item.contextValue = `group group-${by}`;
+  item.tooltip = safeText(
+    by === 'status'
+      ? vscode.l10n.t('Status {0}: {1} loaded', group.label, group.items.length)
+      : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length),
+  );
+  // The status in words (the icon's colour is not read out), and how many.
+  item.accessibilityInformation = {
+    label:
+      by === 'status'
+        ? vscode.l10n.t(
+            'Status {0}, {1} engagements',
+            displayText(look?.text ?? group.label),
+            formatCount(group.items.length),
+          )
+        : vscode.l10n.t('Type {0}, {1} engagements', displayText(group.label), formatCount(group.items.length)),
+  };
+  return item;
+}
+
+/** "Show more…": the next ROW_STEP rows of a list of `total` rows, `shown` of them listed. */
+export function showMoreItem(node: ShowMoreNode, shown: number, total: number): vscode.TreeItem {
+  const label = vscode.l10n.t(
+    'Show {0} more… ({1} of {2})',
+    formatCount(Math.min(ROW_STEP, total - shown)),
+    formatCount(shown),
+    formatCount(total),
+  );
+  const item = new vscode.TreeItem(label);
+  item.id = node.id;
+  item.iconPath = new vscode.ThemeIcon('fold-down');
+  item.contextValue = 'showMore';
+  const tooltip = vscode.l10n.t(
+    'Every engagement is loaded; the view lists them {0} at a time. Go to Engagement finds any of them.',
+    formatCount(ROW_STEP),
+  );
+  item.tooltip = tooltip;
+  item.accessibilityInformation = { label: `${label}. ${tooltip}` };
+  item.command = {
+    command: Commands.showMoreEngagements,
+    title: vscode.l10n.t('Show More Engagements'),
+    arguments: [node.list],
+  };
+  return item;
+}
+
+/** "Load more…": the next page from the service. */
+export function loadMoreItem(snapshot: StoreSnapshot): vscode.TreeItem {
+  const shown = formatCount(snapshot.items.length);
+  const total = formatCount(snapshot.totalCount);
+  const label = snapshot.loadingMore
+    ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total)
+    : vscode.l10n.t('Load more… ({0} of {1})', shown, total);
+  const item = new vscode.TreeItem(label);
+  item.id = 'loadMore';
+  item.iconPath = new vscode.ThemeIcon(snapshot.loadingMore ? 'loading~spin' : 'fold-down');
+  item.contextValue = 'loadMore';
+  item.tooltip = vscode.l10n.t('Load the next page. Sorting, grouping and filtering read every engagement first.');
+  item.accessibilityInformation = { label: `${label}. ${item.tooltip}` };
+  item.command = { command: Commands.loadMoreEngagements, title: vscode.l10n.t('Load More Engagements') };
+  return item;
+}
+
+// How the tree lists many rows: long lists a step at a time ("Show more…"), and with the
+// default sort, the pages in the order they came, so rows a Load more brought go below.
+/**
+ * Rows a list of the tree shows before a "Show more…" row. VS Code sends every row a tree
+ * lists to the window and back, each time the tree changes: 10,000 rows took about a second
+ * of the machine's time per refresh, to show a screenful of them.
+ */
+export const ROW_STEP = 1_000;
+
+/**
+ * Whether long lists are shown ROW_STEP rows at a time: a whole set read at once, or pages
+ * that brought more than a step each (a service that sends thousands for one page, or every
+ * engagement at once). Pages of up to a step loaded one by one with "Load more…" are shown as
+ * they come: the user asked for each.
+ */
+export function stepped(snapshot: StoreSnapshot): boolean {
+  return snapshot.complete || snapshot.items.length > ROW_STEP * Math.max(1, snapshot.pages);
+}
+
+/**
+ * With the default sort, the page each engagement came with (1: the first page, and any
+ * engagement that came otherwise, e.g. created here): Load more adds rows below the ones
+ * shown, never among them above where the user is reading.
+ */
+export class PageOrder {
+  private readonly cameWith = new Map<string, number>();
+  private pagesSeen = 0;
+  private pagesFor?: string;
+  private pageOrdered?: { items: readonly Engagement[]; pages: number; result: Engagement[] };
+
+  /**
+   * With the default sort and pages loaded one by one: each page's rows sorted, the pages in
+   * the order they came, so rows a Load more brought go below those already shown.
+   */
+  apply(snapshot: StoreSnapshot, query: EngagementQuery, sorted: Engagement[]): Engagement[] {
+    const environmentId = snapshot.environmentId ?? '';
+    if (!isDefaultQuery(query) || snapshot.complete) {
+      this.cameWith.clear();
+      this.pagesSeen = 0;
+      return sorted;
+    }
+    if (this.pagesFor !== environmentId || snapshot.pages < this.pagesSeen) {
+      this.cameWith.clear();
+      this.pagesSeen = 0;
+    }
+    const page = this.pagesSeen > 0 && snapshot.pages > this.pagesSeen ? snapshot.pages : 1;
+    for (const e of snapshot.items) if (!this.cameWith.has(e.id)) this.cameWith.set(e.id, page);
+    this.pagesSeen = snapshot.pages;
+    this.pagesFor = environmentId;
+    if (snapshot.pages <= 1) return sorted;
+    const kept = this.pageOrdered;
+    if (kept && kept.items === sorted && kept.pages === snapshot.pages) return kept.result;
+    const pageOf = (e: Engagement) => this.cameWith.get(e.id) ?? 1;
+    // Array.prototype.sort is stable: within a page, the sort's order.
+    const result = [...sorted].sort((a, b) => pageOf(a) - pageOf(b));
+    this.pageOrdered = { items: sorted, pages: snapshot.pages, result };
+    return result;
+  }
+}
+
+// Which rows of the tree VS Code got since it last changed: a reveal waits for its row to
+// reach VS Code's window first.
+/**
+ * What VS Code was given since the tree last changed: each row listed (getChildren) points
+ * to the last row of its listing, and VS Code sends a listing on once it has made the item
+ * of its last row (getTreeItem). Who waits for a row to reach VS Code's window.
+ */
+export class GivenRows {
+  private listedUpTo = new WeakMap<TreeNode, TreeNode>();
+  private made = new WeakSet<TreeNode>();
+  private readonly waiting = new Set<{ node: TreeNode; done: () => void }>();
+
+  /** The tree changed: nothing of it is given yet. */
+  clear(): void {
+    this.listedUpTo = new WeakMap();
+    this.made = new WeakSet();
+  }
+
+  /** Rows handed to VS Code by getChildren: each points to the listing's last row. */
+  listing(rows: TreeNode[]): TreeNode[] {
+    const last = rows.at(-1);
+    if (last) for (const row of rows) this.listedUpTo.set(row, last);
+    return rows;
+  }
+
+  /** VS Code made the item of a row (getTreeItem). */
+  madeItem(node: TreeNode): void {
+    this.made.add(node);
+    if (this.waiting.size) for (const waiter of [...this.waiting]) if (this.isGiven(waiter.node)) waiter.done();
+  }
+
+  /** Whether VS Code got this row since the tree last changed. */
+  isGiven(node: TreeNode): boolean {
+    const last = this.listedUpTo.get(node);
+    return last !== undefined && this.made.has(last);
+  }
+
+  /** Resolves when VS Code next gets this row (it asks after a refresh of a visible tree), or after `timeoutMs`. */
+  whenGiven(node: TreeNode, timeoutMs: number): Promise<void> {
+    if (this.isGiven(node)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const waiter = {
+        node,
+        done: () => {
+          clearTimeout(timer);
+          this.waiting.delete(waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.done, timeoutMs);
+      this.waiting.add(waiter);
+    });
+  }
 }

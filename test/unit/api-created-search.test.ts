@@ -6,7 +6,7 @@
 // checked against what was read is read whole on every look, as before.
 import assert from 'node:assert/strict';
 import type { ServiceApi } from '../../src/api/service';
-import { ACCEPTED_LOOK_DELAYS_MS, lookAgain, type Sleep } from '../../src/engagements/pending';
+import { ACCEPTED_LOOK_DELAYS_MS, lookAgain, type Sleep } from '../../src/engagements/accepted';
 import { useReferenceService } from './support/referenceService';
 import { pending } from './support/writes';
 

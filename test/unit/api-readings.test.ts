@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
 import { EngagementStore } from '../../src/engagements/store';
 import type { WriteResult, WriteSource } from '../../src/api/types';
-import { type AcceptedOutcome, lookAgain, type Sleep } from '../../src/engagements/pending';
+import { type AcceptedOutcome, lookAgain, type Sleep } from '../../src/engagements/accepted';
 import { ACCEPTED_WRITES, acceptedDelay, type WriteAnswer } from '../service/readings';
 import {
   NAME_MAX_LENGTH,

@@ -4,7 +4,7 @@
 // a minute of looking takes milliseconds and every request is counted.
 import assert from 'node:assert/strict';
 import type { ServiceApi } from '../../src/api/service';
-import { ACCEPTED_LOOK_DELAYS_MS, lookAgain, type Sleep } from '../../src/engagements/pending';
+import { ACCEPTED_LOOK_DELAYS_MS, lookAgain, type Sleep } from '../../src/engagements/accepted';
 import { EngagementStore } from '../../src/engagements/store';
 import type { Reading, RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';

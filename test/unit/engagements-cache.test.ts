@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
 import { MAX_CACHED_ENVIRONMENTS, type MementoLike } from '../../src/shared/perEnvironment';
-import { engagementCache } from '../../src/engagements/cache';
-import { EngagementStore, SAVED_ITEMS_MAX } from '../../src/engagements/store';
+import { EngagementStore, SAVED_ITEMS_MAX, engagementCache } from '../../src/engagements/store';
 import type { RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';
 

@@ -4,7 +4,7 @@
 // earlier build still reads what this one writes), and a failed save is logged, and told to the
 // user only when it loses something the user did.
 import assert from 'node:assert/strict';
-import { engagementCache } from '../../src/engagements/cache';
+import { engagementCache } from '../../src/engagements/store';
 import { OwnState } from '../../src/shared/ownState';
 import {
   MAX_CACHED_ENVIRONMENTS,
