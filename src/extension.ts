@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { type CommandHandler, registerCommands } from './shared/commands';
+import type { CommandHandler, Services } from './shared/services';
+import { OwnState } from './shared/perEnvironment';
+import { FirstShown, registerCommands } from './shared/services';
 import { userAgent } from './api/client';
 import { type CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from './shared/constants';
 import { configureL10n } from './core/l10n';
@@ -10,17 +12,14 @@ import { isEngagementNode } from './engagements/tree';
 import { Connection } from './session/connection';
 import { registerEnvironments } from './environments/index';
 import { KeyVault } from './session/keyVault';
-import { EnvironmentStore } from './session/store';
+import { EnvironmentStore } from './session/environments';
 import type { ExtensionExports } from './testing/exports';
 import { testSeams } from './testing/seams';
 import { Log } from './shared/log';
-import { OwnState } from './shared/ownState';
-import type { Services } from './shared/services';
-import { FirstShown } from './shared/shown';
-import { readTrend } from './usage/trend';
+import { readTrend } from './usage/sections';
 import { registerUsage, type UsageParts } from './usage/index';
 import type { Ui } from './ui/ui';
-import { VscodeUi } from './ui/vscodeUi';
+import { VscodeUi } from './ui/ui';
 
 /**
  * Composition root: builds the object graph and registers everything; does no I/O itself.

@@ -1,8 +1,12 @@
+import { l10n } from '../core/l10n';
+import { validateName, validatePageRequest, validateStatus, validateType } from '../core/validation';
 import type { ApiClient } from './client';
-import { lookForCreated } from './createdSearch';
-import { ApiError, type Endpoint, isApiError } from './errors';
-import { fetchAllPages, type PagedResult } from './paging';
-import { locatedId, readPage, type WriteAnswer } from './readings';
+import type { Endpoint } from './errors';
+import { ApiError, isApiError } from './errors';
+import type { PagedResult } from './paging';
+import { fetchAllPages } from './paging';
+import type { WriteAnswer } from './readings';
+import { locatedId, readPage } from './readings';
 import type {
   AcceptedWrite,
   CallOptions,
@@ -15,10 +19,7 @@ import type {
   WriteResult,
   WriteSource,
 } from './types';
-import { settleWrite } from './settle';
 import { parseEngagement } from './validate';
-import { createBody, preconditions, refuse, updateBody } from './writeBodies';
-import { validatePageRequest } from '../core/validation';
 
 const ENDPOINTS = {
   list: { method: 'GET', path: '/engagements', scope: 'engagements:read' },
@@ -291,4 +292,158 @@ export function isCreated(engagement: Engagement, body: NewEngagement, from: num
 /** Whether an engagement holds every field of a PATCH body. */
 export function holdsChanges(engagement: Engagement, body: EngagementChanges): boolean {
   return Object.entries(body).every(([field, value]) => (engagement[field] ?? '') === value);
+}
+
+// What a write sends: the POST and PATCH bodies (checked here as the service would check
+// them, so a refused input is said before anything is sent) and a PATCH's preconditions.
+/** Throws an `invalidRequest` with the message (for the field, when named); nothing when there is none. */
+function refuse(message: string | undefined, field?: string): void {
+  if (message) throw new ApiError('invalidRequest', message, { fieldErrors: field ? { [field]: message } : undefined });
+}
+
+/** The POST body: trimmed name and type, a description only when there is one. */
+export function createBody(input: NewEngagement): NewEngagement {
+  refuse(validateName(input.name), 'name');
+  refuse(validateType(input.type), 'type');
+  const body: NewEngagement = { name: input.name.trim(), type: input.type.trim() };
+  if (input.description !== undefined && input.description.trim() !== '') body.description = input.description.trim();
+  return body;
+}
+
+/** The PATCH body: only the fields given, name and status trimmed. */
+export function updateBody(changes: EngagementChanges): EngagementChanges {
+  const body: EngagementChanges = {};
+  if (changes.name !== undefined) {
+    refuse(validateName(changes.name), 'name');
+    body.name = changes.name.trim();
+  }
+  if (changes.description !== undefined) body.description = changes.description;
+  if (changes.status !== undefined) {
+    refuse(validateStatus(changes.status), 'status');
+    body.status = changes.status.trim();
+  }
+  if (Object.keys(body).length === 0)
+    throw new ApiError('invalidRequest', l10n.t('Nothing to change: give a name, description or status.'));
+  return body;
+}
+
+/** If-Match when the service gave a validator for the expected version; If-Unmodified-Since from `updatedAt` always. */
+function preconditions(
+  known: { etag: string; updatedAt: string } | undefined,
+  expectedUpdatedAt: string | undefined,
+): Record<string, string> | undefined {
+  if (expectedUpdatedAt === undefined) return undefined;
+  const headers: Record<string, string> = {};
+  if (known && known.updatedAt === expectedUpdatedAt) headers['If-Match'] = known.etag;
+  const at = Date.parse(expectedUpdatedAt);
+  if (Number.isFinite(at)) headers['If-Unmodified-Since'] = new Date(at).toUTCString();
+  return headers;
+}
+
+// What a 2xx write's answer means when it carries no whole engagement: reading back what it
+// named (or searching for a create), and telling a write made, accepted for later (202) or
+// not made after all.
+/**
+ * The result of a 2xx write: what it answered, or what reading back found. After a 202
+ * (accepted for processing) a read-back that finds nothing, or finds the change not made yet,
+ * or fails (a 404: it is not there yet) is `accepted`: to be looked for again. Otherwise a
+ * read-back that shows the change was not made (nothing matching a create; a PATCH's fields
+ * not there) is a failure with nothing applied.
+ */
+async function settleWrite(
+  answer: WriteAnswer<Engagement>,
+  accepted: AcceptedWrite,
+  readBack: () => Promise<{ engagement: Engagement; source: WriteSource } | undefined>,
+  holds: (engagement: Engagement) => boolean = () => true,
+): Promise<WriteOutcome> {
+  if (answer.resource) return { engagement: answer.resource, source: 'answer', accepted: answer.status === 202 };
+  if (answer.status === 202) {
+    const found = await readBack().catch((error: unknown) => {
+      if (isApiError(error) && error.kind === 'cancelled') throw error;
+      return undefined;
+    });
+    return found && holds(found.engagement) ? { ...found, accepted: true } : accepted;
+  }
+  let found: { engagement: Engagement; source: WriteSource } | undefined;
+  try {
+    found = await readBack();
+  } catch (error) {
+    throw new ApiError(
+      'badResponse',
+      'The service answered that the change was made, but reading the result back failed.',
+      {
+        endpoint: error instanceof ApiError ? error.endpoint : undefined,
+        detail: `${answer.unreadable ?? 'no body'}; reading back: ${error instanceof Error ? error.message : String(error)}`,
+        writeOutcome: 'applied',
+        cause: error,
+      },
+    );
+  }
+  if (!found || !holds(found.engagement)) {
+    throw new ApiError(
+      'badResponse',
+      'The service answered that the change was made, but reading it back shows it was not.',
+      {
+        status: answer.status,
+        detail: `HTTP ${answer.status} with ${answer.unreadable ?? 'no body'}; ${found ? 'the engagement read back does not hold the change' : 'no engagement with the name and type sent was found'}`,
+      },
+    );
+  }
+  return { ...found, accepted: false };
+}
+
+// Looking again and again for an engagement a create made when its answer did not name it (a
+// 202 with no id or `Location`, or a create whose outcome is unknown). Only the whole list can
+// show it, and a look comes every few seconds for up to a minute; 10,000 engagements are 10 to
+// 100 pages a look. The contract has no delete, so a list whose total has not grown since the
+// last whole read holds nothing new: a later look reads one item of the first page for its
+// total, and reads every page again only when the total changed.
+interface CreatedSearchReads {
+  /** Every engagement. */
+  all(signal?: AbortSignal): Promise<PagedResult<Engagement>>;
+  /** The first page, for its total. */
+  first(signal?: AbortSignal): Promise<Page<Engagement>>;
+}
+
+/**
+ * The total of each search's last whole read, by the search (the create's body), kept only when
+ * the service's total proved true: it counted exactly the engagements that read found.
+ */
+const lastTotals = new WeakMap<object, number>();
+
+/**
+ * One look of the search `search` (the same object on every look of it): the newest engagement
+ * of the whole list that `matches`, or undefined when there is none (without reading the whole
+ * list when its total says nothing was added since the last look).
+ */
+async function lookForCreated(
+  search: object,
+  reads: CreatedSearchReads,
+  matches: (engagement: Engagement) => boolean,
+  signal?: AbortSignal,
+): Promise<Engagement | undefined> {
+  const known = lastTotals.get(search);
+  if (known !== undefined && (await totalNow(reads, signal)) === known) return undefined;
+  const all = await reads.all(signal);
+  if (!all.stop && all.totalCount === all.items.length) lastTotals.set(search, all.totalCount);
+  else lastTotals.delete(search);
+  return newest(all.items.filter(matches));
+}
+
+/** The one created last; of those created at the same time, the first in the service's order. */
+function newest(engagements: readonly Engagement[]): Engagement | undefined {
+  const at = (e: Engagement) => Date.parse(e.createdAt);
+  return engagements.reduce<Engagement | undefined>((a, b) => (a && !(at(b) > at(a)) ? a : b), undefined);
+}
+
+/** The list's total as the service states it; undefined when it states none or the read failed. */
+async function totalNow(reads: CreatedSearchReads, signal: AbortSignal | undefined): Promise<number | undefined> {
+  try {
+    const page = await reads.first(signal);
+    return page.totalEstimated ? undefined : page.totalCount;
+  } catch (error) {
+    // Cancelled: the look ends. Anything else: the whole read decides, and says what failed.
+    if (signal?.aborted || (isApiError(error) && error.kind === 'cancelled')) throw error;
+    return undefined;
+  }
 }

@@ -110,7 +110,7 @@ export interface WriteResult {
 /**
  * A write the service accepted (202) and does not show yet: a read-back found no engagement
  * (or one without the change). Not a failure: it is looked for again (see
- * `src/engagements/pending.ts`) until it appears.
+ * `src/engagements/accepted.ts`) until it appears.
  */
 export type AcceptedWrite =
   | {

@@ -5,7 +5,7 @@ import { readPage, unwrapSingle } from './readings';
 import type { CallOptions, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
 import { parseUsageByKey, parseUsageRecord, parseUsageSummary } from './validate';
 import { validateBillingPeriod, validatePageRequest } from '../core/validation';
-import { DEFAULT_DETAILS_PAGE_SIZE, MAX_DETAILS_PAGE_SIZE } from '../core/recordDefaults';
+import { DEFAULT_DETAILS_PAGE_SIZE, MAX_DETAILS_PAGE_SIZE } from '../core/records';
 
 const USAGE_ENDPOINTS = {
   summary: { method: 'GET', path: '/usage/summary', scope: 'usage:read' },

@@ -4,9 +4,8 @@ import * as vscode from 'vscode';
 import { Commands } from '../shared/constants';
 import type { Feature, Services } from '../shared/services';
 import type { ChatDeps, ChatPorts } from './deps';
-import { copyLink } from './copyLink';
-import { TOOL_NAMES } from './names';
-import { openLink } from './openLink';
+import { TOOL_NAMES } from './deps';
+import { copyLink, openLink } from './links';
 import { invokeTool, prepareTool } from './tools';
 
 /** What the chat feature built: the tools it registered and what they are built from. */

@@ -1,9 +1,9 @@
 // The tools' dispatch: which function answers each tool, and one place that turns every
 // failure into words for the model. Never throws: VS Code would show a thrown error's message raw.
 import type * as vscode from 'vscode';
-import type { ChatDeps } from './deps';
+import type { ChatDeps, ToolName } from './deps';
+import { Tools } from './deps';
 import { findEngagements, getEngagement } from './engagementTools';
-import { type ToolName, Tools } from './names';
 import { errorResult } from './result';
 import { findEnvironment } from './target';
 import { usage } from './usageTool';

@@ -4,14 +4,13 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { UsageRecord } from '../api/types';
-import { USAGE_METERS } from '../core/meters';
+import { USAGE_METERS, projectPeriod } from '../core/meters';
 import { currentPeriod, isPeriod } from '../core/period';
-import { projectPeriod } from '../core/projection';
-import { filterRecords, keyColumn, type RecordFilter, STATUS_CLASSES, type StatusClass } from '../core/recordFilter';
-import { deriveColumns, maskKeyId, maskKeyIds } from '../core/records';
+import type { RecordFilter, StatusClass } from '../core/records';
+import { STATUS_CLASSES, deriveColumns, filterRecords, keyColumn, maskKeyId, maskKeyIds } from '../core/records';
 import { describeError } from '../ui/errors';
 import type { ChatDeps } from './deps';
-import { MAX_RECORDS } from './names';
+import { MAX_RECORDS } from './deps';
 import { dataBlock, heading, textResult } from './result';
 import { resolveTarget, type Target, ToolRefusal } from './target';
 

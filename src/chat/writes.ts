@@ -5,18 +5,18 @@
 // precondition, to the environment and with the key the confirmation named (target.ts).
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import { createBody } from '../api/writeBodies';
+import { createBody } from '../api/engagements';
 import { type Engagement, type EngagementChanges, isAccepted } from '../api/types';
 import { changedFields, hasChanges } from '../core/changes';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { describeError } from '../ui/errors';
 import type { ChatDeps, Confirmation } from './deps';
-import { engagementLink } from './link';
+import { Tools } from './deps';
+import { engagementLink } from './links';
 import { dataBlock, errorResult, heading, textResult } from './result';
-import { Tools } from './names';
 import { confirmedTarget, type Target, ToolRefusal } from './target';
-import { type CreateInput, ids, refusal, refusalIn, takeConfirmation, type UpdateInput, wanted } from './writeInputs';
-import { keepWritten } from './wholeSet';
+import { type CreateInput, ids, refusal, refusalIn, takeConfirmation, type UpdateInput, wanted } from './confirm';
+import { keepWritten } from './engagementTools';
 
 /**
  * The target a confirmed write goes to: why it cannot be written (checked again, in the

@@ -1,8 +1,7 @@
 // Which usage alerts are due: a meter past a threshold (percent of its included amount), or
 // projected to pass its included amount by the period's end. Pure; the host shows them and
 // remembers which were shown.
-import type { MeterFigures, UsageMeterName } from './meters';
-import type { PeriodProjection } from './projection';
+import type { MeterFigures, PeriodProjection, UsageMeterName } from './meters';
 
 const DEFAULT_ALERT_THRESHOLDS: readonly number[] = [80, 100];
 

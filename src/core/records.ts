@@ -1,6 +1,5 @@
 // Usage detail records: the contract leaves their fields open, so the table's columns come
 // from the records themselves, and values of any shape are shown compactly. Pure.
-import type { KeyColumn, KeySort } from './recordDefaults';
 import type { SortDirection } from './query';
 import { foldLines } from './text';
 
@@ -90,8 +89,6 @@ export interface KeyRow {
   current: boolean;
 }
 
-export { DEFAULT_DETAILS_PAGE_SIZE, DEFAULT_KEY_SORT, MAX_DETAILS_PAGE_SIZE } from './recordDefaults';
-export type { KeyColumn, KeySort } from './recordDefaults';
 export const KEY_COLUMNS: readonly KeyColumn[] = ['name', 'keyId', 'calls', 'share', 'lastUsedAt'];
 
 /** Shows the start and end of an id, never all of it: at least a third is hidden (`key_admin` → `key…min`). */
@@ -206,4 +203,122 @@ export function sortKeyRows(rows: readonly KeyRow[], sort: KeySort): KeyRow[] {
     }
   };
   return [...rows].sort(compare);
+}
+
+// The usage records' page sizes and the key table's first order: what the extension needs of
+// src/core/records.ts when it starts (a dashboard opened or restored), without loading it.
+/** Rows per page of the usage records: the contract's default and maximum. */
+export const DEFAULT_DETAILS_PAGE_SIZE = 25;
+export const MAX_DETAILS_PAGE_SIZE = 100;
+
+export type KeyColumn = 'name' | 'keyId' | 'calls' | 'share' | 'lastUsedAt';
+
+export interface KeySort {
+  column: KeyColumn;
+  direction: SortDirection;
+}
+
+export const DEFAULT_KEY_SORT: KeySort = { column: 'calls', direction: 'desc' };
+
+// Filtering the usage records of a whole period: by key, by a column's value, and by the
+// class of a status code. The records are open (the contract names no field), so the
+// columns are found in the records themselves. Pure.
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+export interface RecordFilter {
+  /** The key id (as in the records' key column) to keep. */
+  keyId?: string;
+  /** A column and the text its value must contain (case-insensitive); without a column, any column. */
+  column?: string;
+  text?: string;
+  status?: StatusClass;
+}
+
+export function isFilterActive(filter: RecordFilter | undefined): filter is RecordFilter {
+  return (
+    filter !== undefined &&
+    (filter.keyId !== undefined || (filter.text ?? '').trim() !== '' || filter.status !== undefined)
+  );
+}
+
+const normalise = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
+
+/** The column that names a record's key (`keyId`, `key_id`, `apiKeyId` …), if any. */
+export function keyColumn(columns: readonly string[]): string | undefined {
+  return columns.find((c) => normalise(c) === 'keyid') ?? columns.find((c) => normalise(c) === 'apikeyid');
+}
+
+/** The column holding an HTTP status code (`statusCode`, `status_code`, `httpStatus`, `status`), if any. */
+export function statusColumn(columns: readonly string[]): string | undefined {
+  for (const wanted of ['statuscode', 'httpstatus', 'status']) {
+    const found = columns.find((c) => normalise(c) === wanted);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** `404` → `4xx`; anything that is not a status code gives undefined. */
+export function statusClassOf(value: unknown): StatusClass | undefined {
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{3}\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 200 || n > 599) return undefined;
+  return `${Math.floor(n / 100)}xx` as StatusClass;
+}
+
+/** The records that pass every part of the filter, in their order. */
+export function filterRecords(
+  records: readonly OpenRecord[],
+  columns: readonly string[],
+  filter: RecordFilter,
+): OpenRecord[] {
+  const keyCol = filter.keyId !== undefined ? keyColumn(columns) : undefined;
+  const statusCol = filter.status !== undefined ? statusColumn(columns) : undefined;
+  const needle = (filter.text ?? '').trim().toLowerCase();
+  const searched = filter.column !== undefined ? [filter.column] : columns;
+  return records.filter((record) => {
+    if (filter.keyId !== undefined && (keyCol === undefined || compactValue(record[keyCol], 10_000) !== filter.keyId))
+      return false;
+    if (filter.status !== undefined && (statusCol === undefined || statusClassOf(record[statusCol]) !== filter.status))
+      return false;
+    if (needle && !searched.some((column) => compactValue(record[column], 10_000).toLowerCase().includes(needle)))
+      return false;
+    return true;
+  });
+}
+
+// Export of usage records to CSV (RFC 4180, with spreadsheet formula injection defused) and
+// to JSON. Pure.
+/** A cell starting with one of these is read as a formula by spreadsheets. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV field: text quoted when needed, quotes doubled, formula-leading text prefixed with `'`. */
+export function csvField(value: unknown): string {
+  let text: string;
+  if (value === undefined || value === null) text = '';
+  else if (typeof value === 'string') text = FORMULA_START.test(value) ? `'${value}` : value;
+  else if (typeof value === 'number') text = Number.isFinite(value) ? String(value) : '';
+  else if (typeof value === 'boolean' || typeof value === 'bigint') text = String(value);
+  else text = JSON.stringify(value) ?? '';
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A header row of the columns, then one row per record; lines end in CRLF. */
+export function toCsv(
+  records: readonly OpenRecord[],
+  columns: readonly string[] = deriveColumns(records, Number.POSITIVE_INFINITY),
+): string {
+  const lines = [columns.map(csvField).join(',')];
+  for (const record of records) lines.push(columns.map((column) => csvField(record[column])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+export interface JsonExportMeta {
+  billingPeriod: string;
+  exportedAt: string;
+}
+
+/** The records exactly as the service sent them, with the period they belong to. */
+export function toJsonExport(records: readonly OpenRecord[], meta: JsonExportMeta): string {
+  return `${JSON.stringify({ billingPeriod: meta.billingPeriod, exportedAt: meta.exportedAt, count: records.length, records }, null, 2)}\n`;
 }

@@ -4,9 +4,7 @@
 // with a clock of their own.
 import { holdsChanges, isCreated } from '../api/engagements';
 import type { ServiceApi } from '../api/service';
-import type { AcceptedWrite, Engagement, EngagementChanges, WriteResult } from '../api/types';
-import type { PendingWrite, StoreSnapshot } from './store';
-import type { PendingNode } from './tree';
+import type { AcceptedWrite, Engagement, WriteResult } from '../api/types';
 
 /**
  * The waits before each look for an accepted write, after the look made with its answer:
@@ -68,6 +66,13 @@ export async function lookAgain(
     }
   }
   return { kind: 'notShown' };
+}
+
+/** A write the service accepted (202) and does not show yet, as the store keeps it. */
+export interface PendingWrite {
+  /** Its own key, for the tree's row. */
+  readonly key: string;
+  readonly write: AcceptedWrite;
 }
 
 // The store's writes the service accepted (202) and does not show yet: each is looked for
@@ -141,60 +146,5 @@ export class AcceptedWrites {
 
   cancel(): void {
     for (const key of [...this.writes.keys()]) this.end(key, { kind: 'cancelled' }, false);
-  }
-}
-
-// Writes the service accepted (202) and does not show yet, as the tree shows them: a create
-// as a row of its own, an update's new values on its row.
-export class PendingOverlay {
-  /** Engagements shown with the new values of an update the service accepted and does not show yet. */
-  private ids = new Set<string>();
-  private overlaid = new WeakMap<Engagement, { changes: string; engagement: Engagement }>();
-  private readonly nodes = new Map<string, PendingNode>();
-
-  /** Whether an engagement is shown with the new values of an accepted update. */
-  has(id: string): boolean {
-    return this.ids.has(id);
-  }
-
-  /** Creates the service accepted and does not show yet: first, whatever the sort, group or filter. */
-  rows(snapshot: StoreSnapshot): PendingNode[] {
-    const rows: PendingNode[] = [];
-    const live = new Set<string>();
-    for (const entry of snapshot.pending) {
-      if (entry.write.pending !== 'create') continue;
-      live.add(entry.key);
-      let node = this.nodes.get(entry.key);
-      if (!node)
-        this.nodes.set(
-          entry.key,
-          (node = { kind: 'pending', id: entry.key, pending: entry as PendingNode['pending'] }),
-        );
-      rows.push(node);
-    }
-    for (const key of this.nodes.keys()) if (!live.has(key)) this.nodes.delete(key);
-    return rows;
-  }
-
-  /**
-   * The engagements as the tree shows them: with the new values of updates the service
-   * accepted and does not show yet (the store keeps what the service said).
-   */
-  items(snapshot: StoreSnapshot): readonly Engagement[] {
-    const changes = new Map<string, EngagementChanges>();
-    for (const { write } of snapshot.pending)
-      if (write.pending === 'update') changes.set(write.id, { ...changes.get(write.id), ...write.changes });
-    this.ids = new Set(changes.keys());
-    if (changes.size === 0) return snapshot.items;
-    return snapshot.items.map((e) => {
-      const change = changes.get(e.id);
-      if (!change) return e;
-      const key = JSON.stringify(change);
-      const made = this.overlaid.get(e);
-      if (made?.changes === key) return made.engagement;
-      const engagement = { ...e, ...change };
-      this.overlaid.set(e, { changes: key, engagement });
-      return engagement;
-    });
   }
 }

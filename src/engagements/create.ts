@@ -7,7 +7,16 @@ import { Commands } from '../shared/constants';
 import { validateName, validateType } from '../core/validation';
 import { isBack, runSteps } from '../ui/ui';
 import type { EngagementDeps, Pinned } from './update';
-import { confirmWrite, environmentLabel, performWrite, pinEnvironment, refusalFor, refusedFields, requireApi, ui } from './update';
+import {
+  confirmWrite,
+  environmentLabel,
+  performWrite,
+  pinEnvironment,
+  refusalFor,
+  refusedFields,
+  requireApi,
+  ui,
+} from './update';
 
 const STEPS = 4;
 

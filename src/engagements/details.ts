@@ -9,7 +9,7 @@ import { Commands, WebviewTypes } from '../shared/constants';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
 import { engagementsRecord } from '../testing/record/engagements';
 import { describeError, showError } from '../ui/errors';
-import { tabIcon } from '../ui/tabIcon';
+import { tabIcon } from '../ui/ui';
 import type { DetailsAction, DetailsHostMessage, DetailsStrings } from './detailsProtocol';
 import { detailsView, parseDetailsMessage } from './detailsProtocol';
 import type { EngagementDeps } from './update';

@@ -2,9 +2,8 @@
 // checks the host applies to everything the webview sends, and the pure builder of what the
 // panel shows. No `vscode`, no DOM.
 import type { Engagement } from '../api/types';
-import { extraFields } from '../core/engagementText';
+import { extraFields, statusLook } from '../core/engagementText';
 import { absoluteTime, formatCount, relativeTime } from '../core/format';
-import { statusLook } from '../core/status';
 export { fillPlaceholders as fill } from '../core/l10n';
 
 export const DETAILS_ACTIONS = ['edit', 'changeStatus', 'copyId', 'copyLink', 'refresh', 'openUsageDashboard'] as const;

@@ -5,11 +5,11 @@
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { formatCount } from '../core/format';
-import { statusLook } from '../core/status';
+import { statusLook } from '../core/engagementText';
 import { escapeIcons, safeText, shortLabel } from '../core/text';
 import { type EngagementDeps, environmentLabel, notice, requireApi } from './update';
 import { stopMessage } from './view';
-import { wholeSetMaxAge } from '../shared/staleness';
+import { wholeSetMaxAge } from '../shared/services';
 import { engagementsRecord, type GoToTimeline } from '../testing/record/engagements';
 
 interface Item extends vscode.QuickPickItem {

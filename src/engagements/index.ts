@@ -11,7 +11,8 @@ import type { Feature, Services } from '../shared/services';
 import { createEngagement } from './create';
 import { DetailsPanel, copyId, openDetails } from './details';
 import { goToEngagement } from './goTo';
-import { QueryState, clearFilter, ensureWholeSet, filterEngagements, groupEngagements, sortEngagements } from './queryCommands';
+import { clearFilter, ensureWholeSet, filterEngagements, groupEngagements, sortEngagements } from './queryCommands';
+import { QueryState } from './tree';
 import { changeStatusOfMany } from './statusChange';
 import type { EngagementCache } from './store';
 import { EngagementStore, engagementCache } from './store';
@@ -67,7 +68,7 @@ export function registerEngagements(services: Services) {
 
 // The Engagements feature's objects, made from the services: the store of the active
 // environment's engagements and the tree view; and what follows the store beyond the view.
-export function createStore(services: Services, cache: EngagementCache): EngagementStore {
+function createStore(services: Services, cache: EngagementCache): EngagementStore {
   const { connection } = services;
   return new EngagementStore({
     environmentId: () => connection.environment?.id,
@@ -82,7 +83,7 @@ export function createStore(services: Services, cache: EngagementCache): Engagem
   });
 }
 
-export function createView(services: Services, store: EngagementStore, query: QueryState): EngagementsView {
+function createView(services: Services, store: EngagementStore, query: QueryState): EngagementsView {
   const { connection } = services;
   return new EngagementsView(
     store,
@@ -104,7 +105,7 @@ export function createView(services: Services, store: EngagementStore, query: Qu
  * the rest are read, within the whole-set limit. Only then: a read the user cancelled, or
  * kept to what is loaded, stays so.
  */
-export function readAllForRestoredQuery(deps: EngagementDeps): { dispose(): void } {
+function readAllForRestoredQuery(deps: EngagementDeps): { dispose(): void } {
   const { store, query } = deps;
   let wasFresh = false;
   return store.onDidChange(() => {
@@ -118,7 +119,7 @@ export function readAllForRestoredQuery(deps: EngagementDeps): { dispose(): void
 }
 
 // The Engagements feature's command table.
-export function engagementCommands(deps: EngagementDeps, details: DetailsPanel) {
+function engagementCommands(deps: EngagementDeps, details: DetailsPanel) {
   const { store, view } = deps;
   const open = (args: unknown[]) => openDetails(deps, details, args);
   const editOne =

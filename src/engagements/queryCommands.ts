@@ -3,11 +3,11 @@
 // to what is loaded, then to the whole set once every page is read (wholeSet.ts).
 import * as vscode from 'vscode';
 import { formatCount } from '../core/format';
-import type { EngagementQuery, GroupBy, SortField } from '../core/query';
-import { distinctValues, isDefaultQuery, isFiltered, naturalDirection, normaliseQuery } from '../core/query';
-import { statusLook } from '../core/status';
-import { Settings, StateKeys } from '../shared/constants';
-import { wholeSetMaxAge } from '../shared/staleness';
+import type { GroupBy, SortField } from '../core/query';
+import { distinctValues, isDefaultQuery, naturalDirection } from '../core/query';
+import { statusLook } from '../core/engagementText';
+import { Settings } from '../shared/constants';
+import { wholeSetMaxAge } from '../shared/services';
 import { isBack } from '../ui/ui';
 import type { EngagementDeps } from './update';
 import { environmentLabel, ui } from './update';
@@ -161,36 +161,6 @@ export async function filterEngagements(deps: EngagementDeps): Promise<void> {
 
 export async function clearFilter(deps: EngagementDeps): Promise<void> {
   await deps.query.update({ filter: {} });
-}
-
-/** The view's sort, grouping and filter, remembered per workspace. */
-export class QueryState implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<EngagementQuery>();
-  readonly onDidChange = this.changed.event;
-  private value: EngagementQuery;
-
-  constructor(private readonly memento: vscode.Memento) {
-    this.value = normaliseQuery(memento.get(StateKeys.engagementsQuery));
-  }
-
-  get current(): EngagementQuery {
-    return this.value;
-  }
-
-  get filtered(): boolean {
-    return isFiltered(this.value.filter);
-  }
-
-  /** Applies at once (the view repaints); resolves once it is remembered. */
-  async update(changes: Partial<EngagementQuery>): Promise<void> {
-    this.value = normaliseQuery({ ...this.value, ...changes });
-    this.changed.fire(this.value);
-    await this.memento.update(StateKeys.engagementsQuery, this.value);
-  }
-
-  dispose(): void {
-    this.changed.dispose();
-  }
 }
 
 // Reading the whole set of engagements when the user sorts, groups, filters or searches: the

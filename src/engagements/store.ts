@@ -11,7 +11,7 @@ import type { AcceptedWrite, Engagement, Page } from '../api/types';
 import { LIMITS } from '../core/concurrency';
 import type { MementoLike, SaveFailed, Saved } from '../shared/perEnvironment';
 import { PerEnvironmentCache } from '../shared/perEnvironment';
-import type { AcceptedOutcome, LookOptions } from './accepted';
+import type { AcceptedOutcome, LookOptions, PendingWrite } from './accepted';
 import { AcceptedWrites } from './accepted';
 
 type Listener = () => void;
@@ -321,13 +321,6 @@ export interface StoreSnapshot {
   pending: readonly PendingWrite[];
 }
 
-/** A write the service accepted and does not show yet, as the tree shows it. */
-export interface PendingWrite {
-  /** Its own key, for the tree's row. */
-  readonly key: string;
-  readonly write: AcceptedWrite;
-}
-
 /** Where the store gets its client: the active environment's connection and settings. */
 export interface StoreSource {
   environmentId(): string | undefined;
@@ -357,18 +350,18 @@ export interface Loaded {
   fromCache: boolean;
 }
 
-export function nothingLoaded(): Loaded {
+function nothingLoaded(): Loaded {
   return { items: [], totalCount: 0, pages: 0, pageSize: 0, fromCache: false };
 }
 
 /** Each id once, the first kept. */
-export function dedupe(items: readonly Engagement[]): Engagement[] {
+function dedupe(items: readonly Engagement[]): Engagement[] {
   const seen = new Set<string>();
   return items.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
 }
 
 /** Adds the page Load more read; false when it added nothing (the service cannot page further). */
-export function appendPage(loaded: Loaded, asked: number, page: Page<Engagement>): boolean {
+function appendPage(loaded: Loaded, asked: number, page: Page<Engagement>): boolean {
   // A service that answers another page, or only what is shown, cannot page further.
   const stop = checkPage(asked, page, new Set(loaded.items.map((e) => e.id)), (e) => e.id);
   if (stop) loaded.stop = stop;
@@ -384,7 +377,7 @@ export function appendPage(loaded: Loaded, asked: number, page: Page<Engagement>
 }
 
 /** What a create or update returned: replaced in place, or (created) added in front. */
-export function putInto(loaded: Loaded, engagement: Engagement, created: boolean): void {
+function putInto(loaded: Loaded, engagement: Engagement, created: boolean): void {
   const index = loaded.items.findIndex((e) => e.id === engagement.id);
   if (index >= 0) loaded.items = loaded.items.map((e, i) => (i === index ? engagement : e));
   else {
@@ -396,7 +389,7 @@ export function putInto(loaded: Loaded, engagement: Engagement, created: boolean
 // What the store keeps besides the last read: local writes made while a read was in flight
 // (merged into its result), and the statuses and types seen in the data (for the picks).
 /** Local writes made while a load was in flight; merged into its result. */
-export class LocalWrites {
+class LocalWrites {
   private readonly writes = new Map<string, { engagement: Engagement; created: boolean }>();
 
   record(engagement: Engagement, created: boolean): void {
@@ -425,7 +418,7 @@ export class LocalWrites {
 }
 
 /** Statuses (first spelling kept) and types seen in this environment's data. */
-export class SeenValues {
+class SeenValues {
   private readonly statusesSeen = new Map<string, string>();
   private readonly typesSeen = new Set<string>();
 
@@ -461,7 +454,7 @@ export class SeenValues {
 export const SAVED_ITEMS_MAX = 100;
 
 /** The page an earlier session saved for the active environment, as the store shows it. */
-export function savedPage(source: StoreSource): Loaded | undefined {
+function savedPage(source: StoreSource): Loaded | undefined {
   const id = source.environmentId();
   const page = id === undefined ? undefined : source.cache?.read(id);
   if (!page) return undefined;
@@ -471,7 +464,7 @@ export function savedPage(source: StoreSource): Loaded | undefined {
 }
 
 /** Saves the first page of what a read returned, for the next session. */
-export function savePage(source: StoreSource, loaded: Loaded & { fetchedAt: number }): void {
+function savePage(source: StoreSource, loaded: Loaded & { fetchedAt: number }): void {
   const id = source.environmentId();
   if (id !== undefined)
     source.cache?.write(id, {
@@ -483,7 +476,7 @@ export function savePage(source: StoreSource, loaded: Loaded & { fetchedAt: numb
 }
 
 /** Forgets the page saved for the active environment. */
-export function forgetPage(source: StoreSource): void {
+function forgetPage(source: StoreSource): void {
   const id = source.environmentId();
   if (id !== undefined) source.cache?.forget(id);
 }
@@ -494,7 +487,7 @@ export function forgetPage(source: StoreSource): void {
 const PROGRESS_STEP_MS = 100;
 
 /** What the whole-set read needs of the store. */
-export interface WholeHost {
+interface WholeHost {
   source(): StoreSource;
   /** Bumped by the store's reset(): answers of an older generation are dropped. */
   generation(): number;
@@ -511,7 +504,7 @@ export interface WholeHost {
   fail(error: unknown): void;
 }
 
-export class WholeSet {
+class WholeSet {
   /** When the whole set was last read (the store's reset() forgets it). */
   at?: number;
   /** The read in flight, and its progress. */

@@ -2,18 +2,46 @@
 // group, filter); it never talks HTTP. Tree nodes are kept per id, so `reveal`, selection
 // and expansion find the same element after a refresh. How rows look: treeItems.ts.
 import * as vscode from 'vscode';
-import type { Engagement } from '../api/types';
-import { describeEngagement, engagementMarkdown } from '../core/engagementText';
+import type { Engagement, EngagementChanges } from '../api/types';
+import { describeEngagement, engagementMarkdown, statusLook } from '../core/engagementText';
 import { formatCount } from '../core/format';
 import type { EngagementGroup, EngagementQuery } from '../core/query';
-import { applyQuery, isDefaultQuery } from '../core/query';
-import { statusLook } from '../core/status';
+import { applyQuery, isDefaultQuery, isFiltered, normaliseQuery } from '../core/query';
 import { displayText, safeText, shortLabel } from '../core/text';
-import { Commands } from '../shared/constants';
+import { Commands, StateKeys } from '../shared/constants';
 import { engagementsRecord } from '../testing/record/engagements';
-import type { QueryState } from './queryCommands';
-import type { EngagementStore, PendingWrite, StoreSnapshot } from './store';
-import { PendingOverlay } from './accepted';
+import type { EngagementStore, StoreSnapshot } from './store';
+import type { PendingWrite } from './accepted';
+
+/** The view's sort, grouping and filter, remembered per workspace. */
+export class QueryState implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<EngagementQuery>();
+  readonly onDidChange = this.changed.event;
+  private value: EngagementQuery;
+
+  constructor(private readonly memento: vscode.Memento) {
+    this.value = normaliseQuery(memento.get(StateKeys.engagementsQuery));
+  }
+
+  get current(): EngagementQuery {
+    return this.value;
+  }
+
+  get filtered(): boolean {
+    return isFiltered(this.value.filter);
+  }
+
+  /** Applies at once (the view repaints); resolves once it is remembered. */
+  async update(changes: Partial<EngagementQuery>): Promise<void> {
+    this.value = normaliseQuery({ ...this.value, ...changes });
+    this.changed.fire(this.value);
+    await this.memento.update(StateKeys.engagementsQuery, this.value);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
 
 export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
@@ -249,7 +277,7 @@ export interface ShowMoreNode {
 }
 
 /** A create the service accepted (202) and does not show yet: the name and type typed, marked pending. */
-export interface PendingNode {
+interface PendingNode {
   readonly kind: 'pending';
   readonly id: string;
   pending: PendingWrite & { write: { pending: 'create' } };
@@ -273,7 +301,7 @@ export function isEngagementNode(value: unknown): value is EngagementNode {
  * adds it). `pending`: it shows the new values of an update the service accepted and does not
  * show yet, and says so.
  */
-export function engagementItem(
+function engagementItem(
   engagement: Engagement,
   environmentId: string,
   options: { tooltip?: boolean; pending?: boolean } = {},
@@ -304,7 +332,7 @@ export function engagementItem(
 }
 
 /** Adds the tooltip of an engagement's item made without one, when VS Code is about to show it. */
-export function withTooltip(item: vscode.TreeItem, engagement: Engagement, pending: boolean): void {
+function withTooltip(item: vscode.TreeItem, engagement: Engagement, pending: boolean): void {
   if (item.tooltip === undefined) item.tooltip = engagementTooltip(engagement, pending);
 }
 
@@ -322,7 +350,7 @@ function engagementTooltip(engagement: Engagement, pending = false): vscode.Mark
 }
 
 /** A create the service accepted and does not show yet: the name and type typed, its own icon, "pending". */
-export function pendingItem(node: PendingNode, environmentId: string): vscode.TreeItem {
+function pendingItem(node: PendingNode, environmentId: string): vscode.TreeItem {
   const { name, type } = node.pending.write.input;
   const label = shortLabel(name, vscode.l10n.t('(no name)'));
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
@@ -341,7 +369,7 @@ export function pendingItem(node: PendingNode, environmentId: string): vscode.Tr
   return item;
 }
 
-export function groupItem(node: GroupNode): vscode.TreeItem {
+function groupItem(node: GroupNode): vscode.TreeItem {
   const { group, by } = node;
   const look = by === 'status' ? statusLook(group.label) : undefined;
   const item = new vscode.TreeItem(
@@ -374,7 +402,7 @@ export function groupItem(node: GroupNode): vscode.TreeItem {
 }
 
 /** "Show more…": the next ROW_STEP rows of a list of `total` rows, `shown` of them listed. */
-export function showMoreItem(node: ShowMoreNode, shown: number, total: number): vscode.TreeItem {
+function showMoreItem(node: ShowMoreNode, shown: number, total: number): vscode.TreeItem {
   const label = vscode.l10n.t(
     'Show {0} more… ({1} of {2})',
     formatCount(Math.min(ROW_STEP, total - shown)),
@@ -400,7 +428,7 @@ export function showMoreItem(node: ShowMoreNode, shown: number, total: number): 
 }
 
 /** "Load more…": the next page from the service. */
-export function loadMoreItem(snapshot: StoreSnapshot): vscode.TreeItem {
+function loadMoreItem(snapshot: StoreSnapshot): vscode.TreeItem {
   const shown = formatCount(snapshot.items.length);
   const total = formatCount(snapshot.totalCount);
   const label = snapshot.loadingMore
@@ -423,7 +451,7 @@ export function loadMoreItem(snapshot: StoreSnapshot): vscode.TreeItem {
  * lists to the window and back, each time the tree changes: 10,000 rows took about a second
  * of the machine's time per refresh, to show a screenful of them.
  */
-export const ROW_STEP = 1_000;
+const ROW_STEP = 1_000;
 
 /**
  * Whether long lists are shown ROW_STEP rows at a time: a whole set read at once, or pages
@@ -431,7 +459,7 @@ export const ROW_STEP = 1_000;
  * engagement at once). Pages of up to a step loaded one by one with "Load more…" are shown as
  * they come: the user asked for each.
  */
-export function stepped(snapshot: StoreSnapshot): boolean {
+function stepped(snapshot: StoreSnapshot): boolean {
   return snapshot.complete || snapshot.items.length > ROW_STEP * Math.max(1, snapshot.pages);
 }
 
@@ -440,7 +468,7 @@ export function stepped(snapshot: StoreSnapshot): boolean {
  * engagement that came otherwise, e.g. created here): Load more adds rows below the ones
  * shown, never among them above where the user is reading.
  */
-export class PageOrder {
+class PageOrder {
   private readonly cameWith = new Map<string, number>();
   private pagesSeen = 0;
   private pagesFor?: string;
@@ -483,7 +511,7 @@ export class PageOrder {
  * to the last row of its listing, and VS Code sends a listing on once it has made the item
  * of its last row (getTreeItem). Who waits for a row to reach VS Code's window.
  */
-export class GivenRows {
+class GivenRows {
   private listedUpTo = new WeakMap<TreeNode, TreeNode>();
   private made = new WeakSet<TreeNode>();
   private readonly waiting = new Set<{ node: TreeNode; done: () => void }>();
@@ -527,6 +555,61 @@ export class GivenRows {
       };
       const timer = setTimeout(waiter.done, timeoutMs);
       this.waiting.add(waiter);
+    });
+  }
+}
+
+// Writes the service accepted (202) and does not show yet, as the tree shows them: a create
+// as a row of its own, an update's new values on its row.
+class PendingOverlay {
+  /** Engagements shown with the new values of an update the service accepted and does not show yet. */
+  private ids = new Set<string>();
+  private overlaid = new WeakMap<Engagement, { changes: string; engagement: Engagement }>();
+  private readonly nodes = new Map<string, PendingNode>();
+
+  /** Whether an engagement is shown with the new values of an accepted update. */
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  /** Creates the service accepted and does not show yet: first, whatever the sort, group or filter. */
+  rows(snapshot: StoreSnapshot): PendingNode[] {
+    const rows: PendingNode[] = [];
+    const live = new Set<string>();
+    for (const entry of snapshot.pending) {
+      if (entry.write.pending !== 'create') continue;
+      live.add(entry.key);
+      let node = this.nodes.get(entry.key);
+      if (!node)
+        this.nodes.set(
+          entry.key,
+          (node = { kind: 'pending', id: entry.key, pending: entry as PendingNode['pending'] }),
+        );
+      rows.push(node);
+    }
+    for (const key of this.nodes.keys()) if (!live.has(key)) this.nodes.delete(key);
+    return rows;
+  }
+
+  /**
+   * The engagements as the tree shows them: with the new values of updates the service
+   * accepted and does not show yet (the store keeps what the service said).
+   */
+  items(snapshot: StoreSnapshot): readonly Engagement[] {
+    const changes = new Map<string, EngagementChanges>();
+    for (const { write } of snapshot.pending)
+      if (write.pending === 'update') changes.set(write.id, { ...changes.get(write.id), ...write.changes });
+    this.ids = new Set(changes.keys());
+    if (changes.size === 0) return snapshot.items;
+    return snapshot.items.map((e) => {
+      const change = changes.get(e.id);
+      if (!change) return e;
+      const key = JSON.stringify(change);
+      const made = this.overlaid.get(e);
+      if (made?.changes === key) return made.engagement;
+      const engagement = { ...e, ...change };
+      this.overlaid.set(e, { changes: key, engagement });
+      return engagement;
     });
   }
 }

@@ -10,17 +10,16 @@ import type { AcceptedWrite, Engagement, EngagementChanges, WriteOutcome, WriteR
 import { isAccepted } from '../api/types';
 import { changedFields, differingFields, hasChanges } from '../core/changes';
 import { relativeTime } from '../core/format';
-import { statusChoices, statusLook } from '../core/status';
+import { statusChoices, statusLook } from '../core/engagementText';
 import { safeText, shortLabel } from '../core/text';
 import { validateName, validateStatus } from '../core/validation';
 import { Commands, Settings, Views } from '../shared/constants';
-import { statusNotice } from '../shared/notice';
+import type { Back, Ui } from '../ui/ui';
+import { isBack, runSteps, statusNotice } from '../ui/ui';
 import type { Services } from '../shared/services';
 import { recordNotice } from '../testing/record/engagements';
 import { describeError, showError } from '../ui/errors';
-import type { Back, Ui } from '../ui/ui';
-import { isBack, runSteps } from '../ui/ui';
-import type { QueryState } from './queryCommands';
+import type { QueryState } from './tree';
 import type { EngagementStore } from './store';
 import { isEngagementNode } from './tree';
 import type { EngagementsView } from './view';
@@ -191,7 +190,7 @@ const MAX_CONFLICT_ROUNDS = 5;
  * that checks answers 409/412 when someone changed it in between: the same question again.
  * `edit` reopens the flow (prefilled) on a version, with the service's refusal when it gave one.
  */
-export async function applyChanges(
+async function applyChanges(
   deps: EngagementDeps,
   shown: Engagement,
   changes: EngagementChanges,
@@ -388,7 +387,7 @@ export async function performWrite(deps: EngagementDeps, flow: WriteFlow): Promi
 
 /**
  * A write the service accepted (202) and does not show yet: the tree shows it as pending
- * while the store looks for it again (`src/engagements/pending.ts`). When it appears, `done`
+ * while the store looks for it again (`src/engagements/accepted.ts`). When it appears, `done`
  * shows it like any write; when it does not within the window, the user is told so, with
  * Refresh. Never Retry (it was accepted), never "failed". Returns at once: the look goes on
  * in the background, and another environment or key ends it.

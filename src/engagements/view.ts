@@ -9,7 +9,7 @@ import { safeText } from '../core/text';
 import { ContextKeys, Settings, Views } from '../shared/constants';
 import { engagementsRecord } from '../testing/record/engagements';
 import { describeError, serviceReason } from '../ui/errors';
-import type { QueryState } from './queryCommands';
+import type { QueryState } from './tree';
 import type { EngagementStore, StoreSnapshot } from './store';
 import type { TreeNode } from './tree';
 import { EngagementTreeProvider } from './tree';
@@ -243,7 +243,7 @@ export type EngagementsViewState =
   | 'ready';
 
 /** The welcome state of the view, from what the store holds and the active filter. */
-export function viewState(snapshot: StoreSnapshot, query: QueryState): EngagementsViewState {
+function viewState(snapshot: StoreSnapshot, query: QueryState): EngagementsViewState {
   if (snapshot.phase === 'noEnvironment') return 'noEnvironment';
   if (snapshot.phase === 'keyMissing') return 'keyMissing';
   // A create the service accepted and does not show yet is a row of the tree.
@@ -265,7 +265,7 @@ export function viewState(snapshot: StoreSnapshot, query: QueryState): Engagemen
 }
 
 /** The message above the tree: why loading failed, a page saved earlier, engagements the service will not send. */
-export function viewMessage(
+function viewMessage(
   snapshot: StoreSnapshot,
   state: EngagementsViewState,
   env: string | undefined,

@@ -2,9 +2,8 @@ import * as vscode from 'vscode';
 import { Commands } from '../shared/constants';
 import type { KeyVault } from '../session/keyVault';
 import { displayText, safeLabel } from '../core/text';
-import { destination, shownLabel, sourceNote } from '../session/labels';
-import { describeCapabilities } from '../session/model';
-import type { EnvironmentStore } from '../session/store';
+import { describeCapabilities, destination, shownLabel, sourceNote } from '../session/model';
+import type { EnvironmentStore } from '../session/environments';
 
 /** The status bar's red: the active environment is production (creates and edits are live). */
 const PRODUCTION_BACKGROUND = 'statusBarItem.errorBackground';

@@ -7,7 +7,7 @@ import { keyFingerprint, type KeyVault } from './keyVault';
 import { type Capabilities, type Environment, originOf, SCOPE_CAPABILITY } from './model';
 
 type ApiTarget = Pick<Environment, 'id' | 'label' | 'baseUrl' | 'source'>;
-import type { EnvironmentStore } from './store';
+import type { EnvironmentStore } from './environments';
 
 /**
  * The active environment and a client for it. Views, the dashboard and commands ask this

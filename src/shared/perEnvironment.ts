@@ -3,13 +3,10 @@
 // answered or what the user chose is kept: never a key, a header or anything typed into a
 // prompt. An entry goes when its environment is removed or its key deleted (see
 // `forgetWithEnvironmentOrKey`). Each store's own rules (periods, shared reads, alert marks)
-// live in its own file on top of `PerEnvironmentStore`.
+// live in its own file on top of `PerEnvironmentStore`. Also the extension's own global state
+// (`OwnState`), read back as this session wrote it.
 import type { Log } from './log';
-import type { MementoLike } from './ownState';
-import type { Services } from './services';
 import type { Ui } from '../ui/ui';
-
-export type { MementoLike };
 
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -165,9 +162,18 @@ export class PerEnvironmentCache<T extends Saved> extends PerEnvironmentStore<T>
   }
 }
 
+/** What `forgetWithEnvironmentOrKey` watches (the services' environments and key vault). */
+interface EnvironmentsAndKeys {
+  environments: { onDidChange(listener: () => unknown): { dispose(): void }; list(): ReadonlyArray<{ id: string }> };
+  vault: {
+    onDidChange(listener: (environmentId: string) => unknown): { dispose(): void };
+    has(environmentId: string): Promise<boolean>;
+  };
+}
+
 /** Drops an environment's saved entries when the environment is removed or its key deleted: no saved data outlives either. */
 export function forgetWithEnvironmentOrKey(
-  services: Pick<Services, 'environments' | 'vault'>,
+  services: EnvironmentsAndKeys,
   store: { forget(environmentId: string): void; keepOnly(environmentIds: readonly string[]): void },
 ): Array<{ dispose(): void }> {
   const { environments, vault } = services;
@@ -177,4 +183,42 @@ export function forgetWithEnvironmentOrKey(
       void vault.has(id).then((has) => has || store.forget(id));
     }),
   ];
+}
+
+/** What a memento is to the stores: VS Code's `Memento`, or a test's. */
+export interface MementoLike {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
+
+/**
+ * Values this extension writes to `globalState`, read back as written. VS Code keeps one
+ * object for all of an extension's global state in the extension host and replaces it with
+ * every change the main process echoes back; the echo of an earlier write (of any key) can
+ * arrive after a later write, so a read right after two quick writes may see the older value
+ * (an environment just removed shows up again, a capability just learned is gone) and a
+ * read-modify-write built on it loses the later change. So a key written in this session is
+ * read from here; a key not yet written is read from globalState (values synced from another
+ * machine are seen at start). A write that the echo overtook is sent once more.
+ */
+export class OwnState {
+  private readonly written = new Map<string, unknown>();
+
+  constructor(private readonly memento: MementoLike) {}
+
+  get<T>(key: string): T | undefined;
+  get<T>(key: string, fallback: T): T;
+  get<T>(key: string, fallback?: T): T | undefined {
+    const value = this.written.has(key) ? (this.written.get(key) as T | undefined) : this.memento.get<T>(key);
+    return value === undefined ? fallback : value;
+  }
+
+  async update(key: string, value: unknown): Promise<void> {
+    this.written.set(key, value);
+    await this.memento.update(key, value);
+    // If an older echo replaced VS Code's copy before it was sent, this write did not land.
+    if (this.written.get(key) === value && JSON.stringify(this.memento.get(key)) !== JSON.stringify(value)) {
+      await this.memento.update(key, value);
+    }
+  }
 }

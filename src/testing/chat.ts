@@ -2,10 +2,9 @@
 // from the extension host), a link opened as the URI handler opens it, and the link Copy Link
 // writes. Built from the parts the feature returned; in development and test builds only.
 import * as vscode from 'vscode';
-import { linkOf } from '../chat/copyLink';
+import { linkOf, openLink } from '../chat/links';
 import type { ChatParts } from '../chat/index';
-import type { ToolName } from '../chat/names';
-import { openLink } from '../chat/openLink';
+import type { ToolName } from '../chat/deps';
 import { invokeTool, prepareTool } from '../chat/tools';
 
 export interface ChatExports {

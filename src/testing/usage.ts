@@ -6,7 +6,7 @@ import type { Services } from '../shared/services';
 import type { UsageParts } from '../usage/index';
 import type { DashboardPanel } from '../usage/panel';
 import type { DashboardState, HostMessage } from '../usage/protocol';
-import type { UsageStatusBarView } from '../usage/statusBar';
+import type { UsageStatusBarView } from '../usage/callsStatusBar';
 import { panelRecord, type PanelTimeline, raisedAlerts, statusBarReads, trendRequestsOf } from './record/usage';
 
 export type { PanelTimeline } from './record/usage';

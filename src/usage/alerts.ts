@@ -6,16 +6,17 @@
 // never reads on its own.
 import * as vscode from 'vscode';
 import type { UsageSummary } from '../api/types';
-import { Commands, Settings } from '../shared/constants';
-import { alertId, alertThresholds, type DueAlert, dueAlerts } from '../core/alerts';
+import type { DueAlert } from '../core/alerts';
+import { alertId, alertThresholds, dueAlerts } from '../core/alerts';
 import { currentLocale } from '../core/l10n';
-import { formatAmount, meterFigures, meterTexts, USAGE_METERS } from '../core/meters';
+import { USAGE_METERS, formatAmount, meterFigures, meterTexts, projectPeriod } from '../core/meters';
 import { currentPeriod, periodLabel } from '../core/period';
-import { projectPeriod } from '../core/projection';
-import { type MementoLike, saveFailed } from '../shared/perEnvironment';
-import { AlertMarks } from './alertMarks';
+import { Commands, Settings } from '../shared/constants';
+import type { MementoLike } from '../shared/perEnvironment';
+import { saveFailed } from '../shared/perEnvironment';
 import type { Services } from '../shared/services';
 import { recordAlertRaised } from '../testing/record/usage';
+import { AlertMarks } from './persisted';
 
 export class UsageAlerts {
   private readonly marks: AlertMarks;

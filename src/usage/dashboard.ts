@@ -1,41 +1,34 @@
 // The state of one environment's dashboard and the requests that fill it. The panel posts
 // this state to the webview; tests read it through the exports. Every HTTP request goes
 // through the environment's ServiceApi.
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
 import type { UsageSummary } from '../api/types';
-import { choosePeriod, currentPeriod } from '../core/period';
-import { isFilterActive, type RecordFilter } from '../core/recordFilter';
-import { sortKeyRows, type KeySort } from '../core/records';
+import { currentLocale } from '../core/l10n';
+import { projectPeriod } from '../core/meters';
+import { choosePeriod, currentPeriod, periodLabel } from '../core/period';
+import type { KeySort, RecordFilter } from '../core/records';
+import { isFilterActive, sortKeyRows } from '../core/records';
 import type { Environment } from '../session/model';
 import type { Services } from '../shared/services';
-import { describeError } from '../ui/errors';
 import { recordTrendRequests } from '../testing/record/usage';
-import type { DashboardState, ExportView, Section, ViewState } from './protocol';
+import { describeError, serviceReason } from '../ui/errors';
+import type { KeysByMask, SectionData, SectionName } from './sections';
 import {
-  blockState,
-  initialState,
-  keptWhileLoading,
-  periodRefused,
-  project,
-  type SavedDashboard,
-  toSave,
-} from './dashboardState';
-import { failureOf, noKeyBlock, removedBlock } from './failures';
-import type { UsageHistory } from './history';
-import { readFilteredPage, readRecordsPage } from './recordsPage';
-import { RecordsScan } from './recordsScan';
-import {
-  type KeysByMask,
   PERIOD_SECTIONS,
-  readKeys,
-  filterKeyName,
-  type SectionData,
-  type SectionName,
+  RecordsScan,
   SECTIONS,
-  summarySection,
   SummaryReads,
+  filterKeyName,
+  readFilteredPage,
+  readKeys,
+  readRecordsPage,
+  readTrend,
+  summarySection,
 } from './sections';
-import { readTrend } from './trend';
+import type { Blocked, DashboardState, ErrorView, ExportView, Section, TrendData, ViewState } from './protocol';
+import type { SavedDashboard, UsageHistory } from './persisted';
 
 export interface DashboardHooks {
   /** The state changed (post it). */
@@ -290,4 +283,152 @@ export class Dashboard {
     this.disposed = true;
     for (const name of SECTIONS) this.controllers[name]?.abort();
   }
+}
+
+// The dashboard's state on its own: what it shows when it opens (the data last shown for the
+// period, marked as updating), what of it is kept for the next time, the estimate for the
+// current period, and the state of a dashboard that cannot show usage.
+/**
+ * A dashboard's first state: the data last shown for this period appears at once, marked as
+ * updating until the requests started by `load()` answer.
+ */
+function initialState(
+  view: ViewState,
+  env: Environment | undefined,
+  saved: SavedDashboard | undefined,
+): DashboardState {
+  const last = saved?.period === view.period ? saved : undefined;
+  const details =
+    last?.details && last.details.page === view.page && last.details.pageSize === view.pageSize
+      ? last.details
+      : undefined;
+  return {
+    environment: {
+      id: view.environmentId,
+      label: env?.label ?? view.environmentId,
+      production: env?.production === true,
+    },
+    view: { ...view },
+    currentPeriod: currentPeriod(),
+    updatedAt: last?.fetchedAt,
+    summary: { status: 'loading', data: last?.summary },
+    keys: { status: 'loading', data: last?.keys },
+    details: { status: 'loading', data: details },
+    trend: { status: 'loading' },
+  };
+}
+
+/** What a section shows while it loads again: its data, when it is of the period shown (the trend: of this month). */
+function keptWhileLoading<T extends { period: string } | TrendData>(
+  data: T | undefined,
+  period: string,
+): T | undefined {
+  if (!data) return undefined;
+  return ('points' in data ? data.current === currentPeriod() : data.period === period) ? data : undefined;
+}
+
+/** What of the state is kept for the next time (undefined: nothing of the period shown is ready). */
+function toSave(state: DashboardState): SavedDashboard | undefined {
+  const { period } = state.view;
+  const ready = <T extends { period: string }>(section: Section<T>): T | undefined =>
+    section.status === 'ready' && section.data.period === period ? section.data : undefined;
+  // A filtered page is not what a dashboard opened afresh shows: it is not kept.
+  const details = ready(state.details);
+  const saved: SavedDashboard = {
+    fetchedAt: state.updatedAt ?? Date.now(),
+    period,
+    summary: ready(state.summary),
+    keys: ready(state.keys),
+    details: details?.filtered ? undefined : details,
+  };
+  return saved.summary || saved.keys || saved.details ? saved : undefined;
+}
+
+/** The estimate for the current period; none for a closed one. */
+function project(state: DashboardState, scan: RecordsScan): void {
+  const { period } = state.view;
+  const summary = state.summary;
+  if (summary.status !== 'ready' || summary.data.period !== period) {
+    if (summary.data?.period !== period) state.projection = undefined;
+    return;
+  }
+  const records = scan.cached(period);
+  const stamps = records?.columns.includes('timestamp')
+    ? records.records.map((r) => r.timestamp).filter((t): t is string => typeof t === 'string')
+    : undefined;
+  state.projection = projectPeriod(period, summary.data.meters, Date.now(), stamps);
+}
+
+/** The whole dashboard cannot show usage: nothing of what an earlier key read stays (not its tier, figures or "updated" time). */
+export function blockState(state: DashboardState, blocked: Blocked): void {
+  state.blocked = blocked;
+  state.updatedAt = undefined;
+  state.projection = undefined;
+  state.scan = undefined;
+  state.summary = { status: 'loading' };
+  state.keys = { status: 'loading' };
+  state.details = { status: 'loading' };
+  state.trend = { status: 'loading' };
+}
+
+/** Why a period typed in cannot be shown (the notice the dashboard shows instead). */
+function periodRefused(input: string, reason: 'future' | 'invalid'): string {
+  return reason === 'future'
+    ? vscode.l10n.t(
+        '{0} has not started yet: usage is known up to {1}.',
+        periodLabel(input, currentLocale()),
+        periodLabel(currentPeriod(), currentLocale()),
+      )
+    : vscode.l10n.t('"{0}" is not a billing period (YYYY-MM).', input);
+}
+
+// What a failed read means for a dashboard: a key that is missing, rejected or lacks the
+// usage:read scope blocks the whole dashboard (with what helps); anything else is the
+// section's error, which Retry reads again.
+const removedBlock = (): Blocked => ({
+  reason: 'removed',
+  message: vscode.l10n.t('The environment of this dashboard was removed.'),
+  actions: ['addEnvironment'],
+});
+
+const noKeyBlock = (label: string): Blocked => ({
+  reason: 'noKey',
+  message: vscode.l10n.t('The API key of {0} is not on this machine. Enter it to see usage.', label),
+  actions: ['replaceKey', 'switchEnvironment'],
+});
+
+/** The dashboard blocked, or the section's error. */
+function failureOf(error: unknown, label: string): { blocked: Blocked } | { error: ErrorView } {
+  if (isApiError(error) && error.kind === 'forbidden') {
+    const message = [
+      vscode.l10n.t(
+        'The API key of {0} lacks the {1} scope, so its usage cannot be shown. Use a key that has this scope, or open the dashboard of another environment.',
+        label,
+        error.scope ?? 'usage:read',
+      ),
+      serviceReason(error),
+    ];
+    return {
+      blocked: {
+        reason: 'forbidden',
+        message: message.filter(Boolean).join(' '),
+        actions: ['replaceKey', 'switchEnvironment'],
+      },
+    };
+  }
+  if (isApiError(error) && error.kind === 'unauthorized') {
+    const noKey = error.status === undefined;
+    const message = noKey
+      ? vscode.l10n.t('The API key of {0} is not on this machine. Enter it to see usage.', label)
+      : [
+          vscode.l10n.t('The service rejected the API key of {0} (401). Replace the key to see usage.', label),
+          serviceReason(error),
+        ]
+          .filter(Boolean)
+          .join(' ');
+    return { blocked: { reason: noKey ? 'noKey' : 'unauthorized', message, actions: ['replaceKey', 'showLogs'] } };
+  }
+  return {
+    error: { kind: isApiError(error) ? error.kind : 'unknown', message: describeError(error, label), retryable: true },
+  };
 }

@@ -6,12 +6,11 @@ import * as vscode from 'vscode';
 import { isApiError, ApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
 import type { UsageRecord } from '../api/types';
-import { toCsv, toJsonExport } from '../core/csv';
-import { isFilterActive } from '../core/recordFilter';
+import { isFilterActive, toCsv, toJsonExport } from '../core/records';
 import type { Services } from '../shared/services';
 import { describeError, showError } from '../ui/errors';
 import type { Dashboard } from './dashboard';
-import { filtered } from './recordsScan';
+import { filtered } from './sections';
 
 export class Exporter {
   private controller?: AbortController;

@@ -5,13 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { forgetWithEnvironmentOrKey, PerEnvironmentCache, saveFailed } from '../shared/perEnvironment';
 import { Commands, StateKeys } from '../shared/constants';
 import type { Feature, Services } from '../shared/services';
-import { assetsLoader } from './assets';
-import { Dashboards } from './dashboards';
-import { UsageHistory } from './history';
+import { Dashboards, assetsLoader } from './panel';
+import { ReadCoordinator, UsageHistory } from './persisted';
 import { UsageAlerts } from './alerts';
-import { ReadCoordinator } from './readCoordinator';
-import { isSavedDashboard } from './saved';
-import { UsageStatusBar } from './statusBar';
+import { UsageStatusBar } from './callsStatusBar';
+import { isSavedDashboard } from './persisted';
 
 /** What the usage feature built (the test seams read them; see src/testing/usage.ts). */
 export interface UsageParts {

@@ -1,20 +1,22 @@
 // One environment's dashboard in a webview panel: the HTML shell, the `ready` handshake, and
 // every message from the webview checked before anything is done with it.
 import * as vscode from 'vscode';
-import { tabIcon } from '../ui/tabIcon';
 import type { UsageSummary } from '../api/types';
-import { Commands } from '../shared/constants';
 import { currentLocale } from '../core/l10n';
+import { currentPeriod } from '../core/period';
+import { DEFAULT_DETAILS_PAGE_SIZE, DEFAULT_KEY_SORT } from '../core/records';
 import { safeText } from '../core/text';
 import { WebviewErrorReports } from '../core/webviewErrors';
+import { Commands, WebviewTypes } from '../shared/constants';
 import type { Services } from '../shared/services';
-import { markPanel, markWebview, panelRecord, recordPosted } from '../testing/record/usage';
-import { type HostMessage, parseWebviewMessage, type ViewState, type WebviewTiming } from './protocol';
-import type { DashboardAssets } from './assets';
-import { Dashboard, type DashboardHooks } from './dashboard';
-import { Exporter } from './exporter';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
-import { uiStrings } from './strings';
+import { markPanel, markWebview, panelRecord, recordPosted } from '../testing/record/usage';
+import { tabIcon } from '../ui/ui';
+import type { DashboardHooks } from './dashboard';
+import { Dashboard } from './dashboard';
+import { Exporter } from './exporter';
+import type { HostMessage, UiStringKey, UiStrings, ViewState, WebviewTiming } from './protocol';
+import { parseViewState, parseWebviewMessage } from './protocol';
 
 export interface PanelHooks extends Pick<DashboardHooks, 'saved' | 'save' | 'history'> {
   summaryLoaded?(environmentId: string, summary: UsageSummary): void;
@@ -220,4 +222,258 @@ export class DashboardPanel implements vscode.Disposable {
     this.hooks.disposed(this);
     this.panel.dispose();
   }
+}
+
+// The open dashboards, one per environment: opened by the command (a second open reveals the
+// first), restored by VS Code after a window reload (the serializer), closed with the window.
+/** What every dashboard is made with: where its last data is kept, the status bar to tell of summaries read. */
+export type DashboardsHooks = Omit<PanelHooks, 'disposed'>;
+
+export class Dashboards implements vscode.Disposable {
+  private readonly panels = new Map<string, DashboardPanel>();
+  /** Dashboards being made (their page may still be loading): a second open reveals the first. */
+  private readonly opened = new Map<string, Promise<DashboardPanel>>();
+
+  constructor(
+    private readonly services: Services,
+    private readonly hooks: DashboardsHooks,
+    private readonly assets: () => Promise<DashboardAssets>,
+  ) {}
+
+  /** The open dashboard of an environment. */
+  get(environmentId: string): DashboardPanel | undefined {
+    return this.panels.get(environmentId);
+  }
+
+  all(): DashboardPanel[] {
+    return [...this.panels.values()];
+  }
+
+  /** The serializer: VS Code gives back the panels of the last session after a window reload. */
+  registerSerializer(): vscode.Disposable {
+    return vscode.window.registerWebviewPanelSerializer(WebviewTypes.usageDashboard, {
+      deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, saved: unknown) => {
+        await this.restore(webviewPanel, saved);
+      },
+    });
+  }
+
+  /** The command: the dashboard of the environment given (an id, or an item with one), else of the active one. */
+  async open(arg?: unknown): Promise<void> {
+    const { environments: store } = this.services;
+    const id = environmentIdOf(arg);
+    const env = (id ? store.get(id) : undefined) ?? store.active();
+    if (!env) return this.askForEnvironment();
+    const existing = this.panels.get(env.id) ?? (await this.opened.get(env.id));
+    if (existing) {
+      existing.reveal();
+      return;
+    }
+    const panelAt = TEST_SEAMS ? performance.now() : 0;
+    const webviewPanel = vscode.window.createWebviewPanel(
+      WebviewTypes.usageDashboard,
+      safeText(vscode.l10n.t('Usage: {0}', env.label)),
+      vscode.ViewColumn.Active,
+      { enableScripts: true, enableFindWidget: true },
+    );
+    if (TEST_SEAMS) markPanel(webviewPanel, 'panelAt', panelAt);
+    const panel = this.createIn(webviewPanel, freshView(env.id));
+    this.opened.set(env.id, panel);
+    await panel.finally(() => this.opened.delete(env.id));
+  }
+
+  /** What the serializer does after a window reload: the saved view state, checked, in the panel VS Code kept. */
+  async restore(webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<DashboardPanel | undefined> {
+    if (TEST_SEAMS) markPanel(webviewPanel, 'panelAt');
+    const active = this.services.environments.active();
+    const view = parseViewState(saved, currentPeriod()) ?? (active ? freshView(active.id) : undefined);
+    const duplicate = view
+      ? (this.panels.get(view.environmentId) ?? (await this.opened.get(view.environmentId)))
+      : undefined;
+    if (!view || duplicate) {
+      // Nothing to restore, or this environment's dashboard is open already.
+      webviewPanel.dispose();
+      duplicate?.reveal();
+      return undefined;
+    }
+    return this.createIn(webviewPanel, view);
+  }
+
+  /** Makes a webview panel (a new one, or one VS Code restored) the dashboard of `view`'s environment. */
+  private async createIn(webviewPanel: vscode.WebviewPanel, view: ViewState): Promise<DashboardPanel> {
+    let shell: DashboardAssets;
+    try {
+      shell = await this.assets();
+    } catch (error) {
+      webviewPanel.dispose();
+      throw error;
+    }
+    const panel = new DashboardPanel(
+      this.services,
+      webviewPanel,
+      view,
+      {
+        ...this.hooks,
+        disposed: (closed) => {
+          if (this.panels.get(closed.environmentId) === closed) this.panels.delete(closed.environmentId);
+        },
+      },
+      shell,
+    );
+    this.panels.set(view.environmentId, panel);
+    return panel;
+  }
+
+  private async askForEnvironment(): Promise<void> {
+    const add = vscode.l10n.t('Add Environment');
+    const choice = await this.services.ui.current.message(
+      'info',
+      vscode.l10n.t("Add an environment first: the usage dashboard shows the usage of an environment's API key."),
+      {},
+      add,
+    );
+    if (choice === add) await vscode.commands.executeCommand(Commands.addEnvironment);
+  }
+
+  dispose(): void {
+    for (const panel of this.all()) panel.dispose();
+  }
+}
+
+/** The environment id a command was given: an id, or an item (a tree item, a link) with one. */
+function environmentIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  return typeof arg === 'object' && arg !== null && typeof (arg as { id?: unknown }).id === 'string'
+    ? (arg as { id: string }).id
+    : undefined;
+}
+
+/** A dashboard opened afresh: the current period, the first page, the default sort and page size. */
+function freshView(environmentId: string): ViewState {
+  return {
+    environmentId,
+    period: currentPeriod(),
+    sort: { ...DEFAULT_KEY_SORT },
+    page: 1,
+    pageSize: DEFAULT_DETAILS_PAGE_SIZE,
+  };
+}
+
+// The dashboard webview's script and style sheet, read from the extension's folder once (with
+// the panel's code, before its HTML is set) and written into each dashboard's page.
+export interface DashboardAssets {
+  script: string;
+  style: string;
+}
+
+/** Reads the assets on first call; a failed read is tried again by the next call. */
+export function assetsLoader(extensionUri: vscode.Uri): () => Promise<DashboardAssets> {
+  let assets: Promise<DashboardAssets> | undefined;
+  const read = async (...path: string[]) =>
+    new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, ...path)));
+  return () => {
+    assets ??= Promise.all([read('dist', 'webview.js'), read('media', 'dashboard.css')]).then(([script, style]) => ({
+      script,
+      style,
+    }));
+    assets.catch(() => (assets = undefined));
+    return assets;
+  };
+}
+
+/** Each of the webview's texts, translated on the host when asked (the webview has no `vscode.l10n`). */
+const TEXTS: { readonly [K in UiStringKey]: () => string } = {
+  billingPeriod: () => vscode.l10n.t('Billing period'),
+  previousPeriod: () => vscode.l10n.t('Previous period'),
+  nextPeriod: () => vscode.l10n.t('Next period'),
+  chooseMonth: () => vscode.l10n.t('Choose a month'),
+  refresh: () => vscode.l10n.t('Refresh'),
+  updated: () => vscode.l10n.t('Updated {0}'),
+  updating: () => vscode.l10n.t('Updating…'),
+  tier: () => vscode.l10n.t('Tier: {0}'),
+  production: () => vscode.l10n.t('production'),
+  metersHeading: () => vscode.l10n.t('Usage in the period'),
+  'meter.calls': () => vscode.l10n.t('API calls'),
+  'meter.webhooks': () => vscode.l10n.t('Webhooks'),
+  'meter.storage_gb': () => vscode.l10n.t('Storage'),
+  meterOf: () => vscode.l10n.t('{0} of {1}'),
+  meterOverage: () => vscode.l10n.t('Overage: {0}'),
+  meterNoAllowance: () => vscode.l10n.t('none included'),
+  levelWarning: () => vscode.l10n.t('near the limit'),
+  levelError: () => vscode.l10n.t('over the limit'),
+  meterAria: () => vscode.l10n.t('{0}: {1} of {2} used, {3}'),
+  keysHeading: () => vscode.l10n.t('Usage by API key'),
+  'col.name': () => vscode.l10n.t('Name'),
+  'col.keyId': () => vscode.l10n.t('Key ID'),
+  'col.calls': () => vscode.l10n.t('Calls'),
+  'col.share': () => vscode.l10n.t('Share'),
+  'col.lastUsedAt': () => vscode.l10n.t('Last used'),
+  currentKey: () => vscode.l10n.t("this environment's key"),
+  sortBy: () => vscode.l10n.t('Sort by {0}'),
+  keysEmpty: () => vscode.l10n.t('No API key made calls in this period.'),
+  never: () => vscode.l10n.t('never'),
+  detailsHeading: () => vscode.l10n.t('Usage records'),
+  detailsEmpty: () => vscode.l10n.t('No usage records in this period.'),
+  pageOf: () => vscode.l10n.t('Page {0} of {1}'),
+  recordsRange: () => vscode.l10n.t('Records {0}–{1} of {2}'),
+  previousPage: () => vscode.l10n.t('Previous page'),
+  nextPage: () => vscode.l10n.t('Next page'),
+  pageSize: () => vscode.l10n.t('Rows per page'),
+  exportCsv: () => vscode.l10n.t('Export CSV…'),
+  exportJson: () => vscode.l10n.t('Export JSON…'),
+  exporting: () => vscode.l10n.t('Exporting: {0} of {1} records read…'),
+  cancel: () => vscode.l10n.t('Cancel'),
+  exportDone: () => vscode.l10n.t('Exported {0} records to {1}.'),
+  exportCancelled: () => vscode.l10n.t('Export cancelled; no file was written.'),
+  exportFailed: () => vscode.l10n.t('Export failed: {0}'),
+  retry: () => vscode.l10n.t('Retry'),
+  emptyPeriod: () => vscode.l10n.t('No usage was recorded in {0}.'),
+  loading: () => vscode.l10n.t('Loading…'),
+  dismiss: () => vscode.l10n.t('Dismiss'),
+  'command.replaceKey': () => vscode.l10n.t('Replace API Key…'),
+  'command.switchEnvironment': () => vscode.l10n.t('Switch Environment…'),
+  'command.showLogs': () => vscode.l10n.t('Show Logs'),
+  'command.addEnvironment': () => vscode.l10n.t('Add Environment…'),
+  trendHeading: () => vscode.l10n.t('Last {0} billing periods'),
+  trendAria: () => vscode.l10n.t('{0} in the last {1} billing periods'),
+  trendPoint: () => vscode.l10n.t('{0}: {1} of {2}'),
+  noData: () => vscode.l10n.t('no data'),
+  trendChange: () => vscode.l10n.t('{0} vs {1}'),
+  trendChangeNew: () => vscode.l10n.t('{0} used, nothing in {1}'),
+  trendFailed: () => vscode.l10n.t('could not be read: {0}'),
+  'col.period': () => vscode.l10n.t('Billing period'),
+  'col.used': () => vscode.l10n.t('Used'),
+  'col.included': () => vscode.l10n.t('Included'),
+  estimate: () => vscode.l10n.t('estimate'),
+  projection: () => vscode.l10n.t('{0} by the end of the period'),
+  projectionOver: () => vscode.l10n.t('{0} over the included amount, reached around {1}'),
+  projectionWithin: () => vscode.l10n.t('within the included amount'),
+  projectionLinear: () =>
+    vscode.l10n.t(
+      "Estimate of this extension, not of the service: the amount used so far divided by the days elapsed, times the days in the period (linear from the period's start).",
+    ),
+  projectionDaily: () =>
+    vscode.l10n.t(
+      "Estimate of this extension, not of the service: the amount used so far plus, for each day left, the mean of the last whole days of the period's records (calls); other meters linear from the period's start.",
+    ),
+  periodDays: () => vscode.l10n.t('Day {0} of {1}, {2} days left'),
+  filterHeading: () => vscode.l10n.t('Filter the records of the whole period'),
+  filterColumn: () => vscode.l10n.t('Column'),
+  filterText: () => vscode.l10n.t('contains'),
+  filterStatus: () => vscode.l10n.t('Status'),
+  filterAnyStatus: () => vscode.l10n.t('any status'),
+  filterAnyColumn: () => vscode.l10n.t('any column'),
+  filterKey: () => vscode.l10n.t('Key: {0}'),
+  filterByKey: () => vscode.l10n.t('Show the records of {0}'),
+  clearFilter: () => vscode.l10n.t('Clear filter'),
+  applyFilter: () => vscode.l10n.t('Filter'),
+  scanning: () => vscode.l10n.t('Reading every record of the period: {0} of {1}…'),
+  filteredCount: () => vscode.l10n.t('{0} of {1} records match'),
+  filterNoMatch: () => vscode.l10n.t('No records match the filter.'),
+  exportFiltered: () => vscode.l10n.t('Export writes the {0} matching records.'),
+};
+
+/** The webview's texts, translated on the host (the webview has no `vscode.l10n`). */
+function uiStrings(): UiStrings {
+  return Object.fromEntries(Object.entries(TEXTS).map(([key, text]) => [key, text()])) as UiStrings;
 }

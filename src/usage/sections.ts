@@ -1,10 +1,15 @@
 // The dashboard's sections and how the meters and the per-key table are read from the service
 // (the records are in recordsPage.ts, the trend in trend.ts), one summary per period and load.
+import { ApiError, isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
-import type { UsageSummary } from '../api/types';
-import { meterFigures, USAGE_METERS } from '../core/meters';
-import { keyIdOfApiKey, keyRows, type KeySort, sortKeyRows } from '../core/records';
-import type { DetailsData, KeysData, SummaryData, TrendData } from './protocol';
+import type { UsageRecord, UsageSummary } from '../api/types';
+import { USAGE_METERS, meterFigures } from '../core/meters';
+import type { KeySort, RecordFilter } from '../core/records';
+import { deriveColumns, filterRecords, keyIdOfApiKey, keyRows, sortKeyRows } from '../core/records';
+import type { TrendPoint } from '../core/trend';
+import { isClosedPeriod, trendPeriods, trendPoint } from '../core/trend';
+import type { DashboardState, DetailsData, KeysData, SummaryData, TrendData, ViewState } from './protocol';
+import type { UsageHistory } from './persisted';
 
 export interface SectionData {
   summary: SummaryData;
@@ -77,4 +82,211 @@ export class SummaryReads {
     }
     return read;
   }
+}
+
+// The records section: a page as the service pages it (or paged here when the service sent
+// every record at once), or, with a filter, a page of the period's records that pass it (the
+// whole period read once, with progress, and filtered here).
+/** The page `view` asks for; `view.page` becomes the page shown. */
+export async function readRecordsPage(api: ServiceApi, view: ViewState, signal: AbortSignal): Promise<DetailsData> {
+  const { period, page, pageSize } = view;
+  let result = await api.usage.details({ billingPeriod: period, page, pageSize }, { signal });
+  if (result.data.length > pageSize && result.data.length >= result.totalCount) {
+    // The service sent every record at once: page them here, in the size the user chose.
+    const last = Math.max(1, Math.ceil(result.data.length / pageSize));
+    view.page = Math.min(page, last);
+    const records = result.data.slice((view.page - 1) * pageSize, view.page * pageSize);
+    return {
+      period,
+      page: view.page,
+      pageSize,
+      totalCount: result.data.length,
+      columns: deriveColumns(records),
+      records,
+    };
+  }
+  // Otherwise the service's own paging counts: its page size (it may cap) and the page it answered.
+  const lastPage = Math.max(1, Math.ceil(result.totalCount / result.pageSize));
+  if (page > lastPage && result.totalCount > 0) {
+    // A restored page past the end (fewer records now): show the last one.
+    result = await api.usage.details({ billingPeriod: period, page: lastPage, pageSize }, { signal });
+  }
+  view.page = result.page;
+  const records = result.data.slice(0, Math.max(pageSize, result.pageSize));
+  return {
+    period,
+    page: result.page,
+    pageSize: result.pageSize,
+    totalCount: result.totalCount,
+    columns: deriveColumns(records),
+    records,
+  };
+}
+
+/** A page of the records of the whole period that pass the filter; the scan's progress is in `state.scan`. */
+export async function readFilteredPage(
+  scan: RecordsScan,
+  api: ServiceApi,
+  state: DashboardState,
+  filter: RecordFilter,
+  signal: AbortSignal,
+  changed: () => void,
+): Promise<DetailsData> {
+  const period = state.view.period;
+  try {
+    const all = await scan.read(
+      api,
+      period,
+      (loaded, total) => {
+        if (signal.aborted) return;
+        state.scan = { phase: 'running', loaded, total };
+        changed();
+      },
+      signal,
+    );
+    const matched = filtered(all, filter);
+    const { pageSize } = state.view;
+    const pages = Math.max(1, Math.ceil(matched.length / pageSize));
+    if (state.view.page > pages) state.view.page = pages;
+    const page = state.view.page;
+    const records = matched.slice((page - 1) * pageSize, page * pageSize);
+    return {
+      period,
+      page,
+      pageSize,
+      totalCount: matched.length,
+      columns: all.columns,
+      records,
+      filtered: { matched: matched.length, total: all.records.length },
+    };
+  } finally {
+    if (!signal.aborted) state.scan = undefined;
+  }
+}
+
+// Every record of a period, read once for a filter (all pages concurrently, with progress and
+// cancel), kept while the dashboard shows that period, and filtered locally. The export of a
+// filtered view writes the same records.
+export interface ScanResult {
+  period: string;
+  records: UsageRecord[];
+  columns: string[];
+  /** Records the service announced but would not page to (0 when every one was read). */
+  missing: number;
+}
+
+export class RecordsScan {
+  private result?: ScanResult;
+  private running?: { period: string; promise: Promise<ScanResult>; controller: AbortController };
+
+  /** The records of the period when they were read already. */
+  cached(period: string): ScanResult | undefined {
+    return this.result?.period === period ? this.result : undefined;
+  }
+
+  /** Reads every record of the period (or returns the ones read); one read at a time per period. */
+  read(
+    api: ServiceApi,
+    period: string,
+    onProgress: (loaded: number, total: number) => void,
+    signal?: AbortSignal,
+  ): Promise<ScanResult> {
+    const cached = this.cached(period);
+    if (cached) return Promise.resolve(cached);
+    if (this.running?.period === period) return this.running.promise;
+    this.running?.controller.abort();
+    const controller = new AbortController();
+    const inner = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+    const promise = api.usage.detailsAll(period, { signal: inner, onProgress }).then((all) => {
+      if (inner.aborted) throw new ApiError('cancelled', 'Reading the records was cancelled.');
+      const result = {
+        period,
+        records: all.items,
+        columns: deriveColumns(all.items),
+        missing: all.stop ? all.totalCount - all.items.length : 0,
+      };
+      this.result = result;
+      return result;
+    });
+    const running = { period, promise, controller };
+    this.running = running;
+    void promise
+      .finally(() => {
+        if (this.running === running) this.running = undefined;
+      })
+      .catch(() => undefined);
+    return promise;
+  }
+
+  cancel(): void {
+    this.running?.controller.abort();
+  }
+
+  /** Forgets what was read (a refresh reads the period again). */
+  clear(): void {
+    this.cancel();
+    this.result = undefined;
+  }
+}
+
+/** The records of a scan that pass the filter. */
+export function filtered(scan: ScanResult, filter: RecordFilter): UsageRecord[] {
+  return filterRecords(scan.records, scan.columns, filter);
+}
+
+// The trend of the last 12 billing periods: closed periods from the stored history, the rest
+// read at once (all requests in flight together: one round trip), the current period always
+// read again. A period the service does not know (404, or an empty answer) is "no data";
+// a period that used nothing is zero, which is data.
+export interface TrendRead {
+  data: TrendData;
+  /** How many summaries were asked of the service. */
+  requests: number;
+}
+
+export async function readTrend(
+  summaryOf: (period: string) => Promise<UsageSummary>,
+  history: { store: UsageHistory; environmentId: string; baseUrl: string } | undefined,
+  current: string,
+  describe: (error: unknown) => string,
+): Promise<TrendRead> {
+  const periods = trendPeriods(current);
+  const stored = history ? history.store.read(history.environmentId, history.baseUrl) : new Map<string, TrendPoint>();
+  let requests = 0;
+  let firstError: unknown;
+  const points = await Promise.all(
+    periods.map(async (period): Promise<TrendPoint> => {
+      const kept = isClosedPeriod(period, current) ? stored.get(period) : undefined;
+      if (kept) return kept;
+      requests++;
+      try {
+        const summary = await summaryOf(period);
+        return trendPoint(period, summary.tier, summary.usage);
+      } catch (error) {
+        if (isApiError(error) && (error.kind === 'notFound' || isEmptyAnswer(error)))
+          return { period, status: 'noData' };
+        // A rejected key or a missing scope is the dashboard's to say, once.
+        if (isApiError(error) && ['unauthorized', 'forbidden', 'cancelled'].includes(error.kind)) throw error;
+        firstError ??= error;
+        return { period, status: 'error', message: describe(error) };
+      }
+    }),
+  );
+  const failed = points.filter((p) => p.status === 'error');
+  // Not one period could be read: the section says why (with Retry), as the others do.
+  if (failed.length === points.length) throw firstError;
+  if (history) {
+    const fresh = points.filter((p) => isClosedPeriod(p.period, current) && !stored.has(p.period));
+    // Kept in the background: the trend is shown without waiting for VS Code to persist its
+    // global state (the value reads back at once; a failed write is the store's to report).
+    void history.store.write(history.environmentId, history.baseUrl, fresh);
+  }
+  return { data: { current, points }, requests };
+}
+
+/** An answer with nothing in it: an empty body, or no `usage` at all. */
+function isEmptyAnswer(error: ApiError): boolean {
+  if (error.kind !== 'badResponse') return false;
+  const fields = error.fieldErrors ?? {};
+  return /got an empty body$/.test(fields.body ?? '') || /got nothing$/.test(fields.usage ?? '');
 }

@@ -15,7 +15,7 @@ import { pickByLabel, waitFor } from './support/helpers';
 const TOTAL = 137;
 /**
  * Looks for an accepted write: the one with its answer, then one after each of the 8 waits of
- * ACCEPTED_LOOK_DELAYS_MS (src/engagements/pending.ts; its unit test holds it to 9 in all).
+ * ACCEPTED_LOOK_DELAYS_MS (src/engagements/accepted.ts; its unit test holds it to 9 in all).
  */
 const MOST_LOOKS = 9;
 /** Long enough for an accepted write applied 1.2 s later to be looked for and shown (looks at 0, 0.5, 1.5, 3.5 s). */

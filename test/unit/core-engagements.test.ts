@@ -2,8 +2,15 @@ import assert from 'node:assert/strict';
 import type { Engagement } from '../../src/api/types';
 import { changedFields, differingFields, hasChanges } from '../../src/core/changes';
 import { mapLimited, runLimited } from '../../src/core/concurrency';
-import { describeEngagement, engagementMarkdown, escapeMarkdown, inlineCode } from '../../src/core/engagementText';
-import { STATUS_COLORS, statusChoices, statusLook } from '../../src/core/status';
+import {
+  STATUS_COLORS,
+  describeEngagement,
+  engagementMarkdown,
+  escapeMarkdown,
+  inlineCode,
+  statusChoices,
+  statusLook,
+} from '../../src/core/engagementText';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 

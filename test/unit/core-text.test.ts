@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { oneLine as errorOneLine } from '../../src/api/errorText';
+import { oneLine as errorOneLine } from '../../src/api/errorBodies';
 import {
   describeEngagement,
   engagementMarkdown,

@@ -1,6 +1,6 @@
 // Writes the service accepted (202) and shows only later, against the reference service over
 // real HTTP. The store shows them as pending and looks for them again on one schedule
-// (src/engagements/pending.ts); the waits move the service's clock instead of the real one, so
+// (src/engagements/accepted.ts); the waits move the service's clock instead of the real one, so
 // a minute of looking takes milliseconds and every request is counted.
 import assert from 'node:assert/strict';
 import type { ServiceApi } from '../../src/api/service';

@@ -16,7 +16,7 @@ const FEATURES = ['environments', 'engagements', 'usage', 'chat'];
 
 /** The code that runs inside a webview, and the protocol each feature shares with it. */
 const WEBVIEW = ['usage/webview', 'engagements/webview', 'webview'];
-/** A protocol may be several files (`usage/protocol.ts` re-exports `usage/protocolState.ts`, …). */
+/** A protocol may be several files (`usage/protocol.ts` re-exports `usage/protocol.ts`, …). */
 const PROTOCOLS = ['usage/protocol', 'engagements/detailsProtocol'];
 
 /** Where a module sits: the first rule whose prefix matches its path under src (no extension). */

@@ -4,7 +4,7 @@
 // echoes back); the real race cannot be made to happen on demand in a running VS Code.
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { OwnState } from '../../src/shared/ownState';
+import { OwnState } from '../../src/shared/perEnvironment';
 
 class EchoingMemento implements vscode.Memento {
   state: Record<string, unknown> = {};

@@ -5,7 +5,7 @@
 // user only when it loses something the user did.
 import assert from 'node:assert/strict';
 import { engagementCache } from '../../src/engagements/store';
-import { OwnState } from '../../src/shared/ownState';
+import { OwnState } from '../../src/shared/perEnvironment';
 import {
   MAX_CACHED_ENVIRONMENTS,
   type MementoLike,
@@ -13,10 +13,7 @@ import {
   PerEnvironmentStore,
   saveFailed,
 } from '../../src/shared/perEnvironment';
-import { AlertMarks } from '../../src/usage/alertMarks';
-import { UsageHistory } from '../../src/usage/history';
-import { ReadCoordinator } from '../../src/usage/readCoordinator';
-import { isSavedDashboard } from '../../src/usage/saved';
+import { AlertMarks, ReadCoordinator, UsageHistory, isSavedDashboard } from '../../src/usage/persisted';
 
 /** A memento that, like VS Code's, keeps JSON copies; `failing` makes every update reject as a full disk would. */
 class JsonMemento implements MementoLike {

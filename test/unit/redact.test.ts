@@ -2,7 +2,7 @@
 // part (keys of the form `<keyId>.<secret>`), and any bearer token.
 import assert from 'node:assert/strict';
 import { redact, redactKey } from '../../src/api/redact';
-import { oneLine as errorOneLine } from '../../src/api/errorText';
+import { oneLine as errorOneLine } from '../../src/api/errorBodies';
 import { escapeLine, escapeMarkdown, inlineCode } from '../../src/core/engagementText';
 import { compactValue } from '../../src/core/records';
 import { displayText, escapeIcons, safeLabel, safeText, shortLabel } from '../../src/core/text';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { csvField, toCsv, toJsonExport } from '../../src/core/csv';
+import { csvField, toCsv, toJsonExport } from '../../src/core/records';
 
 /** A small RFC 4180 reader, to prove the output reads back to the same values. */
 function parseCsv(text: string): string[][] {

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
-import { filterRecords, isFilterActive, keyColumn, statusClassOf, statusColumn } from '../../src/core/recordFilter';
-import { deriveColumns } from '../../src/core/records';
+import {
+  deriveColumns,
+  filterRecords,
+  isFilterActive,
+  keyColumn,
+  statusClassOf,
+  statusColumn,
+} from '../../src/core/records';
 import { parseFilter, parseViewState, parseWebviewMessage } from '../../src/usage/protocol';
 
 const records = [

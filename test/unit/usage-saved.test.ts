@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { meterFigures } from '../../src/core/meters';
 import { keyRows } from '../../src/core/records';
-import { isSavedDashboard } from '../../src/usage/saved';
+import { isSavedDashboard } from '../../src/usage/persisted';
 
 describe('usage: the dashboard data saved for the next opening', () => {
   const summary = {

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
 import { alertId, alertThresholds, dueAlerts } from '../../src/core/alerts';
-import { meterFigures } from '../../src/core/meters';
-import { dailyPace, periodProgress, projectMeter, projectPeriod } from '../../src/core/projection';
+import { dailyPace, meterFigures, periodProgress, projectMeter, projectPeriod } from '../../src/core/meters';
 import { chartMax, isClosedPeriod, meterChange, trendPeriods, trendPoint, type TrendPoint } from '../../src/core/trend';
-import { UsageHistory } from '../../src/usage/history';
-import { ReadCoordinator } from '../../src/usage/readCoordinator';
-import { readTrend } from '../../src/usage/trend';
+import { readTrend } from '../../src/usage/sections';
+import { ReadCoordinator, UsageHistory } from '../../src/usage/persisted';
 
 /** A memento in memory, as VS Code's behaves: values are copied in and out. */
 class Memento {

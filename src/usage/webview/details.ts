@@ -1,13 +1,13 @@
 // The detail records: the filter bar, the toolbar (pager, page size up to 100, export of the
 // whole period to CSV or JSON), the progress of a scan for a filter, and the paged table.
 import { formatCount } from '../../core/format';
-import type { DashboardState } from '../protocol';
+import type { RecordFilter, StatusClass } from '../../core/records';
+import { STATUS_CLASSES, compactValue, fullValue, statusColumn } from '../../core/records';
+import { h, iconButton } from '../../webview/dom';
+import type { DashboardState, DetailsData } from '../protocol';
+import { DETAILS_PAGE_SIZES } from '../protocol';
 import { getLocale, send, t } from './context';
-import { h } from '../../webview/dom';
-import { filterBar } from './filterBar';
-import { recordsTable } from './recordsTable';
 import { errorBox, renderExport } from './states';
-import { toolbar } from './toolbar';
 
 function scanBar(state: DashboardState): HTMLElement | null {
   const scan = state.scan;
@@ -48,4 +48,283 @@ export function renderDetails(state: DashboardState): HTMLElement[] {
       recordsTable(state),
     ),
   ].filter((x): x is HTMLElement => x !== null);
+}
+
+// The records' filter: column, text and status class, applied to every record of the period,
+// and the key chip when the records are filtered by key.
+/** "Key: NAME ×": the key the records are filtered by, and the button that drops it. */
+function keyChip(state: DashboardState, filter: RecordFilter): HTMLElement | null {
+  if (filter.keyId === undefined) return null;
+  return h(
+    'span',
+    { class: 'chip', attrs: { id: 'filter-key' } },
+    t('filterKey', state.filterKeyName ?? filter.keyId),
+    h(
+      'button',
+      {
+        class: 'link',
+        focusKey: 'clear-key',
+        attrs: { type: 'button', 'aria-label': t('clearFilter') },
+        on: { click: () => send({ type: 'setFilter', filter: { ...filter, keyId: undefined } }) },
+      },
+      '×',
+    ),
+  );
+}
+
+function columnSelect(filter: RecordFilter, columns: readonly string[]): HTMLSelectElement {
+  return h(
+    'select',
+    { focusKey: 'filter-column', attrs: { id: 'filter-column', 'aria-label': t('filterColumn') } },
+    h('option', { attrs: { value: '', selected: filter.column === undefined } }, t('filterAnyColumn')),
+    ...columns.map((c) => h('option', { attrs: { value: c, selected: filter.column === c } }, c)),
+  );
+}
+
+function textInput(filter: RecordFilter): HTMLInputElement {
+  return h('input', {
+    focusKey: 'filter-text',
+    attrs: {
+      id: 'filter-text',
+      type: 'search',
+      value: filter.text ?? '',
+      placeholder: t('filterText'),
+      'aria-label': t('filterText'),
+      maxlength: 200,
+    },
+  });
+}
+
+/** Status classes; offered only when the records have a status column (or one is chosen already). */
+function statusSelect(filter: RecordFilter, columns: readonly string[]): HTMLSelectElement {
+  const hasStatus = statusColumn(columns) !== undefined;
+  return h(
+    'select',
+    {
+      focusKey: 'filter-status',
+      attrs: {
+        id: 'filter-status',
+        'aria-label': t('filterStatus'),
+        disabled: !hasStatus && filter.status === undefined,
+      },
+    },
+    h('option', { attrs: { value: '', selected: filter.status === undefined } }, t('filterAnyStatus')),
+    ...STATUS_CLASSES.map((c) => h('option', { attrs: { value: c, selected: filter.status === c } }, c)),
+  );
+}
+
+function clearButton(filter: RecordFilter): HTMLElement | null {
+  const active = filter.keyId !== undefined || (filter.text ?? '') !== '' || filter.status !== undefined;
+  if (!active) return null;
+  return h(
+    'button',
+    {
+      class: 'link',
+      focusKey: 'clear-filter',
+      attrs: { type: 'button', id: 'clear-filter' },
+      on: { click: () => send({ type: 'setFilter', filter: {} }) },
+    },
+    t('clearFilter'),
+  );
+}
+
+function filterBar(state: DashboardState, data: DetailsData | undefined): HTMLElement {
+  const filter: RecordFilter = state.view.filter ?? {};
+  const columns = data?.columns ?? [];
+  const column = columnSelect(filter, columns);
+  const text = textInput(filter);
+  const status = statusSelect(filter, columns);
+  const apply = (): void => {
+    const next: RecordFilter = { ...(filter.keyId !== undefined ? { keyId: filter.keyId } : {}) };
+    if (column.value) next.column = column.value;
+    if (text.value.trim()) next.text = text.value.trim().slice(0, 200);
+    if (status.value) next.status = status.value as StatusClass;
+    send({ type: 'setFilter', filter: next });
+  };
+  return h(
+    'form',
+    {
+      class: 'filter-bar',
+      attrs: { role: 'search', 'aria-label': t('filterHeading'), id: 'records-filter' },
+      on: {
+        submit: (event) => {
+          event.preventDefault();
+          apply();
+        },
+      },
+    },
+    keyChip(state, filter),
+    column,
+    text,
+    status,
+    h(
+      'button',
+      { class: 'secondary', focusKey: 'apply-filter', attrs: { type: 'submit', id: 'apply-filter' } },
+      t('applyFilter'),
+    ),
+    clearButton(filter),
+  );
+}
+
+// The records' toolbar: the pager (previous / "page N of M" / next, the range shown and, when
+// filtered, how many records match), the page size and export of the whole period.
+function pager(page: number, pageSize: number, data: DetailsData | undefined): HTMLElement {
+  const total = data?.totalCount ?? 0;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const locale = getLocale();
+  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = Math.min(total, page * pageSize);
+  return h(
+    'div',
+    { class: 'pager', attrs: { role: 'group', 'aria-label': t('detailsHeading') } },
+    iconButton('‹', t('previousPage'), 'prev-page', page <= 1 || !data, () =>
+      send({ type: 'setPage', page: page - 1 }),
+    ),
+    h('span', { attrs: { id: 'page-of' } }, t('pageOf', formatCount(page, locale), formatCount(pages, locale))),
+    iconButton('›', t('nextPage'), 'next-page', page >= pages || !data, () =>
+      send({ type: 'setPage', page: page + 1 }),
+    ),
+    h(
+      'span',
+      { class: 'range', attrs: { id: 'records-range' } },
+      data ? t('recordsRange', formatCount(from, locale), formatCount(to, locale), formatCount(total, locale)) : '',
+    ),
+    data?.filtered
+      ? h(
+          'span',
+          { class: 'range filtered-count', attrs: { id: 'filtered-count' } },
+          t('filteredCount', formatCount(data.filtered.matched, locale), formatCount(data.filtered.total, locale)),
+        )
+      : null,
+  );
+}
+
+/** The sizes offered, with the chosen one among them even when it is not a usual size. */
+function pageSizeSelect(chosen: number): HTMLSelectElement {
+  const sizes = DETAILS_PAGE_SIZES.includes(chosen)
+    ? DETAILS_PAGE_SIZES
+    : [...DETAILS_PAGE_SIZES, chosen].sort((a, b) => a - b);
+  return h(
+    'select',
+    {
+      focusKey: 'page-size',
+      attrs: { id: 'page-size' },
+      on: {
+        change: (event) => send({ type: 'setPageSize', pageSize: Number((event.target as HTMLSelectElement).value) }),
+      },
+    },
+    ...sizes.map((size) => h('option', { attrs: { value: size, selected: size === chosen } }, String(size))),
+  );
+}
+
+function exportButton(format: 'csv' | 'json', disabled: boolean, title: string | undefined, text: string): HTMLElement {
+  const id = `export-${format}`;
+  return h(
+    'button',
+    {
+      class: 'secondary',
+      focusKey: id,
+      attrs: { type: 'button', id, disabled, title },
+      on: { click: () => send({ type: 'export', format }) },
+    },
+    text,
+  );
+}
+
+function toolbar(state: DashboardState, data: DetailsData | undefined): HTMLElement {
+  // Pages are the service's: it may answer in another size than the one chosen.
+  const pageSize = data?.pageSize ?? state.view.pageSize;
+  const disabled = state.export?.phase === 'running' || (data?.totalCount ?? 0) === 0;
+  const title = data?.filtered ? t('exportFiltered', formatCount(data.filtered.matched, getLocale())) : undefined;
+  return h(
+    'div',
+    { class: 'toolbar' },
+    pager(state.view.page, pageSize, data),
+    h('label', { class: 'page-size', attrs: { for: 'page-size' } }, t('pageSize')),
+    pageSizeSelect(state.view.pageSize),
+    h('span', { class: 'spacer' }),
+    exportButton('csv', disabled, title, t('exportCsv')),
+    exportButton('json', disabled, title, t('exportJson')),
+  );
+}
+
+// The records' table: columns from the records, timestamps in the user's locale and time
+// zone, long values shortened (in full on hover), and a placeholder of the same height while
+// a page loads.
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** An ISO timestamp in the user's locale and time zone; anything else undefined. */
+function localTime(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !ISO_TIME.test(value)) return undefined;
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return undefined;
+  const locale = getLocale() ?? '';
+  let format = timeFormats.get(locale);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat(locale || undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+    } catch {
+      format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+    }
+    timeFormats.set(locale, format);
+  }
+  return format.format(time);
+}
+
+/** One value: a timestamp as a `<time>`, anything else as compact text with the full value as its title. */
+function cell(value: unknown): HTMLElement {
+  const local = localTime(value);
+  if (local !== undefined)
+    return h(
+      'td',
+      { class: 'time', attrs: { title: String(value) } },
+      h('time', { attrs: { datetime: String(value) } }, local),
+    );
+  const text = compactValue(value);
+  const full = fullValue(value);
+  return h(
+    'td',
+    {
+      class: typeof value === 'number' ? 'numeric' : undefined,
+      attrs: { title: full !== text ? full : undefined },
+    },
+    text,
+  );
+}
+
+/** Rows the table last showed: the placeholder has as many (plus the header's place), so it does not jump. */
+let lastRows: number | undefined;
+
+function skeletonRows(pageSize: number): HTMLElement[] {
+  return Array.from({ length: lastRows ?? Math.min(pageSize, 25) + 1 }, () =>
+    h(
+      'tr',
+      { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } },
+      ...[1, 2, 3, 4].map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' }))),
+    ),
+  );
+}
+
+function recordsTable(state: DashboardState): HTMLElement {
+  const section = state.details;
+  const data = section.data;
+  const loading = section.status === 'loading';
+  const attrs = { id: 'details-table', 'aria-busy': loading ? 'true' : undefined };
+  if (!data) return h('table', { class: 'details', attrs }, h('tbody', {}, ...skeletonRows(state.view.pageSize)));
+  lastRows = Math.max(1, data.records.length + 1);
+  if (data.records.length === 0) {
+    return h(
+      'table',
+      { class: 'details', attrs },
+      h('tbody', {}, h('tr', {}, h('td', { class: 'empty' }, data.filtered ? t('filterNoMatch') : t('detailsEmpty')))),
+    );
+  }
+  return h(
+    'table',
+    { class: `details${loading ? ' stale' : ''}`, attrs },
+    h('caption', { class: 'sr-only' }, t('detailsHeading')),
+    h('thead', {}, h('tr', {}, ...data.columns.map((column) => h('th', { attrs: { scope: 'col' } }, column)))),
+    h('tbody', {}, ...data.records.map((record) => h('tr', {}, ...data.columns.map((column) => cell(record[column]))))),
+  );
 }

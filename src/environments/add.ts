@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
+import type { ServiceApi } from '../api/service';
+import { l10n } from '../core/l10n';
 import { safeText } from '../core/text';
+import { parseBaseUrl } from '../core/validation';
+import type { Capabilities, Environment } from '../session/model';
+import { newEnvironmentId, originOf } from '../session/model';
 import type { Services } from '../shared/services';
 import { describeError, serviceReason } from '../ui/errors';
+import type { Back, InputStep, Ui } from '../ui/ui';
 import { runSteps } from '../ui/ui';
-import { baseUrlStep, type Draft, keyStep, labelStep, validateKey } from './addSteps';
-import { checkKey } from './keyCheck';
-import { type Capabilities, type Environment, newEnvironmentId, originOf } from '../session/model';
 
 type Verified =
   { ok: true; capabilities: Capabilities } | { ok: false; keyError?: string; urlError?: string } | undefined;
@@ -190,4 +193,138 @@ export async function enterKeyFlow(services: Services, env: Environment): Promis
     services.log.info(`API key of "${env.label}" replaced.`);
     return true;
   }
+}
+
+// The steps of Add Environment, each one question: label → base URL → API key, with step
+// numbers and Back. Each keeps its answer in the draft, so going back (or being sent back by
+// the key check) shows what was typed.
+/** What the user has typed so far, and why the check sent them back to an answer. */
+interface Draft {
+  label: string;
+  baseUrl: string;
+  key: string;
+  keyError?: string;
+  urlError?: string;
+}
+
+type Step = () => Promise<'next' | Back | undefined>;
+
+function validateKey(value: string): string | undefined {
+  const key = value.trim();
+  if (!key) return vscode.l10n.t('Enter the API key.');
+  if (/\s/.test(key)) return vscode.l10n.t('An API key has no spaces; check what was pasted.');
+  return undefined;
+}
+
+/** Step 1: a label no other environment of the user's has. */
+function labelStep(ui: { current: Ui }, title: string, draft: Draft, taken: ReadonlySet<string>): Step {
+  return async () => {
+    const label = await ui.current.input({
+      title,
+      step: 1,
+      totalSteps: 3,
+      value: draft.label,
+      prompt: vscode.l10n.t('A short name for this environment, such as Production or Staging.'),
+      placeholder: vscode.l10n.t('Label'),
+      validate: (v) =>
+        !v.trim()
+          ? vscode.l10n.t('Enter a label.')
+          : taken.has(v.trim().toLowerCase())
+            ? vscode.l10n.t('An environment with this label exists already.')
+            : v.trim().length > 60
+              ? vscode.l10n.t('Keep the label under 60 characters.')
+              : undefined,
+    });
+    if (typeof label !== 'string') return label;
+    draft.label = label.trim();
+    return 'next';
+  };
+}
+
+/** Step 2: the service's base URL, with why the check refused the last one. */
+function baseUrlStep(ui: { current: Ui }, title: string, draft: Draft): Step {
+  return async () => {
+    const step: InputStep = {
+      title,
+      step: 2,
+      totalSteps: 3,
+      value: draft.baseUrl || 'https://',
+      prompt: vscode.l10n.t('Base URL of the service, ending in /v1 (https, or http for localhost only).'),
+      placeholder: 'https://api.example.com/v1',
+      validate: (v) => {
+        const r = parseBaseUrl(v);
+        return r.ok ? undefined : r.message;
+      },
+      initialError: draft.urlError,
+    };
+    const baseUrl = await ui.current.input(step);
+    draft.urlError = undefined;
+    if (typeof baseUrl !== 'string') return baseUrl;
+    const parsed = parseBaseUrl(baseUrl);
+    draft.baseUrl = parsed.ok ? parsed.url : baseUrl.trim();
+    return 'next';
+  };
+}
+
+/** Step 3: the API key (hidden), with why the service rejected the last one. */
+function keyStep(ui: { current: Ui }, title: string, draft: Draft): Step {
+  return async () => {
+    const key = await ui.current.input({
+      title,
+      step: 3,
+      totalSteps: 3,
+      value: draft.key,
+      password: true,
+      prompt: vscode.l10n.t("API key for {0}. It is kept in VS Code's secret storage only.", draft.label),
+      placeholder: vscode.l10n.t('API key'),
+      validate: validateKey,
+      initialError: draft.keyError,
+    });
+    draft.keyError = undefined;
+    if (typeof key !== 'string') return key;
+    draft.key = key.trim();
+    return 'next';
+  };
+}
+
+type KeyCheck =
+  | { outcome: 'accepted'; capabilities: Capabilities }
+  /** A 401; `error` carries the service's reason, when it gave one. */
+  | { outcome: 'rejected'; message: string; error: unknown }
+  /** The service pointed elsewhere; `error` says where (the key was not sent there). */
+  | { outcome: 'redirected'; error: unknown }
+  /** No answer from either read; `error` is the first failure. */
+  | { outcome: 'unreachable'; error: unknown };
+
+/**
+ * Asks the service what a key may do, before it is saved: one engagement (engagements:read)
+ * and the usage summary (usage:read), in parallel. A 401 on either means the key is
+ * rejected; a 403 tells a missing scope; no answer at all means the service is unreachable.
+ * Write permission cannot be probed without writing: it stays unknown until a write answers.
+ */
+async function checkKey(api: ServiceApi, signal?: AbortSignal): Promise<KeyCheck> {
+  const [engagements, usage] = await Promise.allSettled([
+    api.engagements.list({ page: 1, pageSize: 1 }, { signal }),
+    api.usage.summary(undefined, { signal }),
+  ]);
+  const errors = [engagements, usage].flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  const rejected = errors.find((e) => isApiError(e) && e.kind === 'unauthorized');
+  if (rejected)
+    return {
+      outcome: 'rejected',
+      message: l10n.t('The service rejected this key (401). Check it and enter it again.'),
+      error: rejected,
+    };
+  const redirect = errors.find((e) => isApiError(e) && e.kind === 'redirected');
+  if (redirect) return { outcome: 'redirected', error: redirect };
+  const answered = (r: PromiseSettledResult<unknown>) =>
+    r.status === 'fulfilled' ||
+    (isApiError(r.reason) &&
+      (r.reason.kind === 'forbidden' || r.reason.kind === 'invalidRequest' || r.reason.kind === 'notFound'));
+  if (!answered(engagements) && !answered(usage)) {
+    return { outcome: 'unreachable', error: errors[0] };
+  }
+  const learned = (r: PromiseSettledResult<unknown>): boolean | undefined =>
+    r.status === 'fulfilled' ? true : isApiError(r.reason) && r.reason.kind === 'forbidden' ? false : undefined;
+  return { outcome: 'accepted', capabilities: { read: learned(engagements), usage: learned(usage) } };
 }

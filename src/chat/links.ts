@@ -1,15 +1,30 @@
+// Links that open an engagement's details: `<scheme>://eus-tools.engagement-usage/engagement?environment=<label>&id=<id>`.
+// A link names an environment of the user's own by its label and an engagement by its id;
+// it carries nothing else (no URL, no key, no write).
+import * as vscode from 'vscode';
+import type { Engagement } from '../api/types';
+import { originOf, shownLabel } from '../session/model';
+import { Commands, EXTENSION_ID } from '../shared/constants';
+import { statusNotice } from '../ui/ui';
+import type { Services } from '../shared/services';
+import type { ChatPorts } from './deps';
+
+const LINK_PATH = '/engagement';
+/** The longest id or label a link may carry. */
+const LINK_PART_LIMIT = 200;
+
+export function engagementLink(environmentLabel: string, id: string): string {
+  const query = new URLSearchParams({ environment: environmentLabel, id }).toString();
+  return vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: EXTENSION_ID, path: LINK_PATH, query }).toString(
+    true,
+  );
+}
+
 // Opening a link to an engagement (`…/engagement?environment=<label or id>&id=<id>`): the
 // details of that engagement in that environment of the user's own. A link never adds an
 // environment, changes a setting, carries a key or writes: anything else is refused with a
 // message. Opening it in an environment that is not the active one asks first, saying when
 // that environment comes from the workspace and where it sends the key.
-import * as vscode from 'vscode';
-import { Commands } from '../shared/constants';
-import { shownLabel } from '../session/labels';
-import { originOf } from '../session/model';
-import type { Services } from '../shared/services';
-import { LINK_PART_LIMIT, LINK_PATH } from './link';
-
 /** An engagement id as a link may carry it: letters, digits and `_ - . ~` only. */
 const ID = /^[\w.~-]{1,200}$/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:|\/\//i;
@@ -79,4 +94,23 @@ export async function openLink(services: Services, uri: vscode.Uri): Promise<voi
     await environments.setActive(env.id);
   }
   await vscode.commands.executeCommand(Commands.openEngagement, link.id);
+}
+
+// Copy Link (the tree's context menu, the details view, the palette): the link of an
+// engagement in the active environment, to the clipboard.
+/** The link of an engagement in the active environment, as Copy Link writes it. */
+export function linkOf(services: Services, id: string): string | undefined {
+  const env = services.connection.environment;
+  return env ? engagementLink(env.label, id) : undefined;
+}
+
+export async function copyLink(services: Services, ports: ChatPorts, args: unknown[]): Promise<void> {
+  const [first] = args;
+  const engagement: Pick<Engagement, 'id' | 'name'> | undefined =
+    ports.rowEngagement(first) ??
+    (typeof first === 'string' ? (ports.store.get(first) ?? { id: first, name: first }) : undefined);
+  const link = engagement && linkOf(services, engagement.id);
+  if (!engagement || !link) return;
+  await vscode.env.clipboard.writeText(link);
+  statusNotice(vscode.l10n.t('Copied the link of “{0}”.', engagement.name));
 }

@@ -6,15 +6,16 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { UsageSummary } from '../api/types';
-import { Commands, Settings } from '../shared/constants';
 import { currentLocale } from '../core/l10n';
-import { meterFigures, meterTexts, USAGE_METERS, type MeterLevel } from '../core/meters';
+import type { MeterLevel } from '../core/meters';
+import { USAGE_METERS, meterFigures, meterTexts } from '../core/meters';
 import { currentPeriod } from '../core/period';
 import { displayText, safeText } from '../core/text';
+import { Commands, Settings } from '../shared/constants';
 import type { Services } from '../shared/services';
-import { describeError } from '../ui/errors';
 import { countStatusBarRead } from '../testing/record/usage';
-import type { ReadCoordinator } from './readCoordinator';
+import { describeError } from '../ui/errors';
+import type { ReadCoordinator } from './persisted';
 
 const MIN_MINUTES = 1;
 const MAX_MINUTES = 1440;

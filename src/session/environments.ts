@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { Settings, StateKeys } from '../shared/constants';
 import { parseBaseUrl } from '../core/validation';
-import type { OwnState } from '../shared/ownState';
-import { type Capabilities, type Environment, type EnvironmentRecord, settingsEnvironmentId } from './model';
+import { Settings, StateKeys } from '../shared/constants';
+import type { OwnState } from '../shared/perEnvironment';
+import type { Capabilities, Environment, EnvironmentRecord } from './model';
+import { settingsEnvironmentId } from './model';
 
 interface SettingsEntry {
   label?: unknown;
