@@ -35,16 +35,24 @@ const common = {
 };
 
 /**
- * In a build without seams, `src/testing/seams.ts` (which `activate` calls only under
- * `if (TEST_SEAMS)`) is an empty stand-in: nothing of src/testing, not even its imports of
- * `vscode`, is in the bundle.
+ * In a build without seams, src/testing is not in the bundle: `src/testing/seams.ts` (which
+ * `activate` calls only under `if (TEST_SEAMS)`) is an empty stand-in, and the recorder product
+ * code tells what its tests observe (`src/testing/record.ts`) is one whose every method does
+ * nothing and returns undefined.
  */
+const STAND_INS = {
+  seams: "export function testSeams() { throw new Error('this build has no test seams'); }",
+  record: 'const ignore = () => undefined;\nexport const recorder = new Proxy({}, { get: () => ignore });',
+};
 const withoutSeams = {
   name: 'without-seams',
   setup(build) {
-    build.onResolve({ filter: /\/testing\/seams$/ }, () => ({ path: 'seams', namespace: 'without-seams' }));
-    build.onLoad({ filter: /.*/, namespace: 'without-seams' }, () => ({
-      contents: "export function testSeams() { throw new Error('this build has no test seams'); }",
+    build.onResolve({ filter: /\/testing\/(seams|record)$/ }, (args) => ({
+      path: args.path.split('/').pop(),
+      namespace: 'without-seams',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'without-seams' }, (args) => ({
+      contents: STAND_INS[args.path],
       loader: 'js',
     }));
   },

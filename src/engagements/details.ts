@@ -7,7 +7,7 @@ import { shortLabel } from '../core/text';
 import { WebviewErrorReports } from '../core/webviewErrors';
 import { Commands, WebviewTypes } from '../shared/constants';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
-import { engagementsRecord } from '../testing/record/engagements';
+import { recorder } from '../testing/record';
 import { describeError, showError } from '../ui/errors';
 import { tabIcon } from '../ui/ui';
 import type { DetailsAction, DetailsHostMessage, DetailsStrings } from './detailsProtocol';
@@ -181,7 +181,7 @@ export class DetailsPanel implements vscode.Disposable {
     this.panel = panel;
     this.ready = false;
     // What an earlier panel was sent is not what this one shows.
-    if (TEST_SEAMS) engagementsRecord.details = { webviewErrors: [] };
+    recorder.detailsOpened();
     this.errorReports = new WebviewErrorReports();
     panel.iconPath = tabIcon(extensionUri);
     this.panelSubscriptions = [
@@ -223,7 +223,7 @@ export class DetailsPanel implements vscode.Disposable {
     } else if (message.type === 'webviewError') {
       const line = this.errorReports.line(message.message);
       if (line === undefined) return;
-      if (TEST_SEAMS) engagementsRecord.details.webviewErrors.push(line);
+      recorder.detailsWebviewError(line);
       this.deps().services.log.error(`Engagement details webview: ${line}`);
     } else {
       await this.act(message.action);
@@ -280,7 +280,7 @@ export class DetailsPanel implements vscode.Disposable {
   }
 
   private send(message: DetailsHostMessage): void {
-    if (TEST_SEAMS && message.type === 'show') engagementsRecord.details.view = message.view;
+    recorder.detailsPosted(message);
     void this.panel?.webview.postMessage(message);
   }
 

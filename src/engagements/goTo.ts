@@ -10,7 +10,7 @@ import { escapeIcons, safeText, shortLabel } from '../core/text';
 import { type EngagementDeps, environmentLabel, notice, requireApi } from './update';
 import { stopMessage } from './view';
 import { wholeSetMaxAge } from '../shared/services';
-import { engagementsRecord, type GoToTimeline } from '../testing/record/engagements';
+import { recorder } from '../testing/record';
 
 interface Item extends vscode.QuickPickItem {
   id: string;
@@ -56,16 +56,14 @@ export async function goToEngagement(
   deps: EngagementDeps,
   open: (id: string) => Promise<unknown>,
 ): Promise<Engagement | undefined> {
-  const timeline: GoToTimeline | undefined = TEST_SEAMS
-    ? (engagementsRecord.goTo = { startedAt: performance.now() })
-    : undefined;
+  const startedAt = recorder.now();
   if (!(await requireApi(deps))) return undefined;
   const { store } = deps;
   // A read started by a sort or filter is not this quick pick's to stop.
   const readingBefore = store.snapshot().readingAll !== undefined;
   const pick = createPick(deps);
-  if (TEST_SEAMS && timeline) timeline.quickPick = pick.qp;
-  const render = () => renderPick(deps, pick, timeline);
+  recorder.goToOpened(pick.qp, startedAt);
+  const render = () => renderPick(deps, pick);
   const subscription = store.onDidChange(render);
   render();
   pick.qp.show();
@@ -73,10 +71,7 @@ export async function goToEngagement(
   const chosen = await choice(deps, pick);
   subscription.dispose();
   pick.qp.dispose();
-  if (TEST_SEAMS && timeline) {
-    timeline.quickPick = undefined;
-    timeline.closedAt = performance.now();
-  }
+  recorder.goToClosed();
   if (!chosen) {
     // Nobody waits for the rest any more.
     if (!readingBefore) store.cancelLoadAll();
@@ -104,14 +99,14 @@ function createPick(deps: EngagementDeps): Pick {
 }
 
 /** The loaded engagements in the quick pick, and its title says how many of how many. */
-function renderPick(deps: EngagementDeps, pick: Pick, timeline: GoToTimeline | undefined): void {
+function renderPick(deps: EngagementDeps, pick: Pick): void {
   const { qp, stop, title, placeholder } = pick;
   const snapshot = deps.store.snapshot();
   if (snapshot.items !== pick.shown) {
     pick.shown = snapshot.items;
     // Keeps what the user typed and (VS Code does) the filtering of it.
     qp.items = snapshot.items.map(itemFor);
-    if (TEST_SEAMS && timeline) timeItems(timeline, snapshot.items.length, snapshot.complete);
+    recorder.goToListed(snapshot.items.length, snapshot.complete);
   }
   const progress = snapshot.readingAll;
   qp.busy = pick.reading || snapshot.refreshing;
@@ -129,18 +124,6 @@ function renderPick(deps: EngagementDeps, pick: Pick, timeline: GoToTimeline | u
           formatCount(snapshot.items.length),
           formatCount(snapshot.totalCount),
         );
-}
-
-/** When the loaded engagements, and then all of them, were first in the quick pick (tests, `npm run bench`). */
-function timeItems(timeline: GoToTimeline, count: number, complete: boolean): void {
-  if (count > 0 && timeline.firstItemsAt === undefined) {
-    timeline.firstItemsAt = performance.now();
-    timeline.firstItems = count;
-  }
-  if (complete && timeline.allItemsAt === undefined) {
-    timeline.allItemsAt = performance.now();
-    timeline.allItems = count;
-  }
 }
 
 /** Every page, unless a whole set read lately can be reused. */

@@ -9,7 +9,7 @@ import type { EngagementGroup, EngagementQuery } from '../core/query';
 import { applyQuery, isDefaultQuery, isFiltered, normaliseQuery } from '../core/query';
 import { displayText, safeText, shortLabel } from '../core/text';
 import { Commands, StateKeys } from '../shared/constants';
-import { engagementsRecord } from '../testing/record/engagements';
+import { recorder } from '../testing/record';
 import type { EngagementStore, StoreSnapshot } from './store';
 import type { PendingWrite } from './accepted';
 
@@ -185,12 +185,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
       // Asking for the roots is what a visible view does: the first load starts here.
       void this.store.ensureLoaded();
       const roots = this.given.listing(this.roots());
-      if (TEST_SEAMS && roots.length > 0)
-        engagementsRecord.served = {
-          at: performance.now(),
-          count: roots.length,
-          fromCache: this.store.snapshot().fromCache,
-        };
+      recorder.treeServed(roots.length, this.store.snapshot().fromCache);
       return roots;
     }
     if (element.kind === 'group') return this.given.listing(this.rowsOf(element.id, element.group.items, element));

@@ -17,7 +17,7 @@ import { Commands, Settings, Views } from '../shared/constants';
 import type { Back, Ui } from '../ui/ui';
 import { isBack, runSteps, statusNotice } from '../ui/ui';
 import type { Services } from '../shared/services';
-import { recordNotice } from '../testing/record/engagements';
+import { recorder } from '../testing/record';
 import { describeError, showError } from '../ui/errors';
 import type { QueryState } from './tree';
 import type { EngagementStore } from './store';
@@ -615,7 +615,7 @@ export function withProgress<T>(title: string, task: () => Promise<T>, log?: { i
 export function notice(deps: EngagementDeps, text: string): void {
   deps.services.log.info(text);
   const shown = statusNotice(text);
-  if (TEST_SEAMS) recordNotice(shown);
+  recorder.notice(shown);
 }
 
 /**

@@ -7,7 +7,7 @@ import { formatCount, relativeTime } from '../core/format';
 import { applyQuery, describeFilter } from '../core/query';
 import { safeText } from '../core/text';
 import { ContextKeys, Settings, Views } from '../shared/constants';
-import { engagementsRecord } from '../testing/record/engagements';
+import { recorder } from '../testing/record';
 import { describeError, serviceReason } from '../ui/errors';
 import type { QueryState } from './tree';
 import type { EngagementStore, StoreSnapshot } from './store';
@@ -177,7 +177,7 @@ export class EngagementsView implements vscode.Disposable {
     clearInterval(this.clock);
     this.autoRefresh = undefined;
     this.clock = undefined;
-    if (TEST_SEAMS) engagementsRecord.autoRefreshing = false;
+    recorder.autoRefresh(false);
     if (!this.treeView.visible) return;
     const config = vscode.workspace.getConfiguration(Settings.section);
     const staleAfter = Math.max(0, config.get<number>(Settings.staleAfterSeconds, 300)) * 1000;
@@ -188,7 +188,7 @@ export class EngagementsView implements vscode.Disposable {
     const every = Math.max(0, config.get<number>(Settings.autoRefreshSeconds, 0));
     // The interval runs only while the view is visible; hiding the view stops it.
     if (every > 0) this.autoRefresh = setInterval(() => void this.store.refresh(), every * 1000);
-    if (TEST_SEAMS) engagementsRecord.autoRefreshing = this.autoRefresh !== undefined;
+    recorder.autoRefresh(this.autoRefresh !== undefined);
     this.clock = setInterval(() => this.provider.refresh(), CLOCK_TICK_MS);
   }
 

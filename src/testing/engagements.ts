@@ -1,6 +1,6 @@
 // The Engagements feature's test probes: what the tree, the store, the details panel and Go to
 // Engagement show, read from the parts the feature built and from what it recorded for tests
-// (record/engagements.ts). In development and test builds only (see globals.d.ts).
+// (record.ts). In development and test builds only (see globals.d.ts).
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import type { EngagementQuery } from '../core/query';
@@ -8,7 +8,7 @@ import type { DetailsView } from '../engagements/detailsProtocol';
 import type { EngagementsParts } from '../engagements/index';
 import type { TreeNode } from '../engagements/tree';
 import type { EngagementsView } from '../engagements/view';
-import { engagementsRecord, type GoToTimeline } from './record/engagements';
+import { engagementsRecord, type GoToTimeline } from './record';
 
 /** A tree item as plain data, for tests to read what the view shows. */
 interface TreeItemData {

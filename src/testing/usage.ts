@@ -7,9 +7,9 @@ import type { UsageParts } from '../usage/index';
 import type { DashboardPanel } from '../usage/panel';
 import type { DashboardState, HostMessage } from '../usage/protocol';
 import type { UsageStatusBarView } from '../usage/callsStatusBar';
-import { panelRecord, type PanelTimeline, raisedAlerts, statusBarReads, trendRequestsOf } from './record/usage';
+import { panelRecord, type PanelTimeline, raisedAlerts, statusBarReads, trendRequestsOf } from './record';
 
-export type { PanelTimeline } from './record/usage';
+export type { PanelTimeline } from './record';
 
 /** What integration tests read and drive: the same objects and handlers a person uses. */
 export interface DashboardProbe {

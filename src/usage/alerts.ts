@@ -15,7 +15,7 @@ import { Commands, Settings } from '../shared/constants';
 import type { MementoLike } from '../shared/perEnvironment';
 import { saveFailed } from '../shared/perEnvironment';
 import type { Services } from '../shared/services';
-import { recordAlertRaised } from '../testing/record/usage';
+import { recorder } from '../testing/record';
 import { AlertMarks } from './persisted';
 
 export class UsageAlerts {
@@ -126,7 +126,7 @@ export class UsageAlerts {
       );
     }
     const text = parts.join(' ');
-    if (TEST_SEAMS) recordAlertRaised(text);
+    recorder.alertRaised(text);
     this.services.log.info(`Usage alert (${alert.meter}, ${String(alert.trigger)}) for ${label} in ${period}.`);
     const open = vscode.l10n.t('Open Usage Dashboard');
     const mute = vscode.l10n.t("Don't Show Again for This Period");

@@ -13,7 +13,7 @@ import { currentPeriod } from '../core/period';
 import { displayText, safeText } from '../core/text';
 import { Commands, Settings } from '../shared/constants';
 import type { Services } from '../shared/services';
-import { countStatusBarRead } from '../testing/record/usage';
+import { recorder } from '../testing/record';
 import { describeError } from '../ui/errors';
 import type { ReadCoordinator } from './persisted';
 
@@ -144,11 +144,11 @@ export class UsageStatusBar implements vscode.Disposable {
       const claim = this.coordinator.claim(env.id, period, this.intervalMs, now, windowId);
       let summary: UsageSummary;
       if (claim.read) {
-        if (TEST_SEAMS) countStatusBarRead('reads');
+        recorder.statusBarRead('reads');
         summary = await api.usage.summary(period);
         this.coordinator.publish(env.id, summary, now ?? Date.now(), windowId);
       } else {
-        if (TEST_SEAMS) countStatusBarRead('shared');
+        recorder.statusBarRead('shared');
         summary = claim.summary;
       }
       if (store.active()?.id !== env.id) return;

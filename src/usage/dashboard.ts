@@ -12,7 +12,7 @@ import type { KeySort, RecordFilter } from '../core/records';
 import { isFilterActive, sortKeyRows } from '../core/records';
 import type { Environment } from '../session/model';
 import type { Services } from '../shared/services';
-import { recordTrendRequests } from '../testing/record/usage';
+import { recorder } from '../testing/record';
 import { describeError, serviceReason } from '../ui/errors';
 import type { KeysByMask, SectionData, SectionName } from './sections';
 import {
@@ -157,7 +157,7 @@ export class Dashboard {
       currentPeriod(),
       (error) => describeError(error, this.state.environment.label),
     );
-    if (TEST_SEAMS) recordTrendRequests(this, read.requests);
+    recorder.trendRequests(this, read.requests);
     return read.data;
   }
 

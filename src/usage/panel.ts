@@ -10,7 +10,7 @@ import { WebviewErrorReports } from '../core/webviewErrors';
 import { Commands, WebviewTypes } from '../shared/constants';
 import type { Services } from '../shared/services';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
-import { markPanel, markWebview, panelRecord, recordPosted } from '../testing/record/usage';
+import { recorder } from '../testing/record';
 import { tabIcon } from '../ui/ui';
 import type { DashboardHooks } from './dashboard';
 import { Dashboard } from './dashboard';
@@ -42,7 +42,7 @@ export class DashboardPanel implements vscode.Disposable {
     /** The webview's script and style sheet, written into its HTML (see src/shared/webviewShell.ts). */
     assets: DashboardAssets,
   ) {
-    if (TEST_SEAMS) markPanel(panel, 'createdAt');
+    recorder.panelMark(panel, 'createdAt');
     const extensionUri = services.context.extensionUri;
     const webview = panel.webview;
     webview.options = {
@@ -78,7 +78,7 @@ export class DashboardPanel implements vscode.Disposable {
       title: panel.title,
       lang: vscode.env.language,
     });
-    if (TEST_SEAMS) markPanel(panel, 'htmlSetAt');
+    recorder.panelMark(panel, 'htmlSetAt');
   }
 
   get environmentId(): string {
@@ -148,7 +148,7 @@ export class DashboardPanel implements vscode.Disposable {
 
   /** A message that is not part of the protocol: dropped, and said in the log (its type only). */
   private reject(raw: unknown): void {
-    if (TEST_SEAMS) panelRecord(this.panel).rejectedMessages++;
+    recorder.panelRejected(this.panel);
     const type =
       typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string'
         ? (raw as { type: string }).type.slice(0, 40)
@@ -159,17 +159,7 @@ export class DashboardPanel implements vscode.Disposable {
   /** The webview's script runs: it gets its texts, then the state. */
   private onReady(timing: WebviewTiming | undefined): void {
     this.ready = true;
-    if (TEST_SEAMS) {
-      markPanel(this.panel, 'readyAt');
-      // The webview's clock is the epoch in ms, as performance.timeOrigin + now() is here.
-      const local = (epochMs: number) => epochMs - performance.timeOrigin;
-      if (timing)
-        markWebview(this.panel, {
-          navigationStartAt: local(timing.navigationStart),
-          scriptStartAt: local(timing.scriptStart),
-          readySentAt: local(timing.ready),
-        });
-    }
+    recorder.panelReady(this.panel, timing);
     this.post({
       type: 'init',
       locale: currentLocale() ?? vscode.env.language,
@@ -182,7 +172,7 @@ export class DashboardPanel implements vscode.Disposable {
   private logWebviewError(message: string): void {
     const line = this.errorReports.line(message);
     if (line === undefined) return;
-    if (TEST_SEAMS) panelRecord(this.panel).webviewErrors.push(line);
+    recorder.panelWebviewError(this.panel, line);
     this.services.log.error(`Usage dashboard webview: ${line}`);
   }
 
@@ -199,11 +189,7 @@ export class DashboardPanel implements vscode.Disposable {
   private post(message: HostMessage): void {
     // A snapshot: later changes to the state must not alter what was posted.
     const snapshot = structuredClone(message);
-    if (TEST_SEAMS) {
-      if (snapshot.type === 'update' && snapshot.state.summary.data) markPanel(this.panel, 'metersPostedAt');
-      if (snapshot.type === 'update' && snapshot.state.trend.status === 'ready') markPanel(this.panel, 'trendPostedAt');
-      recordPosted(this.panel, snapshot);
-    }
+    recorder.panelPosted(this.panel, snapshot);
     void this.panel.webview.postMessage(snapshot);
   }
 
@@ -269,14 +255,14 @@ export class Dashboards implements vscode.Disposable {
       existing.reveal();
       return;
     }
-    const panelAt = TEST_SEAMS ? performance.now() : 0;
+    const panelAt = recorder.now();
     const webviewPanel = vscode.window.createWebviewPanel(
       WebviewTypes.usageDashboard,
       safeText(vscode.l10n.t('Usage: {0}', env.label)),
       vscode.ViewColumn.Active,
       { enableScripts: true, enableFindWidget: true },
     );
-    if (TEST_SEAMS) markPanel(webviewPanel, 'panelAt', panelAt);
+    recorder.panelMark(webviewPanel, 'panelAt', panelAt);
     const panel = this.createIn(webviewPanel, freshView(env.id));
     this.opened.set(env.id, panel);
     await panel.finally(() => this.opened.delete(env.id));
@@ -284,7 +270,7 @@ export class Dashboards implements vscode.Disposable {
 
   /** What the serializer does after a window reload: the saved view state, checked, in the panel VS Code kept. */
   async restore(webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<DashboardPanel | undefined> {
-    if (TEST_SEAMS) markPanel(webviewPanel, 'panelAt');
+    recorder.panelMark(webviewPanel, 'panelAt');
     const active = this.services.environments.active();
     const view = parseViewState(saved, currentPeriod()) ?? (active ? freshView(active.id) : undefined);
     const duplicate = view

@@ -11,7 +11,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { Engagement } from '../../src/api/types';
-import type { GoToTimeline } from '../../src/testing/record/engagements';
+import type { GoToTimeline } from '../../src/testing/record';
 import type { ExtensionExports } from '../../src/testing/exports';
 import type { DashboardProbe } from '../../src/testing/usage';
 import { startService } from '../service/server';
