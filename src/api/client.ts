@@ -1,9 +1,9 @@
-// The one HTTP client of the extension: requests of the contract sent through a ky instance
-// (`http.ts`) with the base URL, the auth header (the key read from a provider at request
-// time, which nothing outside the client can reach), a per-request timeout for the answer and
-// again for its body, and a log entry per request. A failure becomes an `ApiError` in
-// `failure.ts`. No `vscode` import: it runs in the extension
-// host and in a browser.
+// The one HTTP client of the extension: requests of the contract sent through its ky instance
+// (made here: the base URL, the per-attempt timeout, no redirects, no cache, retries for GETs
+// only) with the auth header (the key read from a provider at request time, which nothing
+// outside the client can reach), a per-request timeout for the answer and again for its body,
+// and a log entry per request. A failure becomes an `ApiError` (errors.ts). No `vscode`
+// import: it runs in the extension host and in a browser.
 import type { KyInstance } from 'ky';
 import ky, { HTTPError, TimeoutError } from 'ky';
 import { LIMITS } from '../core/concurrency';
@@ -14,9 +14,8 @@ import { ApiError, isAbort, parseRetryAfter, toApiError } from './errors';
 import type { ConnectionProblem } from './network';
 import { classifyConnectionFailure } from './network';
 import type { WriteAnswer } from './readings';
-import { readWriteAnswer } from './readings';
+import { ShapeError, readWriteAnswer } from './readings';
 import { redact, redactKey } from './redact';
-import { ShapeError } from './validate';
 
 type KeyProvider = () => string | undefined | Promise<string | undefined>;
 

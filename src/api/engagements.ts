@@ -1,3 +1,7 @@
+// The engagement endpoints of the contract (list, read, create, PATCH), what a write sends
+// (its body checked as the service would check it, and a PATCH's preconditions), and what a
+// 2xx write's answer means when it carries no whole engagement (reading back what it named,
+// or searching for a create the answer did not name).
 import { l10n } from '../core/l10n';
 import { validateName, validatePageRequest, validateStatus, validateType } from '../core/validation';
 import type { ApiClient } from './client';
@@ -6,7 +10,7 @@ import { ApiError, isApiError } from './errors';
 import type { PagedResult } from './paging';
 import { fetchAllPages } from './paging';
 import type { WriteAnswer } from './readings';
-import { locatedId, readPage } from './readings';
+import { locatedId, parseEngagement, readPage } from './readings';
 import type {
   AcceptedWrite,
   CallOptions,
@@ -19,7 +23,6 @@ import type {
   WriteResult,
   WriteSource,
 } from './types';
-import { parseEngagement } from './validate';
 
 const ENDPOINTS = {
   list: { method: 'GET', path: '/engagements', scope: 'engagements:read' },
@@ -446,4 +449,29 @@ async function totalNow(reads: CreatedSearchReads, signal: AbortSignal | undefin
     if (signal?.aborted || (isApiError(error) && error.kind === 'cancelled')) throw error;
     return undefined;
   }
+}
+
+// What an update really changes: only fields whose value differs from what is shown go into
+// the PATCH. `type` is not a field of EngagementChanges, so it can never be sent.
+export function changedFields(
+  current: Pick<Engagement, 'name' | 'description' | 'status'>,
+  wanted: EngagementChanges,
+): EngagementChanges {
+  const changes: EngagementChanges = {};
+  if (wanted.name !== undefined && wanted.name.trim() !== current.name.trim()) changes.name = wanted.name.trim();
+  if (wanted.description !== undefined && wanted.description.trim() !== (current.description ?? '').trim())
+    changes.description = wanted.description.trim();
+  if (wanted.status !== undefined && wanted.status.trim() !== current.status.trim())
+    changes.status = wanted.status.trim();
+  return changes;
+}
+
+export function hasChanges(changes: EngagementChanges): boolean {
+  return changes.name !== undefined || changes.description !== undefined || changes.status !== undefined;
+}
+
+/** Fields whose values differ between two versions of an engagement (for "changed meanwhile"). */
+export function differingFields(a: Engagement, b: Engagement): string[] {
+  const fields = ['name', 'description', 'status', 'type', 'evaluationCount'] as const;
+  return fields.filter((f) => (a[f] ?? '') !== (b[f] ?? ''));
 }

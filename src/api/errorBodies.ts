@@ -1,5 +1,5 @@
-// The one reader of error bodies (this entry point, the forms in errorFormats.ts, field names
-// in errorFields.ts, what was said in errorSaid.ts, its text in errorText.ts). The contract
+// The one reader of error bodies: the forms frameworks write, the field names they use, what
+// was said and its text made safe to show. The contract
 // defines no error format, so a service answers its failures the way its framework does; this
 // reads them all into the service's words (`serverMessage`) and its per-field reasons
 // (`fieldErrors`, keyed by the contract's field names), and never shows the body itself.

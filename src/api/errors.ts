@@ -1,3 +1,6 @@
+// `ApiError`, the one failure the client throws, and how a failed request becomes one: what
+// the user is told (its kind and message), what the log may keep (redacted), and whether a
+// write was carried out (`writeOutcome`).
 import { HTTPError, TimeoutError } from 'ky';
 import type { ErrorBodyInfo } from './errorBodies';
 import { readErrorBody } from './errorBodies';
@@ -5,7 +8,7 @@ import type { ConnectionFailure } from './network';
 import { classifyConnectionFailure } from './network';
 import { redact } from './redact';
 import type { Scope } from './types';
-import { ShapeError } from './validate';
+import { ShapeError } from './readings';
 
 /** Every failure of a call to the service becomes one of these kinds. */
 export type ApiErrorKind =

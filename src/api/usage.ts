@@ -1,9 +1,8 @@
 import type { ApiClient } from './client';
 import { ApiError, type Endpoint } from './errors';
 import { fetchAllPages, type PagedResult } from './paging';
-import { readPage, unwrapSingle } from './readings';
+import { parseUsageByKey, parseUsageRecord, parseUsageSummary, readPage, unwrapSingle } from './readings';
 import type { CallOptions, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
-import { parseUsageByKey, parseUsageRecord, parseUsageSummary } from './validate';
 import { validateBillingPeriod, validatePageRequest } from '../core/validation';
 import { DEFAULT_DETAILS_PAGE_SIZE, MAX_DETAILS_PAGE_SIZE } from '../core/records';
 

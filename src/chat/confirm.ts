@@ -1,3 +1,6 @@
+// The write tools before anything is sent: their input checked, the confirmation a person is
+// shown (`prepareInvocation`), and that confirmation kept until its invocation.
+//
 // The input of the write tools, checked before anything is confirmed or sent: whether this
 // folder and key may write at all, the ids (at most `MAX_UPDATED`), the changes asked (as the
 // service would check them), and how a confirmation is kept until its invocation.

@@ -1,4 +1,5 @@
-// What the chat tools and links are built from: the services, and ports to what other
+// What the chat tools and links are built from, and the tools' names and bounds. The services,
+// and ports to what other
 // features own, declared here as narrowly as chat uses them and wired by the composition root
 // (src/extension.ts): the store of the active environment's engagements (the tree's, so a
 // whole set read for the tree or for a tool is read once while fresh), the engagement a tree

@@ -1,3 +1,5 @@
+// The read tools of engagements, and the whole set they read.
+//
 // The read tools of engagements: find (the whole set, filtered and sorted here, at most 50
 // listed with the count of all that matched) and read one (every field the service sent).
 import * as vscode from 'vscode';

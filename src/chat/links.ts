@@ -1,3 +1,6 @@
+// Links to an engagement: making one, opening one (the details of that engagement in that
+// environment of the user's own), and Copy Link.
+//
 // Links that open an engagement's details: `<scheme>://eus-tools.engagement-usage/engagement?environment=<label>&id=<id>`.
 // A link names an environment of the user's own by its label and an engagement by its id;
 // it carries nothing else (no URL, no key, no write).

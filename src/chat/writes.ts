@@ -5,9 +5,8 @@
 // precondition, to the environment and with the key the confirmation named (target.ts).
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import { createBody } from '../api/engagements';
+import { changedFields, createBody, hasChanges } from '../api/engagements';
 import { type Engagement, type EngagementChanges, isAccepted } from '../api/types';
-import { changedFields, hasChanges } from '../core/changes';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { describeError } from '../ui/errors';
 import type { ChatDeps, Confirmation } from './deps';

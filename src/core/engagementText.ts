@@ -1,6 +1,6 @@
-// Texts about one engagement: the tree item's description and the Markdown of its tooltip and
-// details document. Pure; the words come from the translation seam unless the caller brings
-// its own.
+// Texts about one engagement: its status's look, the tree item's description and the Markdown
+// of its tooltip and details document. Pure; the words come from the translation seam unless
+// the caller brings its own.
 import type { Engagement } from '../api/types';
 import { ENGAGEMENT_FIELDS } from '../api/types';
 import { absoluteTime, formatCount, relativeTime } from './format';

@@ -1,4 +1,5 @@
-// The usage meters: how full each one is, its level, and its overage. Pure.
+// The usage meters: how full each one is, its level, its overage, and where it is heading by
+// the period's end (the projection). Pure.
 import { formatCount, formatGb, formatPercent } from './format';
 import { parsePeriod } from './period';
 

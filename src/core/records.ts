@@ -1,5 +1,6 @@
 // Usage detail records: the contract leaves their fields open, so the table's columns come
-// from the records themselves, and values of any shape are shown compactly. Pure.
+// from the records themselves, and values of any shape are shown compactly; their page sizes,
+// filters and export to CSV or JSON. Pure.
 import type { SortDirection } from './query';
 import { foldLines } from './text';
 

@@ -1,5 +1,5 @@
-// Opening an engagement's details (the single-engagement read, GET by id, shown in the one
-// details panel) and copying an engagement's id.
+// An engagement's details: opening them (the single-engagement read, GET by id), the one
+// details panel that shows them (a webview, its messages checked), and copying an id.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { engagementWords } from '../core/engagementText';

@@ -1,6 +1,6 @@
 // The Engagements feature: the store of the active environment's engagements, the tree view,
-// and the commands to refresh, page, sort/group/filter, open, copy, create and update. Wiring
-// only: the objects are made in parts.ts, the commands are in commands.ts.
+// and the commands to refresh, page, sort/group/filter, open, copy, create and update: the
+// objects it is made of and its command table.
 import * as vscode from 'vscode';
 import { isDefaultQuery } from '../core/query';
 import { displayText } from '../core/text';

@@ -3,7 +3,7 @@
 // batch. Failures are reported by name, and Retry sends only the failed ones again.
 import * as vscode from 'vscode';
 import { type AcceptedWrite, type Engagement, isAccepted } from '../api/types';
-import { changedFields, differingFields } from '../core/changes';
+import { changedFields, differingFields } from '../api/engagements';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { isApiError } from '../api/errors';
 import { describeError, showError } from '../ui/errors';

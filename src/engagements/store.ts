@@ -1,8 +1,8 @@
 // The engagements of the active environment, as last read: pages loaded so far, when, and
 // the last failure. Views render snapshots of it; commands ask it to load and tell it what
 // they changed. It does not import `vscode`, so unit tests drive it against the reference
-// service directly. Its parts: the whole-set read (storeWhole.ts) and the writes accepted
-// and not shown yet (storeAccepted.ts).
+// service directly. Here too: what it keeps besides the last read, the whole-set read, and
+// the page saved for the next session. Writes accepted and not shown yet: accepted.ts.
 import { isApiError } from '../api/errors';
 import type { PagingStop } from '../api/paging';
 import { checkPage } from '../api/paging';

@@ -1,6 +1,7 @@
 // The tree of the Engagements view. It renders the store's snapshot through the query (sort,
-// group, filter); it never talks HTTP. Tree nodes are kept per id, so `reveal`, selection
-// and expansion find the same element after a refresh. How rows look: treeItems.ts.
+// group, filter; `QueryState`); it never talks HTTP. Tree nodes are kept per id, so `reveal`,
+// selection and expansion find the same element after a refresh. Here too: how rows look,
+// long lists a step at a time, which rows VS Code was given, and accepted writes as rows.
 import * as vscode from 'vscode';
 import type { Engagement, EngagementChanges } from '../api/types';
 import { describeEngagement, engagementMarkdown, statusLook } from '../core/engagementText';

@@ -1,5 +1,10 @@
+// Updating an engagement, from the command to the row: what the engagement commands share
+// (their dependencies, the client of the active environment, progress, notices, finding the
+// engagement a command is about), the edit itself, the PATCH with its conflict check, and the
+// one way a create or an update is sent and what happened is said.
+//
 // Update one engagement: rename, edit the description or change the status, the current value
-// prefilled. Only changed fields are sent; nothing when nothing changed. Before sending (update.ts), the
+// prefilled. Only changed fields are sent; nothing when nothing changed. Before sending, the
 // engagement is read again: if it changed on the server since it was shown, the user chooses
 // Overwrite, Reload or Cancel. A failed PATCH offers Retry (same values) and Edit.
 import * as vscode from 'vscode';
@@ -8,7 +13,7 @@ import { isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
 import type { AcceptedWrite, Engagement, EngagementChanges, WriteOutcome, WriteResult } from '../api/types';
 import { isAccepted } from '../api/types';
-import { changedFields, differingFields, hasChanges } from '../core/changes';
+import { changedFields, differingFields, hasChanges } from '../api/engagements';
 import { relativeTime } from '../core/format';
 import { statusChoices, statusLook } from '../core/engagementText';
 import { safeText, shortLabel } from '../core/text';
@@ -20,8 +25,8 @@ import type { Services } from '../shared/services';
 import { recorder } from '../testing/record';
 import { describeError, showError } from '../ui/errors';
 import type { QueryState } from './tree';
-import type { EngagementStore } from './store';
 import { isEngagementNode } from './tree';
+import type { EngagementStore } from './store';
 import type { EngagementsView } from './view';
 
 export type EditField = 'name' | 'description' | 'status';

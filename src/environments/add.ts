@@ -1,3 +1,5 @@
+// Add Environment (label, base URL, API key, each one question with Back) and entering a key
+// for an environment, with the key checked against the service before it is kept.
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';

@@ -1,5 +1,6 @@
-// The Environments feature's wiring: the status bar, and the commands to add, switch, manage,
-// rename and remove environments and to replace or sign out of their keys.
+// The Environments feature: the status bar, and the commands to add, switch, manage, rename
+// and remove environments and to replace or sign out of their keys; which environment a
+// command is about; and what a setting-defined environment refuses.
 import * as vscode from 'vscode';
 import type { Environment } from '../session/model';
 import { describeCapabilities, destination, shownLabel, sourceNote } from '../session/model';

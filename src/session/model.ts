@@ -1,3 +1,5 @@
+// What an environment is (its record, where it comes from, what its key may do) and how it is
+// named on screen.
 import { createHash } from 'node:crypto';
 import { l10n } from '../core/l10n';
 import type { Scope } from '../api/types';

@@ -1,3 +1,5 @@
+// What every feature is given by the composition root: the services, the command registration,
+// whether a view has been on screen yet, and how long a whole set read stays fresh.
 import * as vscode from 'vscode';
 import type { Connection } from '../session/connection';
 import type { EnvironmentStore } from '../session/environments';

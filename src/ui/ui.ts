@@ -1,6 +1,7 @@
 // Every question the extension asks a person goes through `Ui`. The VS Code implementation
-// (vscodeUi.ts) shows real input boxes, quick picks and notifications; integration tests
+// (`VscodeUi`, here) shows real input boxes, quick picks and notifications; integration tests
 // install a scripted one through the extension's exports and answer the very same flows.
+// Also the small pieces every view shares: a status-bar notice and a webview tab's icon.
 import * as vscode from 'vscode';
 import { safeLabel, safeText } from '../core/text';
 

@@ -1,6 +1,7 @@
-// The state of one environment's dashboard and the requests that fill it. The panel posts
-// this state to the webview; tests read it through the exports. Every HTTP request goes
-// through the environment's ServiceApi.
+// The state of one environment's dashboard and the requests that fill it: what it shows when it
+// opens, what a failed read means for it, and what of it is kept. The panel posts this state
+// to the webview; tests read it through the exports. Every HTTP request goes through the
+// environment's ServiceApi.
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';

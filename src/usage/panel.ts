@@ -1,5 +1,6 @@
-// One environment's dashboard in a webview panel: the HTML shell, the `ready` handshake, and
-// every message from the webview checked before anything is done with it.
+// The dashboards in webview panels: one per environment (the registry, and VS Code's restore),
+// each with its HTML shell, assets and strings, the `ready` handshake, and every message from
+// the webview checked before anything is done with it.
 import * as vscode from 'vscode';
 import type { UsageSummary } from '../api/types';
 import { currentLocale } from '../core/l10n';

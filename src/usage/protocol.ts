@@ -1,3 +1,5 @@
+// The dashboard's protocol, shared by the host and the webview: the state the host posts, the
+// messages each side sends, and the checks of every message the webview sends.
 import type { MeterFigures, PeriodProjection } from '../core/meters';
 import { isPeriod } from '../core/period';
 import type { KeyColumn, KeyRow, KeySort, OpenRecord, RecordFilter, SortDirection, StatusClass } from '../core/records';

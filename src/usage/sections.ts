@@ -1,5 +1,5 @@
-// The dashboard's sections and how the meters and the per-key table are read from the service
-// (the records are in recordsPage.ts, the trend in trend.ts), one summary per period and load.
+// How each section of the dashboard is read from the service: the meters and the per-key table
+// (one summary per period and load), the records (a page, or a scan for a filter) and the trend.
 import { ApiError, isApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
 import type { UsageRecord, UsageSummary } from '../api/types';

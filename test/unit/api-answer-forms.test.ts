@@ -3,9 +3,8 @@
 // names, and write answers that name the engagement without being it. Then, over real HTTP
 // against the reference service: an answer that names the engagement costs exactly one GET.
 import assert from 'node:assert/strict';
-import { readPage, readWriteAnswer } from '../../src/api/readings';
+import { ShapeError, parseEngagement, readPage, readWriteAnswer } from '../../src/api/readings';
 import type { Page } from '../../src/api/types';
-import { parseEngagement, ShapeError } from '../../src/api/validate';
 import type { RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';
 import { done } from './support/writes';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Engagement } from '../../src/api/types';
-import { changedFields, differingFields, hasChanges } from '../../src/core/changes';
+import { changedFields, differingFields, hasChanges } from '../../src/api/engagements';
 import { mapLimited, runLimited } from '../../src/core/concurrency';
 import {
   STATUS_COLORS,

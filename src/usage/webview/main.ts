@@ -1,5 +1,5 @@
-// The dashboard webview. It renders what the host posts and sends back what the user asks
-// for; it never talks to the network and never sees the API key.
+// The dashboard webview and its header. It renders what the host posts and sends back what the
+// user asks for; it never talks to the network and never sees the API key.
 import { absoluteTime, relativeTimeLong } from '../../core/format';
 import { comparePeriods, periodLabel, shiftPeriod } from '../../core/period';
 import { h, iconButton, replaceContent } from '../../webview/dom';

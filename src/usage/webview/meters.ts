@@ -1,5 +1,6 @@
-// The three meters: a bar of used against included, the figures, the percentage, and the
-// overage past 100 %. `role="meter"` with its values for assistive technology.
+// The three meters and their trend: a bar of used against included, the figures, the
+// percentage, the overage past 100 %, and the last 12 periods. `role="meter"` with its values
+// for assistive technology.
 import { formatCount, formatPercent } from '../../core/format';
 import type { MeterFigures, MeterTexts, Projection, UsageMeterName } from '../../core/meters';
 import { formatAmount, meterTexts } from '../../core/meters';
