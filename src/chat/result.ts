@@ -3,7 +3,7 @@
 // stays a name), bounded in size, and never holding a key.
 import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../api/errors';
-import { describeError } from '../ui/errors';
+import { describeError } from '../ui/errorMessages';
 import type { Target } from './target';
 import { ToolRefusal } from './target';
 

@@ -8,7 +8,7 @@ import { USAGE_METERS, projectPeriod } from '../core/meters';
 import { currentPeriod, isPeriod } from '../core/period';
 import type { RecordFilter, StatusClass } from '../core/records';
 import { STATUS_CLASSES, deriveColumns, filterRecords, keyColumn, maskKeyId, maskKeyIds } from '../core/records';
-import { describeError } from '../ui/errors';
+import { describeError } from '../ui/errorMessages';
 import type { ChatDeps } from './deps';
 import { MAX_RECORDS } from './deps';
 import { dataBlock, heading, textResult } from './result';

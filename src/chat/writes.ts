@@ -8,7 +8,7 @@ import { isApiError } from '../api/errors';
 import { changedFields, createBody, hasChanges } from '../api/engagements';
 import { type Engagement, type EngagementChanges, isAccepted } from '../api/types';
 import { LIMITS, mapLimited } from '../core/concurrency';
-import { describeError } from '../ui/errors';
+import { describeError } from '../ui/errorMessages';
 import type { ChatDeps, Confirmation } from './deps';
 import { Tools } from './deps';
 import { engagementLink } from './links';

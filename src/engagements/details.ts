@@ -8,7 +8,7 @@ import { WebviewErrorReports } from '../core/webviewErrors';
 import { Commands, WebviewTypes } from '../shared/constants';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
 import { recorder } from '../testing/record';
-import { describeError, showError } from '../ui/errors';
+import { describeError, showError } from '../ui/errorMessages';
 import { tabIcon } from '../ui/ui';
 import type { DetailsAction, DetailsHostMessage, DetailsStrings } from './detailsProtocol';
 import { detailsView, parseDetailsMessage } from './detailsProtocol';

@@ -6,7 +6,7 @@ import { type AcceptedWrite, type Engagement, isAccepted } from '../api/types';
 import { changedFields, differingFields } from '../api/engagements';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { isApiError } from '../api/errors';
-import { describeError, showError } from '../ui/errors';
+import { describeError, showError } from '../ui/errorMessages';
 import { isBack } from '../ui/ui';
 import type { EngagementDeps, Pinned } from './update';
 import { askStatus, notShownYet, notice, pinEnvironment, requireApi, ui, withProgress } from './update';

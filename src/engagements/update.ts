@@ -23,7 +23,7 @@ import type { Back, Ui } from '../ui/ui';
 import { isBack, runSteps, statusNotice } from '../ui/ui';
 import type { Services } from '../shared/services';
 import { recorder } from '../testing/record';
-import { describeError, showError } from '../ui/errors';
+import { describeError, showError } from '../ui/errorMessages';
 import type { QueryState } from './tree';
 import { isEngagementNode } from './tree';
 import type { EngagementStore } from './store';

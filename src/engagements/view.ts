@@ -8,11 +8,10 @@ import { applyQuery, describeFilter } from '../core/query';
 import { safeText } from '../core/text';
 import { ContextKeys, Settings, Views } from '../shared/constants';
 import { recorder } from '../testing/record';
-import { describeError, serviceReason } from '../ui/errors';
-import type { QueryState } from './tree';
-import type { EngagementStore, StoreSnapshot } from './store';
-import type { TreeNode } from './tree';
+import { describeError, serviceReason } from '../ui/errorMessages';
+import type { QueryState, TreeNode } from './tree';
 import { EngagementTreeProvider } from './tree';
+import type { EngagementStore, StoreSnapshot } from './store';
 
 /** The longest a reveal waits for VS Code to get a row it has just been told about. */
 const REVEAL_WAIT_MS = 3_000;

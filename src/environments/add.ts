@@ -9,7 +9,7 @@ import { parseBaseUrl } from '../core/validation';
 import type { Capabilities, Environment } from '../session/model';
 import { newEnvironmentId, originOf } from '../session/model';
 import type { Services } from '../shared/services';
-import { describeError, serviceReason } from '../ui/errors';
+import { describeError, serviceReason } from '../ui/errorMessages';
 import type { Back, InputStep, Ui } from '../ui/ui';
 import { runSteps } from '../ui/ui';
 

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Connection } from '../session/connection';
 import type { EnvironmentStore } from '../session/environments';
 import type { KeyVault } from '../session/keyVault';
-import { showError } from '../ui/errors';
+import { showError } from '../ui/errorMessages';
 import type { Ui } from '../ui/ui';
 import type { CommandId } from './constants';
 import { Settings } from './constants';

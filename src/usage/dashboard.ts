@@ -14,7 +14,7 @@ import { isFilterActive, sortKeyRows } from '../core/records';
 import type { Environment } from '../session/model';
 import type { Services } from '../shared/services';
 import { recorder } from '../testing/record';
-import { describeError, serviceReason } from '../ui/errors';
+import { describeError, serviceReason } from '../ui/errorMessages';
 import type { KeysByMask, SectionData, SectionName } from './sections';
 import {
   PERIOD_SECTIONS,

@@ -113,7 +113,7 @@ function isTranslation(call: ts.CallExpression): boolean {
 export function untranslatedTexts(list: Source[]): string[] {
   const found: string[] = [];
   for (const source of list) {
-    // The network layer's messages are diagnostics for the log; src/ui/errors.ts says what
+    // The network layer's messages are diagnostics for the log; src/ui/errorMessages.ts says what
     // happened in the user's language, by kind.
     if (source.file.startsWith('src/api/')) continue;
     const check = (value: ts.Expression, how: string) => {

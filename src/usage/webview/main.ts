@@ -5,7 +5,7 @@ import { comparePeriods, periodLabel, shiftPeriod } from '../../core/period';
 import { h, iconButton, replaceContent } from '../../webview/dom';
 import type { DashboardState, HostMessage } from '../protocol';
 import { getLocale, saveState, send, setStrings, t } from './context';
-import { renderDetails } from './details';
+import { renderDetails } from './records';
 import { renderKeys } from './keys';
 import { renderMeters } from './meters';
 import { renderBlocked, renderNotice } from './states';
