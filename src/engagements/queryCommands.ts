@@ -1,6 +1,6 @@
 // Sort, group and filter from the view's title menu. The choices are kept per workspace; the
 // view's description shows the active filter and how many match. The choice applies at once
-// to what is loaded, then to the whole set once every page is read (wholeSet.ts).
+// to what is loaded, then to the whole set once every page is read (`ensureWholeSet`, below).
 import * as vscode from 'vscode';
 import { formatCount } from '../core/format';
 import type { GroupBy, SortField } from '../core/query';

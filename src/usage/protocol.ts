@@ -1,5 +1,6 @@
 // The dashboard's protocol, shared by the host and the webview: the state the host posts, the
-// messages each side sends, and the checks of every message the webview sends.
+// messages each side sends, and the checks the host applies to everything the webview sends.
+// No `vscode`, no DOM.
 import type { MeterFigures, PeriodProjection } from '../core/meters';
 import { isPeriod } from '../core/period';
 import type { KeyColumn, KeyRow, KeySort, OpenRecord, RecordFilter, SortDirection, StatusClass } from '../core/records';
@@ -11,11 +12,6 @@ import {
   STATUS_CLASSES,
 } from '../core/records';
 import type { TrendPoint } from '../core/trend';
-
-// The messages between the dashboard's host (extension) and its webview, both ways, and the
-// checks the host applies to everything the webview sends. No `vscode`, no DOM. One name to
-// import from, for the host and the webview: the state (protocolState.ts), the messages
-// (protocolMessages.ts) and the checks (protocolChecks.ts).
 
 /** `{0}`, `{1}` … in a template replaced by the arguments, as text. */
 export { fillPlaceholders as fill } from '../core/l10n';
