@@ -139,8 +139,9 @@ if (tests) {
     outdir: 'out',
     platform: 'node',
     format: 'cjs',
-    // Runners and the VS Code API stay outside the bundles; the code under test is bundled in.
-    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', 'typescript', 'undici'],
+    // Runners, the VS Code API and the framework servers the tests start (run from their own
+    // packages, as their users run them) stay outside the bundles; the code under test is bundled in.
+    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', 'typescript', 'undici', 'json-server'],
   });
 }
 

@@ -70,10 +70,8 @@ export function readWriteAnswer<T>(
     return { ...answer, resource: parse(single) };
   } catch (error) {
     const unreadable = error instanceof ShapeError ? error.message : String(error);
-    const named = isObject(single) ? single[marker] : undefined;
-    return typeof named === 'string' && named.trim() !== ''
-      ? { ...answer, unreadable, namedId: named }
-      : { ...answer, unreadable };
+    const named = isObject(single) ? idText(single[marker]) : undefined;
+    return named !== undefined ? { ...answer, unreadable, namedId: named } : { ...answer, unreadable };
   }
 }
 
@@ -253,12 +251,36 @@ function join(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }
 
+/**
+ * An id as the service gives it: a non-empty string as it is, an integer as its decimal text
+ * (json-server, Rails, Django and Spring number their records), sent back in paths as it came.
+ * An integer beyond 2^53 has lost digits in JSON (it reads as a neighbour), so it is refused
+ * rather than shown, or written, as another record's id. Undefined for anything else.
+ */
+function idText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  return undefined;
+}
+
+function id(obj: Obj, path: string): string {
+  const value = obj.id;
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  const unsafe = typeof value === 'number' && Number.isInteger(value);
+  throw new ShapeError(
+    join(path, 'id'),
+    unsafe ? 'an id JSON carries exactly (a whole number up to 2^53)' : 'a non-empty string or a whole number',
+    value === undefined ? 'nothing' : describe(value),
+  );
+}
+
 export function parseEngagement(value: unknown, path = ''): Engagement {
   const obj = object(value, path);
   const description = optionalString(obj, 'description', path);
   const engagement: Engagement = {
     ...obj,
-    id: string(obj, 'id', path),
+    id: id(obj, path),
     name: string(obj, 'name', path),
     type: string(obj, 'type', path),
     status: string(obj, 'status', path),
@@ -266,7 +288,6 @@ export function parseEngagement(value: unknown, path = ''): Engagement {
     createdAt: string(obj, 'createdAt', path),
     updatedAt: string(obj, 'updatedAt', path),
   };
-  if (engagement.id === '') throw new ShapeError(join(path, 'id'), 'a non-empty string', '""');
   if (description === undefined) delete engagement.description;
   else engagement.description = description;
   return engagement;

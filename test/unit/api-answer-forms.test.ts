@@ -140,7 +140,11 @@ describe('write answers that name the engagement (readWriteAnswer)', () => {
     ['some of its fields, wrapped', { data: { id: 'eng_1', name: 'Q3 review' } }, 'eng_1'],
     ['a pending body', { status: 'pending', id: 'eng_1' }, 'eng_1'],
     ['a pending body, wrapped', { data: { status: 'pending', id: 'eng_1' } }, 'eng_1'],
-    ['an id that is a number', { id: 7 }, undefined],
+    // Integer ids, as json-server, Rails, Django and Spring number records (issue 38): their decimal text.
+    ['an id that is a whole number', { id: 7 }, '7'],
+    ['a pending body with a whole-number id', { status: 'pending', id: 0 }, '0'],
+    ['an id beyond 2^53 (JSON lost its digits)', { id: 2 ** 53 + 2 }, undefined],
+    ['an id that is a fraction', { id: 7.5 }, undefined],
     ['an empty id', { id: '  ' }, undefined],
     ['no id', { status: 'pending' }, undefined],
   ] as const) {
