@@ -106,10 +106,13 @@ if (tests) {
     .filter((f) => f.endsWith('.test.ts'))
     .sort();
   const FIRST = 'activation.test.ts';
+  // Each file is required after naming it in `globalThis.__eusTestFile`, so the suite's entry
+  // (test/integration/index.ts) knows which file each top-level describe came from and prints
+  // each file's seconds.
   const suite = (files) =>
     [...files]
       .sort((a, b) => (a === FIRST ? -1 : b === FIRST ? 1 : a.localeCompare(b)))
-      .map((f) => `import './${f.replace(/\.ts$/, '')}';`)
+      .map((f) => `globalThis.__eusTestFile = ${JSON.stringify(f)};\nrequire('./${f.replace(/\.ts$/, '')}');`)
       .join('\n');
   for (const [name, files] of [
     ['suite', integration.filter((f) => !f.endsWith('.restricted.test.ts'))],

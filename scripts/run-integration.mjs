@@ -7,7 +7,8 @@
 // Runs test/integration inside a real VS Code, with this repository as the extension under
 // development: a desktop VS Code through @vscode/test-electron when VSCODE_EXECUTABLE names
 // one, otherwise code-server (the --vscode version) opened in headless Chromium. The same
-// suite either way (out/test/integration/index.js). Prints mocha's spec output and summary;
+// suite either way (out/test/integration/index.js). Prints mocha's spec output, each test
+// file's seconds, and the summary;
 // exits non-zero on a failure, a crash of the extension host, or the overall timeout, and
 // stops code-server and Chromium on every exit path (SIGINT/SIGTERM included).
 import { spawnSync } from 'node:child_process';
@@ -111,10 +112,21 @@ function readResults(file) {
 /** Which VS Code ran the suite, for the summary line ("VS Code 1.139.1"). */
 let ranOn = '';
 
+/** Each test file's seconds, slowest first, and the suite's: where a CI log's time goes. */
+function printFileTimes(results) {
+  const files = results.files ?? [];
+  if (!files.length) return;
+  const s = (ms) => (ms / 1000).toFixed(1).padStart(7);
+  console.log('\n[integration] seconds per test file (its describes and their hooks):');
+  for (const f of files) console.log(`${s(f.durationMs)}  ${f.file} (${f.tests} tests)`);
+  console.log(`${s(results.stats.durationMs)}  all files (${results.stats.tests} tests, in the extension host)`);
+}
+
 function summarize(results, problem) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const where = ranOn ? `, ${ranOn}` : '';
   if (results) {
+    printFileTimes(results);
     for (const f of results.failures) console.log(`FAILED: ${f.fullTitle}: ${(f.message ?? '').split('\n')[0]}`);
     const { passes, failures, pending } = results.stats;
     console.log(

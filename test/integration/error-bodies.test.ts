@@ -1,9 +1,11 @@
-// What a user sees when the service says no, in each error format the reference service
-// speaks (its own JSON, text, an HTML page, and the frameworks': test/service/errorFormats.ts),
-// inside a real VS Code: a name the service refuses (longer than its 200 characters) reopens
-// the name box with the service's reason, as that format said it, and the typed name kept;
-// a 401 and a 403 show the service's reason beside ours, our guidance (Replace Key, the
-// missing scope) kept.
+// What a user sees when the service says no, inside a real VS Code: a name the service refuses
+// (longer than its 200 characters) reopens the name box with the service's reason, as its
+// error format said it, and the typed name kept; a 401 and a 403 show the service's reason
+// beside ours, our guidance (Replace Key, the missing scope) kept. Every error format the
+// reference service speaks (test/service/errorFormats.ts) runs in Node
+// (test/unit/readings-paths.test.ts: the reason each gives the name box, the 401's and the
+// 403's words); here, the two the readings matrix keeps for VS Code's fetch (the service's JSON
+// and an HTML page), which are also the two branches of what the user is shown.
 import assert from 'node:assert/strict';
 import { NAME_MAX_LENGTH, READINGS, type ReadingName } from '../service/server';
 import { engagementsSuite } from './support/engagementsSuite';
@@ -11,22 +13,13 @@ import { pickByLabel, useEnvironment } from './support/helpers';
 
 /** The reason the name box shows, as each format says it; undefined where the format names no field. */
 const NAME_REASON: Partial<Record<ReadingName, string | undefined>> = {
+  // The service's own JSON (application/json): the name box reopened with the field's reason.
   reference: 'name must have at most 200 characters',
-  textErrors: undefined,
+  // An HTML page (text/html) names no field: the reason in the message, Edit brings the name back.
   htmlErrors: undefined,
-  problemErrors: 'name must have at most 200 characters',
-  jsonApiErrors: 'name must have at most 200 characters',
-  fastApiErrors: 'name must have at most 200 characters',
-  googleErrors: 'name must have at most 200 characters',
-  // Rails and Spring say the attribute apart from its message.
-  railsErrors: 'must have at most 200 characters',
-  aspNetErrors: 'name must have at most 200 characters',
-  springErrors: 'must have at most 200 characters',
-  djangoErrors: 'name must have at most 200 characters',
-  graphqlErrors: 'name must have at most 200 characters',
 };
 
-describe('The service says no, in every error format: what the user sees', function () {
+describe('The service says no (its JSON, an HTML page): what the user sees', function () {
   this.timeout(60_000);
   const suite = engagementsSuite();
   const { eng, run, items, seeded, requests, patches } = suite;

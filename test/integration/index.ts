@@ -24,10 +24,19 @@ export interface TestRecord {
   stack?: string;
 }
 
+/** One test file's share of the run: its top-level describes, hooks included. */
+export interface FileTime {
+  file: string;
+  tests: number;
+  durationMs: number;
+}
+
 export interface SuiteResults {
   stats: { tests: number; passes: number; failures: number; pending: number; durationMs: number };
   passes: TestRecord[];
   failures: TestRecord[];
+  /** Each test file's time, slowest first (the launcher prints them: where a run's time goes). */
+  files: FileTime[];
   /** Mocha's spec output and whatever tests printed with console.log (e.g. activation figures). */
   output: string;
   grep?: string;
@@ -36,6 +45,43 @@ export interface SuiteResults {
 /** The suite's one bundle beside this file (every test file, activation first), or the Restricted Mode one. */
 function suiteBundle(dir: string, restricted: boolean): string {
   return path.join(dir, restricted ? 'restricted.js' : 'suite.js');
+}
+
+/** The test file of each top-level describe: the bundle names each file before loading it (esbuild.mjs). */
+const files = new WeakMap<Mocha.Suite, string>();
+
+function fileOf(runnable: Mocha.Runnable | Mocha.Suite): string {
+  let suite: Mocha.Suite | undefined = runnable instanceof Mocha.Suite ? runnable : runnable.parent;
+  while (suite?.parent && !suite.parent.root) suite = suite.parent;
+  return (suite && files.get(suite)) ?? '(root hooks)';
+}
+
+/** Times each file's top-level describes as the runner enters and leaves them. */
+function fileTimer(mocha: Mocha): { watch(runner: Mocha.Runner): void; times(): FileTime[] } {
+  const byFile = new Map<string, FileTime>();
+  const entry = (file: string): FileTime => {
+    let time = byFile.get(file);
+    if (!time) byFile.set(file, (time = { file, tests: 0, durationMs: 0 }));
+    return time;
+  };
+  mocha.suite.on(Mocha.Suite.constants.EVENT_SUITE_ADD_SUITE, (child: Mocha.Suite) => {
+    const file = (globalThis as { __eusTestFile?: string }).__eusTestFile;
+    if (file) files.set(child, file);
+  });
+  const started = new Map<Mocha.Suite, number>();
+  return {
+    watch(runner) {
+      runner.on('suite', (suite) => {
+        if (suite.parent?.root) started.set(suite, Date.now());
+      });
+      runner.on('suite end', (suite) => {
+        const at = started.get(suite);
+        if (at !== undefined) entry(fileOf(suite)).durationMs += Date.now() - at;
+      });
+      runner.on('test end', (test) => entry(fileOf(test)).tests++);
+    },
+    times: () => [...byFile.values()].sort((a, b) => b.durationMs - a.durationMs),
+  };
 }
 
 function record(test: Mocha.Test, error?: unknown): TestRecord {
@@ -108,6 +154,7 @@ export async function run(): Promise<void> {
   if (grep) mocha.grep(grep);
   mocha.addFile(suiteBundle(__dirname, process.env.EUS_TEST_RESTRICTED === '1'));
 
+  const timer = fileTimer(mocha);
   const capture = captureOutput(outputFile);
   const started = Date.now();
   const passes: TestRecord[] = [];
@@ -117,6 +164,7 @@ export async function run(): Promise<void> {
     await mocha.loadFilesAsync();
     await new Promise<void>((resolve) => {
       const runner = mocha.run(() => resolve());
+      timer.watch(runner);
       runner.on('pass', (test) => passes.push(record(test)));
       runner.on('fail', (test, error) => failures.push(record(test, error)));
       runner.on('pending', () => pending++);
@@ -143,6 +191,7 @@ export async function run(): Promise<void> {
     },
     passes,
     failures,
+    files: timer.times(),
     output: capture.text(),
     grep,
   };

@@ -22,6 +22,7 @@ import {
   ScriptedUi,
   clearEnvironments,
   pickByLabel,
+  requestsBeforeMarker,
   teardown,
   waitFor,
   runCommand,
@@ -175,9 +176,10 @@ describe('Performance', function () {
       const started = performance.now();
       await runCommand('showLogs');
       figures.activation = { firstCommandMs: performance.now() - started, requests: 0 };
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      figures.activation.requests = service.requests.length;
-      assert.equal(service.requests.length, 0, 'activating made no request');
+      // Activated: a request it started would be in the service's log ahead of the test's marker.
+      const sent = await requestsBeforeMarker(service, 'activating');
+      figures.activation.requests = sent.length;
+      assert.equal(sent.length, 0, 'activating made no request');
     }
     const ui = new ScriptedUi();
     const active = await ext.activate();
@@ -189,9 +191,8 @@ describe('Performance', function () {
     await environments(['Perf']);
     await hideEverything();
     await quiet();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
     assert.deepEqual(
-      service.requests.map((r) => `${r.method} ${r.path}`),
+      (await requestsBeforeMarker(service, 'hiding everything')).map((r) => `${r.method} ${r.path}`),
       [],
       'nothing is read while nothing is shown',
     );

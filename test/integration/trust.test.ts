@@ -18,6 +18,7 @@ import {
   createAnswers,
   defineEnvironment,
   pickByLabel,
+  requestsBeforeMarker,
   runCommand,
   suiteContext,
   tempFolder,
@@ -131,7 +132,8 @@ describe('Trust boundaries', function () {
     // Nothing reaches the colliding URL with a key, whatever asks.
     await assert.rejects(envs().api()!.engagements.list(), /No API key/);
     await runCommand('refreshEngagements');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The refresh has settled: a request it sent would be in the log ahead of the test's marker.
+    await requestsBeforeMarker(foreign, 'the refresh');
     assert.deepEqual(keysReceived(), [], 'the colliding URL received no key');
   });
 

@@ -259,7 +259,15 @@ describe('Usage trends, projection, alerts and records filter', function () {
     const over = await waitFor(() => ctx.ui.messages.find((m) => m.text.includes('reached 101%')), 'the 100 % alert');
     assert.equal(over.level, 'warning');
     await waitFor(() => over.chosen, 'the choice');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The choice is saved in the global state, where the next check reads it.
+    const muted = `|${utcPeriod()}|muted`;
+    await waitFor(
+      () =>
+        Object.values(ctx.exports.environments!.mementos()).some(
+          (value) => typeof value === 'object' && value !== null && Object.keys(value).some((k) => k.endsWith(muted)),
+        ),
+      'the period muted in the global state',
+    );
     ctx.service.store.setSummary(utcPeriod(), {
       ...current,
       usage: { ...current.usage, webhooks: { used: 19_000, included: 20_000, overage: 0 } },

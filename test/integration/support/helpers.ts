@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Commands } from '../../../src/shared/constants';
 import type { ExtensionExports } from '../../../src/testing/exports';
 import type { BACK as ExtensionBack, InputStep, MessageLevel, MessageOptions, PickStep, Ui } from '../../../src/ui/ui';
-import { startService, type RunningService } from '../../service/server';
+import { startService, type RecordedRequest, type RunningService } from '../../service/server';
 import { poll } from '../../poll';
 
 // Integration tests import only types from src: they test the running extension, not a copy
@@ -246,6 +246,27 @@ export function createAnswers(name: string, description = ''): Array<Answer | st
 /** Polls until `check` returns a truthy value; fails with `what` after `timeoutMs`. */
 export function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
   return poll(check, what, timeoutMs);
+}
+
+let markers = 0;
+
+/**
+ * The requests `service` logged before a request the test sends it now: for asserting that the
+ * extension sent nothing without waiting a fixed time. The service logs each request as it
+ * arrives, on one loopback, so what the extension sent before the marker is in the log ahead of
+ * it. The marker (`GET /__marker/N`, no key) stays in the log; callers read what is before it.
+ */
+export async function requestsBeforeMarker(service: RunningService, what: string): Promise<RecordedRequest[]> {
+  const marker = `/__marker/${++markers}`;
+  try {
+    const answer = await fetch(`${service.url}${marker}`, { signal: AbortSignal.timeout(10_000) });
+    await answer.arrayBuffer();
+  } catch (error) {
+    throw new Error(`The marker request after ${what} got no answer: ${String(error)}`, { cause: error });
+  }
+  const at = service.requests.findIndex((r) => r.path === marker);
+  assert.ok(at >= 0, `the service logged the marker request after ${what}`);
+  return service.requests.slice(0, at);
 }
 
 export async function activate(): Promise<ExtensionExports> {

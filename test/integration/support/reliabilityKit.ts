@@ -95,8 +95,9 @@ export function watchUnhandled(): { errors: string[] } {
     process.on('uncaughtException', onException);
   });
   afterEach(async () => {
-    // A rejection is reported once the microtask queue has drained: give it a moment.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Node reports a rejection left unhandled once the microtask queue has drained, before the
+    // event loop's next phase: an immediate callback comes after every report due so far.
+    await new Promise((resolve) => setImmediate(resolve));
     const fresh = seen.errors.slice(checked);
     checked = seen.errors.length;
     figures().unhandledErrors += fresh.length;
