@@ -1,10 +1,11 @@
 // Writes the service accepted (202) and does not show yet. Each is looked for again on one
 // schedule, about a minute in all, until it appears, the window ends, or what is shown
-// belongs to another environment or key. No `vscode` here: unit tests run it in plain Node
-// with a clock of their own.
+// belongs to another environment or key; meanwhile the tree shows each (`PendingOverlay`): a
+// create as a row of its own, an update's new values on its row. No `vscode` here: unit tests
+// run it in plain Node with a clock of their own.
 import { holdsChanges, isCreated } from '../api/engagements';
 import type { ServiceApi } from '../api/service';
-import type { AcceptedWrite, Engagement, WriteResult } from '../api/types';
+import type { AcceptedWrite, Engagement, EngagementChanges, WriteResult } from '../api/types';
 
 /**
  * The waits before each look for an accepted write, after the look made with its answer:
@@ -146,5 +147,73 @@ export class AcceptedWrites {
 
   cancel(): void {
     for (const key of [...this.writes.keys()]) this.end(key, { kind: 'cancelled' }, false);
+  }
+}
+
+/** A create the service accepted (202) and does not show yet: the name and type typed, marked pending. */
+export interface PendingNode {
+  readonly kind: 'pending';
+  readonly id: string;
+  pending: PendingWrite & { write: { pending: 'create' } };
+}
+
+/** What the overlay reads of the store's snapshot. */
+interface Shown {
+  readonly pending: readonly PendingWrite[];
+  readonly items: readonly Engagement[];
+}
+
+// Writes the service accepted (202) and does not show yet, as the tree shows them: a create
+// as a row of its own, an update's new values on its row.
+export class PendingOverlay {
+  /** Engagements shown with the new values of an update the service accepted and does not show yet. */
+  private ids = new Set<string>();
+  private overlaid = new WeakMap<Engagement, { changes: string; engagement: Engagement }>();
+  private readonly nodes = new Map<string, PendingNode>();
+
+  /** Whether an engagement is shown with the new values of an accepted update. */
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  /** Creates the service accepted and does not show yet: first, whatever the sort, group or filter. */
+  rows(snapshot: Shown): PendingNode[] {
+    const rows: PendingNode[] = [];
+    const live = new Set<string>();
+    for (const entry of snapshot.pending) {
+      if (entry.write.pending !== 'create') continue;
+      live.add(entry.key);
+      let node = this.nodes.get(entry.key);
+      if (!node)
+        this.nodes.set(
+          entry.key,
+          (node = { kind: 'pending', id: entry.key, pending: entry as PendingNode['pending'] }),
+        );
+      rows.push(node);
+    }
+    for (const key of this.nodes.keys()) if (!live.has(key)) this.nodes.delete(key);
+    return rows;
+  }
+
+  /**
+   * The engagements as the tree shows them: with the new values of updates the service
+   * accepted and does not show yet (the store keeps what the service said).
+   */
+  items(snapshot: Shown): readonly Engagement[] {
+    const changes = new Map<string, EngagementChanges>();
+    for (const { write } of snapshot.pending)
+      if (write.pending === 'update') changes.set(write.id, { ...changes.get(write.id), ...write.changes });
+    this.ids = new Set(changes.keys());
+    if (changes.size === 0) return snapshot.items;
+    return snapshot.items.map((e) => {
+      const change = changes.get(e.id);
+      if (!change) return e;
+      const key = JSON.stringify(change);
+      const made = this.overlaid.get(e);
+      if (made?.changes === key) return made.engagement;
+      const engagement = { ...e, ...change };
+      this.overlaid.set(e, { changes: key, engagement });
+      return engagement;
+    });
   }
 }

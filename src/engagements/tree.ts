@@ -3,7 +3,7 @@
 // selection and expansion find the same element after a refresh. Here too: how rows look,
 // long lists a step at a time, which rows VS Code was given, and accepted writes as rows.
 import * as vscode from 'vscode';
-import type { Engagement, EngagementChanges } from '../api/types';
+import type { Engagement } from '../api/types';
 import { describeEngagement, engagementMarkdown, statusLook } from '../core/engagementText';
 import { formatCount } from '../core/format';
 import type { EngagementGroup, EngagementQuery } from '../core/query';
@@ -12,7 +12,8 @@ import { displayText, safeText, shortLabel } from '../core/text';
 import { Commands, StateKeys } from '../shared/constants';
 import { recorder } from '../testing/record';
 import type { EngagementStore, StoreSnapshot } from './store';
-import type { PendingWrite } from './accepted';
+import type { PendingNode } from './accepted';
+import { PendingOverlay } from './accepted';
 
 /** The view's sort, grouping and filter, remembered per workspace. */
 export class QueryState implements vscode.Disposable {
@@ -270,13 +271,6 @@ export interface ShowMoreNode {
   /** The list it extends: `root`, or the id of its group. */
   readonly list: string;
   parent?: GroupNode;
-}
-
-/** A create the service accepted (202) and does not show yet: the name and type typed, marked pending. */
-interface PendingNode {
-  readonly kind: 'pending';
-  readonly id: string;
-  pending: PendingWrite & { write: { pending: 'create' } };
 }
 
 export type TreeNode = EngagementNode | GroupNode | LoadMoreNode | ShowMoreNode | PendingNode;
@@ -551,61 +545,6 @@ class GivenRows {
       };
       const timer = setTimeout(waiter.done, timeoutMs);
       this.waiting.add(waiter);
-    });
-  }
-}
-
-// Writes the service accepted (202) and does not show yet, as the tree shows them: a create
-// as a row of its own, an update's new values on its row.
-class PendingOverlay {
-  /** Engagements shown with the new values of an update the service accepted and does not show yet. */
-  private ids = new Set<string>();
-  private overlaid = new WeakMap<Engagement, { changes: string; engagement: Engagement }>();
-  private readonly nodes = new Map<string, PendingNode>();
-
-  /** Whether an engagement is shown with the new values of an accepted update. */
-  has(id: string): boolean {
-    return this.ids.has(id);
-  }
-
-  /** Creates the service accepted and does not show yet: first, whatever the sort, group or filter. */
-  rows(snapshot: StoreSnapshot): PendingNode[] {
-    const rows: PendingNode[] = [];
-    const live = new Set<string>();
-    for (const entry of snapshot.pending) {
-      if (entry.write.pending !== 'create') continue;
-      live.add(entry.key);
-      let node = this.nodes.get(entry.key);
-      if (!node)
-        this.nodes.set(
-          entry.key,
-          (node = { kind: 'pending', id: entry.key, pending: entry as PendingNode['pending'] }),
-        );
-      rows.push(node);
-    }
-    for (const key of this.nodes.keys()) if (!live.has(key)) this.nodes.delete(key);
-    return rows;
-  }
-
-  /**
-   * The engagements as the tree shows them: with the new values of updates the service
-   * accepted and does not show yet (the store keeps what the service said).
-   */
-  items(snapshot: StoreSnapshot): readonly Engagement[] {
-    const changes = new Map<string, EngagementChanges>();
-    for (const { write } of snapshot.pending)
-      if (write.pending === 'update') changes.set(write.id, { ...changes.get(write.id), ...write.changes });
-    this.ids = new Set(changes.keys());
-    if (changes.size === 0) return snapshot.items;
-    return snapshot.items.map((e) => {
-      const change = changes.get(e.id);
-      if (!change) return e;
-      const key = JSON.stringify(change);
-      const made = this.overlaid.get(e);
-      if (made?.changes === key) return made.engagement;
-      const engagement = { ...e, ...change };
-      this.overlaid.set(e, { changes: key, engagement });
-      return engagement;
     });
   }
 }

@@ -10,12 +10,12 @@ import assert from 'node:assert/strict';
 import { type ApiError, isApiError } from '../../src/api/errors';
 import type { ServiceApi } from '../../src/api/service';
 import { type AcceptedWrite, isAccepted, type WriteOutcome, type WriteResult } from '../../src/api/types';
-import { toCsv } from '../../src/core/csv';
-import { statusLook } from '../../src/core/status';
+import { toCsv } from '../../src/core/records';
+import { statusLook } from '../../src/core/engagementText';
 import { detailsView } from '../../src/engagements/detailsProtocol';
-import { ACCEPTED_LOOK_DELAYS_MS, type AcceptedOutcome, type Sleep } from '../../src/engagements/pending';
+import type { AcceptedOutcome, Sleep } from '../../src/engagements/accepted';
+import { ACCEPTED_LOOK_DELAYS_MS, PendingOverlay } from '../../src/engagements/accepted';
 import { EngagementStore } from '../../src/engagements/store';
-import { PendingOverlay } from '../../src/engagements/treePending';
 import { acceptedDelay } from '../service/readings';
 import {
   NAME_MAX_LENGTH,
@@ -305,7 +305,7 @@ describe('Every reading of the contract × every path, in Node (matrix)', functi
 describe('The chat tools’ whole set under every reading, in Node', function () {
   const reference = useReferenceService();
   // Moved from test/integration/chat-tools.test.ts ("finds engagements among 230 over every page"),
-  // which keeps the reference: the tools read the tree's store whole (src/chat/wholeSet.ts) and
+  // which keeps the reference: the tools read the tree's store whole (src/chat/engagementTools.ts) and
   // count what matched; what a reading changes is in that read.
   for (const name of READING_NAMES) {
     it(`reads all 230 over every page, each once, and counts those of a status (${name})`, async () => {
