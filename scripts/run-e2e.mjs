@@ -102,6 +102,8 @@ async function main() {
     EUS_E2E_SCREENSHOTS: SCREENSHOTS,
     // The VS Code line under test (`oldest` or `newest`), for a test whose truth differs.
     EUS_E2E_VSCODE: values.vscode,
+    // Its full version (e.g. 1.139.1), for figures that name where they were measured (npm run bench).
+    EUS_E2E_VSCODE_VERSION: codeServer.vscode,
   });
 
   const files = testFiles();

@@ -237,6 +237,8 @@ describe('Every engagement, as a person sees it (e2e)', function () {
   after(() => {
     if (!BENCH_OUT) return;
     fs.mkdirSync(path.dirname(BENCH_OUT), { recursive: true });
+    // The VS Code they were measured on: the bench names it beside each figure.
+    figures.vscode = process.env.EUS_E2E_VSCODE_VERSION;
     fs.writeFileSync(BENCH_OUT, JSON.stringify(figures, null, 2));
   });
 
