@@ -214,14 +214,16 @@ export class Workbench {
   async waitForQuickInput(text: string | RegExp): Promise<void> {
     const widget = this.page.locator('.quick-input-widget');
     await widget.waitFor({ state: 'visible', timeout: SHORT });
-    const deadline = Date.now() + SHORT;
     let seen = '';
-    while (Date.now() < deadline) {
-      seen = await this.quickInputText();
-      if (typeof text === 'string' ? seen.includes(text) : text.test(seen)) return;
-      await this.page.waitForTimeout(100);
-    }
-    throw new Error(`the input box never showed ${String(text)}; it showed: ${seen}`);
+    await this.waitFor(
+      async () => {
+        seen = await this.quickInputText();
+        return typeof text === 'string' ? seen.includes(text) : text.test(seen);
+      },
+      `the input box to show ${String(text)}`,
+    ).catch((error: unknown) => {
+      throw new Error(`the input box never showed ${String(text)}; it showed: ${seen}`, { cause: error });
+    });
   }
 
   /** Title, prompt/message and placeholder of the visible quick input. */
