@@ -6,6 +6,8 @@
 // Chromium driven by Playwright. Screenshots go to test-results/e2e/ (emptied at the start);
 // those of a run on another VS Code than the oldest to test-results/e2e-<version>/ (e2e-newest/,
 // where the README's pictures come from: `npm run screenshots`).
+// Prints each test file's seconds as it ends, and all of them in a table at the end, so a CI
+// log shows where the time goes.
 // Exits non-zero on any failure or on the overall timeout; code-server and Chromium are
 // stopped on every exit path.
 import { spawnSync } from 'node:child_process';
@@ -100,6 +102,8 @@ async function main() {
     EUS_E2E_SCREENSHOTS: SCREENSHOTS,
     // The VS Code line under test (`oldest` or `newest`), for a test whose truth differs.
     EUS_E2E_VSCODE: values.vscode,
+    // Its full version (e.g. 1.139.1), for figures that name where they were measured (npm run bench).
+    EUS_E2E_VSCODE_VERSION: codeServer.vscode,
   });
 
   const files = testFiles();
@@ -108,10 +112,13 @@ async function main() {
   if (values.grep) mocha.grep(values.grep);
   for (const file of files) mocha.addFile(file);
   await mocha.loadFilesAsync();
+  const fileSeconds = new Map();
   const stats = await new Promise((resolve) => {
     const runner = mocha.run(() => resolve(runner.stats));
+    timeEachFile(runner, fileSeconds);
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  printFileTimes(fileSeconds);
   const shots = fs.readdirSync(SCREENSHOTS).filter((f) => f.endsWith('.png'));
   console.log(`[e2e] ${shots.length} screenshot(s) in ${path.relative(ROOT, SCREENSHOTS)}/`);
   console.log(
@@ -122,6 +129,39 @@ async function main() {
     return 1;
   }
   return stats.failures > 0 ? 1 : 0;
+}
+
+/**
+ * Where a run's time goes, per test file: from its first top-level suite's start to its last
+ * one's end (its workbench's start and stop included), printed as each file ends and again in
+ * a table at the end, so a CI log shows it. `into` maps each file to its seconds.
+ */
+function timeEachFile(runner, into) {
+  const name = (file) => path.relative(path.join(ROOT, 'out', 'test', 'e2e'), file).replace(/\.js$/, '.ts');
+  let current; // { file, began }
+  const done = () => {
+    if (current) console.log(`[e2e] ${name(current.file)}: ${into.get(name(current.file)).toFixed(1)} s`);
+  };
+  runner.on('suite', (suite) => {
+    if (!suite.parent?.root || !suite.file || suite.file === current?.file) return;
+    done();
+    current = { file: suite.file, began: Date.now() };
+  });
+  runner.on('suite end', (suite) => {
+    if (suite.parent?.root && suite.file === current?.file)
+      into.set(name(current.file), (Date.now() - current.began) / 1000);
+  });
+  runner.on('end', done);
+}
+
+function printFileTimes(fileSeconds) {
+  if (!fileSeconds.size) return;
+  const width = Math.max(...[...fileSeconds.keys()].map((f) => f.length));
+  console.log('[e2e] seconds per test file (its workbench included):');
+  for (const [file, seconds] of fileSeconds)
+    console.log(`[e2e]   ${file.padEnd(width)} ${seconds.toFixed(1).padStart(6)}`);
+  const sum = [...fileSeconds.values()].reduce((a, b) => a + b, 0);
+  console.log(`[e2e]   ${'all test files'.padEnd(width)} ${sum.toFixed(1).padStart(6)}`);
 }
 
 main().then(

@@ -3,7 +3,7 @@
 // a production environment at 85 % of its calls (two colours, two meanings); and, in a window
 // with no folder open, everything working: nothing the extension does needs a workspace.
 import assert from 'node:assert/strict';
-import { useWorkbench } from './workbench';
+import { useWorkbench, type Workbench } from './workbench';
 
 const CONTAINER = 'Engagement & Usage';
 const WALKTHROUGH = 'Get Started with Engagement & Usage';
@@ -13,10 +13,28 @@ function utcPeriod(): string {
   return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
-describe('First run and the status bar (e2e)', function () {
+describe('At home in VS Code (e2e)', function () {
   this.timeout(120_000);
+  // One VS Code for the file. The first suite needs it as a first run finds it (nothing opened
+  // by itself, no environment): it runs first. The others start by removing the environments
+  // an earlier suite added and resetting the service, which brings the welcome view back.
   const workbench = useWorkbench();
 
+  describe('First run and the status bar (e2e)', () => firstRun(workbench));
+  describe('Progress where the work started (e2e)', () => progress(workbench));
+  describe('With no folder open: the UI-side placement (e2e)', () => noFolder(workbench));
+});
+
+/** Back to no environment and the service as it started; editors and notifications closed. */
+async function startOver(wb: Workbench): Promise<void> {
+  await wb.page.keyboard.press('Escape');
+  await wb.closeEditors();
+  await wb.removeEnvironments(CONTAINER);
+  wb.service.reset();
+  await wb.clearNotifications();
+}
+
+function firstRun(workbench: () => Workbench): void {
   it('the walkthrough opens from the welcome view, and its first step adds an environment', async () => {
     const wb = workbench();
     await wb.openViewContainer(CONTAINER);
@@ -103,12 +121,14 @@ describe('First run and the status bar (e2e)', function () {
       clip: { x: 0, y: bar.y - 1, width: Math.min(bar.width, 760), height: bar.height + 1 },
     });
   });
-});
+}
 
-describe('Progress where the work started (e2e)', function () {
-  this.timeout(120_000);
-  const workbench = useWorkbench();
+function progress(workbench: () => Workbench): void {
   const NAME = 'Progress Check Engagement';
+  before(async function () {
+    this.timeout(120_000);
+    await startOver(workbench());
+  });
 
   it('a create started in the view shows its progress in the view, not as a notification', async () => {
     const wb = workbench();
@@ -174,11 +194,17 @@ describe('Progress where the work started (e2e)', function () {
       30_000,
     );
   });
-});
+}
 
-describe('With no folder open: the UI-side placement (e2e)', function () {
-  this.timeout(120_000);
-  const workbench = useWorkbench({ folder: false });
+function noFolder(workbench: () => Workbench): void {
+  // An empty window of the same VS Code, opened in the tab as a person opens a new window: it
+  // shares the user's environments (global state), removed first, so it starts as a first run.
+  before(async function () {
+    this.timeout(120_000);
+    const wb = workbench();
+    await startOver(wb);
+    await wb.reopen({ folder: false });
+  });
 
   it('adds an environment, lists engagements and opens the dashboard in an empty window', async () => {
     const wb = workbench();
@@ -205,4 +231,4 @@ describe('With no folder open: the UI-side placement (e2e)', function () {
       'every request names the extension',
     );
   });
-});
+}

@@ -97,11 +97,15 @@ describe('Trust boundaries (e2e)', function () {
     await wb.screenshot('trust-command-link-notification');
 
     await toast.getByText('Open the settings', { exact: false }).first().click({ timeout: 15_000 });
-    // Bounded: give a command the time it would take to open its editor.
-    await wb.page.waitForTimeout(1_500);
+    // A link's command would run at the click and open its editor; a later signal: an editor
+    // opened from the palette after the click. Once its tab is there, the Settings tab would be.
+    await wb.runCommand('File: New Untitled Text File');
+    const untitled = wb.page.locator('.part.editor .tabs-container .tab', { hasText: 'Untitled' });
+    await untitled.first().waitFor({ timeout: 15_000 });
     const tabs = await wb.page.locator('.part.editor .tabs-container .tab').allInnerTexts();
     assert.ok(!tabs.some((t) => /Settings/i.test(t)), `no Settings editor opened: tabs ${JSON.stringify(tabs)}`);
     assert.equal(await wb.page.locator('.settings-editor').count(), 0, 'no settings editor anywhere');
+    await wb.closeEditors();
     wb.service.faults.clear();
   });
 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Frame } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { useWorkbench } from './workbench';
 
 const CONTAINER = 'Engagement & Usage';
@@ -149,7 +149,6 @@ describe('Usage trends, alerts and records (e2e)', function () {
 
   it('does not raise the alert again after a window reload, nor in a second window', async () => {
     const wb = workbench();
-    await wb.page.waitForTimeout(1_000);
     const reloadedAt = Date.now();
     await wb.runCommand('Developer: Reload Window');
     await wb.page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
@@ -160,7 +159,14 @@ describe('Usage trends, alerts and records (e2e)', function () {
       'the restored dashboard to read the summary',
       30_000,
     );
-    await wb.page.waitForTimeout(3_000);
+    await callsItem(wb.page, 'the calls item after the reload');
+    // Each window checks the summaries it reads one after the other. The restored dashboard's
+    // and the calls item's checks are queued (the item shows before its check); an alert due
+    // only now, webhooks over their included amount read by a refresh, shows after whatever
+    // those checks raised: once it is on screen, an alert again for the calls would be too.
+    overIncluded('webhooks');
+    await frame.locator('#refresh').click();
+    await alertShown(wb.page, /Webhooks reached 200%/, 'the webhooks alert (the later signal)');
     assert.deepEqual(await alertsOn(), [], 'no alert after the reload');
 
     const second = await wb.openSecondWindow();
@@ -168,16 +174,70 @@ describe('Usage trends, alerts and records (e2e)', function () {
       await second
         .locator(`.part.activitybar .action-item a.action-label[aria-label^="${CONTAINER}"]`)
         .click({ timeout: 15_000 });
-      await wb.waitFor(
-        async () =>
-          (await second.locator('.part.statusbar .statusbar-item').allTextContents()).some((t) => /calls \d+%/.test(t)),
-        'the calls item in the second window',
+      await callsItem(second, 'the calls item in the second window');
+      // The same later signal in the second window: storage over its included amount, read by
+      // its dashboard's refresh after its calls item's check.
+      overIncluded('storage_gb');
+      await second.locator('.monaco-workbench').focus();
+      await second.keyboard.press('F1');
+      const input = second.locator('.quick-input-widget .quick-input-box input');
+      await input.fill('>Open Usage Dashboard', { timeout: 15_000 });
+      await second
+        .locator('.quick-input-widget .monaco-list-row', { hasText: 'Open Usage Dashboard' })
+        .first()
+        .waitFor();
+      await second.keyboard.press('Enter');
+      const dashboard = await wb.waitFor(
+        async () => {
+          for (const f of second.frames())
+            if (
+              !f.isDetached() &&
+              (await f
+                .locator('.trend-chart[data-meter="calls"]')
+                .count()
+                .catch(() => 0))
+            )
+              return f;
+          return undefined;
+        },
+        "the second window's dashboard",
         30_000,
       );
-      await second.waitForTimeout(3_000);
+      await dashboard.locator('#app[aria-busy="false"]').waitFor({ timeout: 15_000 });
+      await dashboard.locator('#refresh').click();
+      await alertShown(second, /Storage reached 200%/, 'the storage alert in the second window (the later signal)');
       assert.deepEqual(await alertsOn(second), [], 'no alert in the second window');
     } finally {
       await second.close();
     }
   });
+
+  /** The calls item in a window's status bar (its summary read, its check queued). */
+  async function callsItem(page: Page, what: string): Promise<void> {
+    await workbench().waitFor(
+      async () =>
+        (await page.locator('.part.statusbar .statusbar-item').allTextContents()).some((t) => /calls \d+%/.test(t)),
+      what,
+      30_000,
+    );
+  }
+
+  /** A meter of the current period at twice its included amount in the service. */
+  function overIncluded(meter: 'webhooks' | 'storage_gb'): void {
+    const store = workbench().service.store;
+    const summary = store.summary(current);
+    const { included } = summary.usage[meter];
+    store.setSummary(current, {
+      ...summary,
+      usage: { ...summary.usage, [meter]: { used: 2 * included, included, overage: included } },
+    });
+  }
+
+  async function alertShown(page: Page, text: RegExp, what: string): Promise<void> {
+    await workbench().waitFor(
+      async () => (await workbench().notificationTexts(page)).some((t) => text.test(t)),
+      what,
+      30_000,
+    );
+  }
 });

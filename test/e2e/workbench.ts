@@ -64,7 +64,7 @@ export class Workbench {
     private readonly server: CodeServer,
     private readonly browser: Awaited<ReturnType<typeof launchBrowser>>['browser'],
     /** The folder the window has open; undefined for an empty window. */
-    private readonly folder: string | undefined,
+    private folder: string | undefined,
   ) {}
 
   /** The workbench of the running test, for failure screenshots. */
@@ -76,6 +76,13 @@ export class Workbench {
     const service = await startService({ port: 0, ...options.service });
     let server: CodeServer | undefined;
     let browser: Awaited<ReturnType<typeof launchBrowser>>['browser'] | undefined;
+    // Where a start's time goes, printed with the suite (a CI log shows it).
+    const times: string[] = [];
+    let mark = Date.now();
+    const took = (what: string) => {
+      times.push(`${what} ${((Date.now() - mark) / 1000).toFixed(1)} s`);
+      mark = Date.now();
+    };
     try {
       server = await startCodeServer({
         codeServer: required('EUS_E2E_CODE_SERVER'),
@@ -87,12 +94,16 @@ export class Workbench {
         // DNS answers only on loopback: no lookup of a test or of the workbench leaves the machine.
         isolate: true,
       });
+      took('code-server');
       ({ browser } = await launchBrowser(required('EUS_E2E_CHROMIUM')));
       const page = await browser.contexts()[0].newPage();
+      took('Chromium');
       const folder = options.folder === false ? undefined : server.dirs.workspace;
       await page.goto(workbenchUrl(server, { folder }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
       await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
       await page.locator('.statusbar').waitFor({ timeout: SHORT });
+      took('the window');
+      console.log(`    (a fresh workbench: ${times.join(', ')})`);
       const workbench = new Workbench(page, service, server, browser, folder);
       Workbench.current = workbench;
       return workbench;
@@ -203,14 +214,16 @@ export class Workbench {
   async waitForQuickInput(text: string | RegExp): Promise<void> {
     const widget = this.page.locator('.quick-input-widget');
     await widget.waitFor({ state: 'visible', timeout: SHORT });
-    const deadline = Date.now() + SHORT;
     let seen = '';
-    while (Date.now() < deadline) {
-      seen = await this.quickInputText();
-      if (typeof text === 'string' ? seen.includes(text) : text.test(seen)) return;
-      await this.page.waitForTimeout(100);
-    }
-    throw new Error(`the input box never showed ${String(text)}; it showed: ${seen}`);
+    await this.waitFor(
+      async () => {
+        seen = await this.quickInputText();
+        return typeof text === 'string' ? seen.includes(text) : text.test(seen);
+      },
+      `the input box to show ${String(text)}`,
+    ).catch((error: unknown) => {
+      throw new Error(`the input box never showed ${String(text)}; it showed: ${seen}`, { cause: error });
+    });
   }
 
   /** Title, prompt/message and placeholder of the visible quick input. */
@@ -428,6 +441,60 @@ export class Workbench {
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
     await page.locator('.statusbar').waitFor({ timeout: SHORT });
     return page;
+  }
+
+  /**
+   * Opens another window in this tab on the same VS Code (same user data and global state),
+   * as a person opens a new window: `folder: false` an empty one, else the harness's folder.
+   */
+  async reopen({ folder }: { folder: boolean }): Promise<void> {
+    this.folder = folder ? this.server.dirs.workspace : undefined;
+    await this.page.goto(workbenchUrl(this.server, { folder: this.folder }), {
+      waitUntil: 'domcontentloaded',
+      timeout: 60_000,
+    });
+    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    await this.page.locator('.statusbar').waitFor({ timeout: SHORT });
+  }
+
+  /**
+   * Removes every one of the user's environments as a person does (Remove Environment…, then
+   * Remove in its dialog), until the status bar says "No environment" and the view's welcome
+   * offers Add Environment: where a first run starts, for a test that starts there on a
+   * workbench an earlier test used. Removing one forgets what was kept with it: its key, what
+   * the key may do, its saved page and usage.
+   */
+  async removeEnvironments(container: string): Promise<void> {
+    const environment = async () =>
+      (await this.statusBarItems()).find((i) => i.ariaLabel.startsWith('Engagements environment:'))?.ariaLabel;
+    // The view activates the extension, whose status bar item names the active environment.
+    await this.openViewContainer(container);
+    let shown = await this.waitFor(environment, 'the environment item in the status bar', 30_000);
+    for (let removed = 0; !shown.startsWith('Engagements environment: none'); removed++) {
+      if (removed === 10) throw new Error(`10 environments removed and the status bar still says ${shown}`);
+      await this.runCommand('Engagements: Remove Environment…');
+      const dialog = this.page.locator('.monaco-dialog-box', { hasText: 'Remove the environment' });
+      await dialog.waitFor({ state: 'visible', timeout: SHORT });
+      await dialog.locator('.monaco-button', { hasText: /^Remove$/ }).click({ timeout: SHORT });
+      await dialog.waitFor({ state: 'hidden', timeout: SHORT });
+      const before = shown;
+      shown = await this.waitFor(async () => {
+        const now = await environment();
+        return now !== before ? now : undefined;
+      }, 'the status bar to name another environment, or none');
+    }
+    await this.page
+      .locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Add Environment' })
+      .waitFor({ state: 'visible', timeout: SHORT });
+  }
+
+  /** Closes every editor (panels and webviews among them) as a person does: View: Close All Editors. */
+  async closeEditors(): Promise<void> {
+    await this.runCommand('View: Close All Editors');
+    await this.waitFor(
+      async () => (await this.page.locator('.part.editor .tabs-container .tab').count()) === 0,
+      'every editor to close',
+    );
   }
 
   /** The folder the workbench has open (exports are saved there by default). */
