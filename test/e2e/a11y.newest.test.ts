@@ -12,12 +12,11 @@ import { axeViolations, describeViolations } from './axe';
 import { SCREENSHOT_DIR, useWorkbench, type Workbench } from './workbench';
 
 const CONTAINER = 'Engagement & Usage';
-/** `file`: the theme's file in VS Code's theme-defaults, part of the class the workbench wears for it. */
 const THEMES = [
-  { name: 'Default Dark Modern', slug: 'dark', file: 'dark_modern' },
-  { name: 'Default Light Modern', slug: 'light', file: 'light_modern' },
-  { name: 'Default High Contrast', slug: 'hc-dark', file: 'hc_black' },
-  { name: 'Default High Contrast Light', slug: 'hc-light', file: 'hc_light' },
+  { name: 'Default Dark Modern', slug: 'dark' },
+  { name: 'Default Light Modern', slug: 'light' },
+  { name: 'Default High Contrast', slug: 'hc-dark' },
+  { name: 'Default High Contrast Light', slug: 'hc-light' },
 ] as const;
 /** The narrow panel of item 4: the dashboard and the details in 320 CSS pixels. */
 const NARROW = 320;
@@ -81,64 +80,24 @@ async function narrowFrame(wb: Workbench, has: string, width: number): Promise<F
   }, `a panel of ${width} px`);
 }
 
-/**
- * Switches the colour theme as a person does (Preferences: Color Theme, its name chosen) and
- * waits until the workbench wears it; VS Code applies a theme at once, to the workbench and to
- * every webview, with no reload.
- */
-async function useTheme(wb: Workbench, theme: (typeof THEMES)[number]): Promise<void> {
-  await wb.runCommand('Preferences: Color Theme');
-  await wb.waitForQuickInput('Select Color Theme');
-  await wb.quickInput().fill(theme.name);
-  await wb.chooseQuickPick(theme.name);
-  await wb.page
-    .locator(`.monaco-workbench[class*="-themes-${theme.file}-json"]`)
-    .waitFor({ timeout: 15_000 })
-    .catch(async (error: unknown) => {
-      const classes = await wb.page.locator('.monaco-workbench').first().getAttribute('class');
-      throw new Error(`the workbench does not wear ${theme.name}: ${classes}`, { cause: error });
-    });
-}
-
-describe('Accessibility (e2e)', function () {
-  this.timeout(180_000);
-  // One workbench for the four themes: each theme's tests start where the first theme's did
-  // (see the `before` of each), so none needs a fresh VS Code.
-  const workbench = useWorkbench({ settings: { 'workbench.colorTheme': THEMES[0].name } });
-
-  after(() => {
-    if (!results.length) return;
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    fs.writeFileSync(path.join(SCREENSHOT_DIR, 'a11y-axe.json'), JSON.stringify(results, null, 2));
-    console.log(
-      `    axe: ${results.length} runs, ${results.reduce((n, r) => n + r.violations, 0)} violations` +
-        ` (test-results/…/a11y-axe.json)`,
-    );
-  });
-
-  for (const theme of THEMES) themeSuite(workbench, theme);
+after(() => {
+  if (!results.length) return;
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  fs.writeFileSync(path.join(SCREENSHOT_DIR, 'a11y-axe.json'), JSON.stringify(results, null, 2));
+  console.log(
+    `    axe: ${results.length} runs, ${results.reduce((n, r) => n + r.violations, 0)} violations` +
+      ` (test-results/…/a11y-axe.json)`,
+  );
 });
 
-/** The three tests of one theme, on the file's workbench. */
-function themeSuite(workbench: () => Workbench, theme: (typeof THEMES)[number]): void {
+for (const theme of THEMES) {
   describe(`Accessibility: ${theme.name} (e2e)`, function () {
     this.timeout(180_000);
+    // A fresh VS Code per theme, started with the theme in its settings: switching the theme of
+    // the open window was tried (issue 39) and not applied there within 15 s, neither by
+    // settings.json written on disk nor through the colour theme picker (Ctrl+K Ctrl+T).
+    const workbench = useWorkbench({ settings: { 'workbench.colorTheme': theme.name } });
     let dashboard: Frame;
-
-    // What the theme before left: its dashboard and details open, its environment (whose key
-    // was made read-only, which the extension remembers with the environment) and the
-    // service's changed data. Closed, removed and reset: the welcome view asks for an
-    // environment again, as on a first run.
-    before(async function () {
-      this.timeout(120_000);
-      const wb = workbench();
-      await wb.page.keyboard.press('Escape');
-      await wb.closeEditors();
-      await wb.removeEnvironments(CONTAINER);
-      wb.service.reset();
-      await wb.clearNotifications();
-      await useTheme(wb, theme);
-    });
 
     it('the dashboard with data, while loading, in error, with no data: 0 WCAG 2.1 A/AA violations', async () => {
       const wb = workbench();

@@ -171,6 +171,8 @@ describe('Find and act on any engagement (e2e)', function () {
       );
       assert.ok(!titleActions.some((a) => a.startsWith('Create Engagement')), 'no Create in the title');
       await again.click({ button: 'right', timeout: 15_000 });
+      // The menu is read once it is on screen (under load it was read while still opening: empty).
+      await wb.page.locator('.monaco-menu .action-item .action-label').first().waitFor({ timeout: 15_000 });
       const menu = await wb.page.locator('.monaco-menu .action-item .action-label').allTextContents();
       await wb.page.keyboard.press('Escape');
       assert.ok(
@@ -229,11 +231,14 @@ describe('Find and act on any engagement (e2e)', function () {
           'Copy Engagement ID in the palette',
         );
         await wb.quickInput().fill(`>Engagements: ${title}`);
-        // The palette lists the commands matching what is typed in one pass: once Copy
-        // Engagement ID (which does not match) is gone, the list is the one for this title.
+        // The list for this title, not the one before: its first row is the command itself
+        // (offered), or VS Code's "similar commands" (1.139; Copy Engagement ID among them) or
+        // "No matching commands" when no command matches.
         const found = await wb.waitFor(async () => {
           const now = await rows.allTextContents();
-          return now.some((r) => r.includes('Copy Engagement ID')) ? undefined : now;
+          const settled =
+            now.some((r) => r.includes(title)) || /similar commands|No matching commands/.test(now[0] ?? '');
+          return settled ? now : undefined;
         }, `the palette to list what matches "${title}"`);
         assert.ok(!found.some((r) => r.includes(title)), `${title} is not in the palette: ${found.join(', ')}`);
       }
