@@ -472,7 +472,17 @@ export class Workbench {
     let shown = await this.waitFor(environment, 'the environment item in the status bar', 30_000);
     for (let removed = 0; !shown.startsWith('Engagements environment: none'); removed++) {
       if (removed === 10) throw new Error(`10 environments removed and the status bar still says ${shown}`);
-      await this.runCommand('Engagements: Remove Environment…');
+      // After a reload the palette lists the extension's commands once the extension host has
+      // scanned it again, which under load has taken longer than one attempt waits.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.runCommand('Engagements: Remove Environment…');
+          break;
+        } catch (error) {
+          if (attempt >= 3) throw error;
+          await this.page.keyboard.press('Escape');
+        }
+      }
       const dialog = this.page.locator('.monaco-dialog-box', { hasText: 'Remove the environment' });
       await dialog.waitFor({ state: 'visible', timeout: SHORT });
       await dialog.locator('.monaco-button', { hasText: /^Remove$/ }).click({ timeout: SHORT });
