@@ -108,12 +108,20 @@ if (tests) {
   const FIRST = 'activation.test.ts';
   // Each file is required after naming it in `globalThis.__eusTestFile`, so the suite's entry
   // (test/integration/index.ts) knows which file each top-level describe came from and prints
-  // each file's seconds.
+  // each file's seconds; on the newest VS Code only the files whose road differs there are
+  // loaded (test/integration/support/versions.ts).
   const suite = (files) =>
-    [...files]
-      .sort((a, b) => (a === FIRST ? -1 : b === FIRST ? 1 : a.localeCompare(b)))
-      .map((f) => `globalThis.__eusTestFile = ${JSON.stringify(f)};\nrequire('./${f.replace(/\.ts$/, '')}');`)
-      .join('\n');
+    [
+      `const { runsHere, unknownFiles } = require('./support/versions');`,
+      `const unknown = unknownFiles(${JSON.stringify(integration)});`,
+      'if (unknown.length) throw new Error(`support/versions.ts names files that are not tests: ${unknown.join(", ")}`);',
+      ...[...files]
+        .sort((a, b) => (a === FIRST ? -1 : b === FIRST ? 1 : a.localeCompare(b)))
+        .map(
+          (f) =>
+            `globalThis.__eusTestFile = ${JSON.stringify(f)};\nif (runsHere(${JSON.stringify(f)})) require('./${f.replace(/\.ts$/, '')}');`,
+        ),
+    ].join('\n');
   for (const [name, files] of [
     ['suite', integration.filter((f) => !f.endsWith('.restricted.test.ts'))],
     ['restricted', integration.filter((f) => f.endsWith('.restricted.test.ts'))],

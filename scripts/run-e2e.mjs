@@ -1,4 +1,4 @@
-// `node scripts/run-e2e.mjs [--grep pattern] [--timeout seconds] [--vscode oldest|newest]`
+// `node scripts/run-e2e.mjs [--grep pattern] [--timeout seconds] [--vscode oldest|newest] [--reuse-package]`
 // --vscode: which VS Code (code-server) the tests drive, as for scripts/run-integration.mjs.
 // End-to-end tests: mocha in plain Node runs test/e2e/*.test.ts (bundled into out/), whose
 // helpers (test/e2e/workbench.ts) start a fresh code-server with the extension INSTALLED from
@@ -22,6 +22,9 @@ const { values } = parseArgs({
     grep: { type: 'string' },
     timeout: { type: 'string', default: '1800' },
     vscode: { type: 'string', default: 'oldest' },
+    // The .vsix (and the probe's) made by an earlier e2e run of the same sources: `npm test`
+    // passes it to its second e2e stage, which would make the same files again.
+    'reuse-package': { type: 'boolean', default: false },
   },
 });
 vscodeVersion(values.vscode); // an unknown --vscode stops here
@@ -80,16 +83,22 @@ async function main() {
   console.log(`[e2e] ${codeServer.label}`);
   ensureNetworkTestTools(); // openssl for the HTTPS test's certificates
   step('building the test bundles', process.execPath, ['esbuild.mjs', '--tests']);
-  step('packaging the extension (npm run package)', npm, ['run', 'package']);
-  if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} was not made`);
-  const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const probe = spawnSync(
-    process.execPath,
-    [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', PROBE_VSIX],
-    { cwd: PROBE, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' },
-  );
-  if (probe.status !== 0 || !fs.existsSync(PROBE_VSIX))
-    throw new Error(`packaging the probe extension failed:\n${probe.stdout}${probe.stderr}`);
+  if (values['reuse-package'] && fs.existsSync(VSIX) && fs.existsSync(PROBE_VSIX)) {
+    console.log(
+      `[e2e] the packages of the run before: ${path.relative(ROOT, VSIX)}, ${path.relative(ROOT, PROBE_VSIX)}`,
+    );
+  } else {
+    step('packaging the extension (npm run package)', npm, ['run', 'package']);
+    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} was not made`);
+    const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+    const probe = spawnSync(
+      process.execPath,
+      [vsce, 'package', '--allow-missing-repository', '--skip-license', '--out', PROBE_VSIX],
+      { cwd: PROBE, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' },
+    );
+    if (probe.status !== 0 || !fs.existsSync(PROBE_VSIX))
+      throw new Error(`packaging the probe extension failed:\n${probe.stdout}${probe.stderr}`);
+  }
   fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   Object.assign(process.env, {

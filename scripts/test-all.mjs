@@ -1,5 +1,5 @@
-// `npm test`: every suite the project has, in order: build (type-check + bundle), lint, unit,
-// integration (inside a real VS Code), the same in Restricted Mode, end-to-end (Playwright
+// `npm test`: every suite the project has, in order: build (type-check + bundle), unit with
+// lint alongside, integration (inside a real VS Code), the same in Restricted Mode, end-to-end (Playwright
 // driving VS Code with the packaged extension); the last three on each VS Code of
 // scripts/vscode/prereqs.mjs (VSCODE_VERSIONS: the oldest the manifest accepts, then the newest),
 // each stage named with its version ("integration (1.139)"). Each runner prints its own output; a summary table and the total
@@ -19,14 +19,26 @@ const stages = [
   ...(fs.existsSync('node_modules/.package-lock.json')
     ? []
     : [{ name: 'npm ci', cmd: npm, args: ['ci', '--no-audit', '--no-fund'], stopOnFailure: true }]),
+  // The VS Codes the suites run on (code-server; nothing to do where they are installed)
+  // install in the background while the build, unit tests and lint run; the first stage on
+  // each waits for its own (the newest, the larger, goes on installing while the oldest's
+  // suites run).
+  ...Object.entries(VSCODE_VERSIONS).map(([which, { vscode }]) => ({
+    name: `install VS Code ${vscode}`,
+    cmd: process.execPath,
+    args: ['scripts/vscode/prereqs.mjs', which],
+    background: which,
+  })),
   { name: 'build', cmd: npm, args: ['run', 'build'], stopOnFailure: true },
-  { name: 'lint', cmd: npm, args: ['run', 'lint'] },
+  // Lint and the unit tests read the sources only and each leaves a core mostly idle: side by side.
   { name: 'unit', cmd: npm, args: ['run', 'test:unit'] },
-  ...Object.entries(VSCODE_VERSIONS).flatMap(([which, { vscode }]) => [
+  { name: 'lint', cmd: npm, args: ['run', 'lint'], alongside: true },
+  ...Object.entries(VSCODE_VERSIONS).flatMap(([which, { vscode }], index) => [
     {
       name: `integration (${vscode})`,
       cmd: process.execPath,
       args: ['scripts/run-integration.mjs', '--vscode', which],
+      after: which,
     },
     // The same harness with workspace trust on and an untrusted folder (Restricted Mode).
     {
@@ -34,7 +46,12 @@ const stages = [
       cmd: process.execPath,
       args: ['scripts/run-integration.mjs', '--restricted', '--vscode', which],
     },
-    { name: `e2e (${vscode})`, cmd: process.execPath, args: ['scripts/run-e2e.mjs', '--vscode', which] },
+    {
+      name: `e2e (${vscode})`,
+      cmd: process.execPath,
+      // The first e2e stage packages the extension; the next ones install the same .vsix.
+      args: ['scripts/run-e2e.mjs', '--vscode', which, ...(index > 0 ? ['--reuse-package'] : [])],
+    },
   ]),
 ];
 const WIDTH = Math.max(13, ...stages.map((s) => s.name.length + 1));
@@ -49,44 +66,87 @@ function counts(output) {
   return { passed: Number(passing[1]), failed: failing ? Number(failing[1]) : 0 };
 }
 
-function runStage(stage) {
+/**
+ * Runs a stage; its output is streamed as it comes, or, for a stage run alongside another or
+ * in the background (`hold` says which), held and printed whole when it ends (so outputs never
+ * interleave).
+ */
+function runStage(stage, { hold = '' } = {}) {
   return new Promise((resolve) => {
-    const child = (current = spawn(stage.cmd, stage.args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+    const started = Date.now();
+    const child = spawn(stage.cmd, stage.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
     let tail = '';
+    const held = [];
     const keep = (chunk, stream) => {
-      stream.write(chunk);
+      if (hold) held.push(chunk);
+      else stream.write(chunk);
       tail = (tail + chunk.toString('utf8')).slice(-20_000);
+    };
+    const done = (code) => {
+      running.delete(child);
+      if (hold) process.stdout.write(`\n=== ${stage.name} (ran ${hold}) ===\n${Buffer.concat(held).toString('utf8')}`);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      resolve({
+        stage: stage.name,
+        ok: code === 0,
+        seconds,
+        tally: counts(tail),
+        code,
+        stopOnFailure: stage.stopOnFailure,
+      });
     };
     child.stdout.on('data', (c) => keep(c, process.stdout));
     child.stderr.on('data', (c) => keep(c, process.stderr));
-    child.on('error', (error) => resolve({ code: 1, tail: String(error) }));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), tail }));
+    child.on('error', (error) => {
+      tail += String(error);
+      done(1);
+    });
+    child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
 }
 
-let current;
+const running = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     // The runners stop what they started on the same signal; wait for that, then exit.
-    if (current) current.kill(signal);
+    for (const child of running) child.kill(signal);
     setTimeout(() => process.exit(130), 15_000).unref();
   });
 }
 
+// Steps: a stage with the ones marked `alongside` after it.
+const steps = [];
+for (const stage of stages) {
+  if (stage.alongside && steps.length) steps.at(-1).push(stage);
+  else steps.push([stage]);
+}
+
 const rows = [];
 let failed = false;
-for (const stage of stages) {
-  console.log(`\n=== ${stage.name} ===`);
-  const started = Date.now();
-  const { code, tail } = await runStage(stage);
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const tally = counts(tail);
-  rows.push({ stage: stage.name, ok: code === 0, seconds, tally, code });
-  if (code !== 0) {
-    failed = true;
-    if (stage.stopOnFailure) break;
+/** Stages running in the background, by the name a later stage waits for (`after`). */
+const background = new Map();
+for (const [first, ...others] of steps) {
+  if (first.background) {
+    background.set(first.background, runStage(first, { hold: 'in the background' }));
+    continue;
   }
+  if (first.after && background.has(first.after)) {
+    const result = await background.get(first.after);
+    background.delete(first.after);
+    rows.push(result);
+    if (!result.ok) failed = true;
+  }
+  console.log(
+    `\n=== ${first.name}${others.length ? ` (with ${others.map((o) => o.name).join(', ')} alongside)` : ''} ===`,
+  );
+  const results = await Promise.all([runStage(first), ...others.map((o) => runStage(o, { hold: 'alongside' }))]);
+  rows.push(...results);
+  if (results.some((r) => !r.ok)) failed = true;
+  if (results.some((r) => !r.ok && r.stopOnFailure)) break;
 }
+// A run stopped early still reports what it started in the background.
+rows.push(...(await Promise.all(background.values())));
 
 const total = { passed: 0, failed: 0 };
 console.log('\n=== summary ===');
@@ -100,7 +160,7 @@ for (const row of rows) {
     `${row.stage.padEnd(WIDTH)} ${(row.ok ? 'PASS' : `FAIL(${row.code})`).padEnd(7)} ${`${row.seconds} s`.padEnd(9)} ${tests}`,
   );
 }
-for (const skipped of stages.slice(rows.length))
+for (const skipped of stages.filter((s) => !rows.some((r) => r.stage === s.name)))
   console.log(`${skipped.name.padEnd(WIDTH)} not run (${rows.at(-1).stage} failed)`);
 console.log(`\n${total.passed} passed, ${total.failed} failed`);
 process.exit(failed ? 1 : 0);

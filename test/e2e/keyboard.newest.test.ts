@@ -167,11 +167,14 @@ describe('Keyboard only (e2e)', function () {
     await wb.page.keyboard.press('Enter');
     await wb.waitForQuickInput(/usage-staging-|Export/);
     await wb.page.keyboard.press('Enter');
-    const file = await wb.waitFor(
-      () => fs.readdirSync(wb.workspaceFolder).find((f) => f.endsWith('.csv')),
-      'the CSV file in the workspace folder',
+    // The file exists before its text is in it: the notification says when the export is done.
+    await wb.waitFor(
+      async () => (await wb.notificationTexts()).some((t) => /^Exported \d+ usage records/.test(t)),
+      'the notification that the records were exported',
       30_000,
     );
+    const file = fs.readdirSync(wb.workspaceFolder).find((f) => f.endsWith('.csv'));
+    assert.ok(file, 'the CSV file is in the workspace folder');
     const text = fs.readFileSync(path.join(wb.workspaceFolder, file), 'utf8');
     assert.ok(text.split('\n').length > 2, `${file} holds records`);
     assert.equal(await pointerPresses(frame), 0, 'no pointer event in the dashboard');

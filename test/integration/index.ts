@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Mocha from 'mocha';
+import { keepNewestOnly } from './support/versions';
 
 export interface TestRecord {
   title: string;
@@ -162,6 +163,8 @@ export async function run(): Promise<void> {
   let pending = 0;
   try {
     await mocha.loadFilesAsync();
+    const unmatched = keepNewestOnly(mocha.suite, fileOf);
+    if (unmatched.length) throw new Error(`support/versions.ts names tests that do not exist: ${unmatched.join('; ')}`);
     await new Promise<void>((resolve) => {
       const runner = mocha.run(() => resolve());
       timer.watch(runner);

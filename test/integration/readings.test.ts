@@ -13,6 +13,7 @@ import { READINGS, READING_NAMES, type Reading, type ReadingName } from '../serv
 import { allReady, openDashboard } from './support/dashboard';
 import { engagementsSuite } from './support/engagementsSuite';
 import { pickByLabel, waitFor } from './support/helpers';
+import { onNewest } from './support/versions';
 
 const TOTAL = 137;
 /**
@@ -50,7 +51,7 @@ const WORDS_READINGS: Partial<Record<ReadingName, readonly Path[]>> = {
 };
 const MATRIX: Array<{ name: ReadingName; paths: readonly Path[] }> = [
   ...(Object.keys(ROAD_READINGS) as ReadingName[]).map((name) => ({ name, paths: PATHS })),
-  ...(process.env.EUS_VSCODE === 'newest'
+  ...(onNewest
     ? []
     : (Object.entries(WORDS_READINGS) as Array<[ReadingName, readonly Path[]]>).map(([name, paths]) => ({
         name,

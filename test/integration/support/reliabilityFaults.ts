@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type { FaultRule, RecordedRequest } from '../../service/server';
 import { figures } from './reliabilityKit';
+import { onNewest } from './versions';
 
 export interface FaultCase {
   name: string;
@@ -150,8 +151,9 @@ for (const name of NEWEST_FAULTS) {
 }
 
 /** The faults each endpoint is tried with on this VS Code. */
-export const FAULTS: readonly FaultCase[] =
-  process.env.EUS_VSCODE === 'newest' ? EVERY_FAULT.filter((f) => NEWEST_FAULTS.includes(f.name)) : EVERY_FAULT;
+export const FAULTS: readonly FaultCase[] = onNewest
+  ? EVERY_FAULT.filter((f) => NEWEST_FAULTS.includes(f.name))
+  : EVERY_FAULT;
 
 /** Requests the service received for a method and a path (after /v1). */
 export function requestsTo(requests: readonly RecordedRequest[], method: string, path: RegExp): RecordedRequest[] {
