@@ -91,6 +91,43 @@ describe('Reliability: hostile data in the real browser (e2e)', function () {
     );
   });
 
+  it('the details panel renders hostile fields as text: no script runs, no element is injected', async () => {
+    const wb = workbench();
+    // Go to Engagement by id, as a person does; each engagement's details in the same panel.
+    for (const id of ['eng_hostile_img', 'eng_hostile_cmd', 'eng_<b>x</b>|`tick`']) {
+      const sent = wb.service.store.engagements.find((e) => e.id === id);
+      assert.ok(sent, id);
+      await wb.page.locator('.monaco-workbench').focus();
+      await wb.page.keyboard.press('Control+Alt+E');
+      await wb.waitForQuickInput('Go to Engagement');
+      await wb.quickInput().fill(id);
+      await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: id }).first().waitFor();
+      await wb.page.keyboard.press('Enter');
+      const details = await wb.webviewFrame('h1.name', 30_000);
+      // The name whole, as text: rendering got to the end of it (an error would stop before).
+      await wb.waitFor(
+        async () => (await details.locator('h1.name').textContent()) === displayText(sent.name),
+        `the details of ${id}`,
+      );
+      const text = await details.locator('body').innerText();
+      assert.ok(text.includes(id), `the id ${id} is shown as text`);
+      if (sent.description) assert.ok(text.includes(sent.description.split('\n')[0]), 'the description as text');
+      assert.deepEqual(
+        await injected(details),
+        { pwned: undefined, elements: 0 },
+        `nothing ran in the details of ${id}`,
+      );
+      const foreign = await details.evaluate(() =>
+        [
+          ...document.querySelectorAll('img, svg, iframe, object, embed, script:not([nonce]):not(#_vscodeApiScript)'),
+        ].map((e) => e.outerHTML.slice(0, 200)),
+      );
+      assert.deepEqual(foreign, [], 'no element was injected');
+    }
+    await wb.screenshot('reliability-hostile-details');
+    await wb.closeEditors();
+  });
+
   it('the dashboard renders hostile tier, key names and records as text: no script runs, no element is injected, no key', async () => {
     const wb = workbench();
     await wb.runCommand('Open Usage Dashboard');

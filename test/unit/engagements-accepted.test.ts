@@ -9,6 +9,7 @@ import { EngagementStore } from '../../src/engagements/store';
 import type { Reading, RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';
 import { pending } from './support/writes';
+import { until } from './support/until';
 
 const DELAY = 1_200;
 /** Looks in the window: the one with the answer, then one after each wait. */
@@ -230,9 +231,3 @@ describe('writes the service accepted (202) and shows later', function () {
 });
 
 const live = () => new AbortController().signal;
-
-/** Polls `check` (bounded: 2 s). */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.ok(check(), 'the condition to hold within 2 s');
-}

@@ -7,6 +7,7 @@ import type { ServiceApi } from '../../src/api/service';
 import { EngagementStore } from '../../src/engagements/store';
 import type { RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';
+import { until } from './support/until';
 
 describe('engagements store: the whole set', function () {
   let service: RunningService;
@@ -188,8 +189,9 @@ describe('engagements store: the whole set', function () {
     await store.ensureLoaded();
     const target = store.snapshot().items[2];
     service.setLatency(50);
+    const asked = listCalls().length;
     const reading = store.loadAll();
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => listCalls().length > asked, 'every page being read');
     store.upsert({
       ...target,
       name: 'Renamed meanwhile',

@@ -6,6 +6,7 @@ import { ServiceApi } from '../../src/api/service';
 import { EngagementStore } from '../../src/engagements/store';
 import type { RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';
+import { until } from './support/until';
 
 describe('engagements store against the reference service', function () {
   let service: RunningService;
@@ -157,8 +158,9 @@ describe('engagements store against the reference service', function () {
 
   it('reset drops what is shown and ignores the answer of a load still in flight', async () => {
     service.faults.add({ method: 'GET', path: '/engagements', kind: 'latency', ms: 200, times: 1 });
+    const asked = service.requests.length;
     const loading = store.ensureLoaded();
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => service.requests.length > asked, 'the first page asked for');
     assert.equal(store.snapshot().phase, 'loading');
     store.reset();
     await loading;

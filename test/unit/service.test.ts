@@ -9,6 +9,7 @@ import type { Engagement } from '../service/types';
 import { READING_NAMES, startService } from '../service/server';
 import { probe } from '../service/probe';
 import { useReferenceService } from './support/referenceService';
+import { until } from './support/until';
 
 const FIXED_NOW = new Date('2025-06-15T12:00:00.000Z');
 
@@ -188,7 +189,7 @@ describe('reference service: close()', () => {
       req.on('response', () => resolve('answered'));
       req.setTimeout(5000, () => req.destroy(new Error('client timeout')));
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => svc.requests.some((r) => r.path === '/v1/engagements'), 'the request in the service');
     const started = Date.now();
     await svc.close();
     assert.ok(Date.now() - started < 1000, `close took ${Date.now() - started} ms`);
