@@ -23,7 +23,8 @@ export type ApiErrorKind =
   | 'network' // no answer: DNS, refused, reset, dropped
   | 'timeout'
   | 'cancelled'
-  | 'badResponse'; // an answer the contract does not describe
+  | 'badResponse' // an answer the contract does not describe
+  | 'otherPeriod'; // a usage answer naming another billing period than the one asked
 
 export interface Endpoint {
   method: 'GET' | 'POST' | 'PATCH';
@@ -52,6 +53,8 @@ export interface ApiErrorDetails {
   fieldErrors?: Record<string, string>;
   /** For `redirected`: where the service pointed. */
   location?: string;
+  /** For `otherPeriod`: the billing period asked for and the one the answer named. */
+  period?: { asked: string; answered: string };
   /** Technical detail for the log (never shown as the message). */
   detail?: string;
   writeOutcome?: WriteOutcome;
@@ -70,6 +73,7 @@ export class ApiError extends Error {
   readonly serverMessage?: string;
   readonly fieldErrors?: Record<string, string>;
   readonly location?: string;
+  readonly period?: { asked: string; answered: string };
   readonly detail?: string;
   readonly writeOutcome?: WriteOutcome;
   readonly connection?: ConnectionFailure;
@@ -84,6 +88,7 @@ export class ApiError extends Error {
     this.serverMessage = details.serverMessage;
     this.fieldErrors = details.fieldErrors;
     this.location = details.location;
+    this.period = details.period;
     this.detail = details.detail;
     this.writeOutcome = details.writeOutcome;
     this.connection = details.connection;

@@ -18,6 +18,30 @@ function checkPeriod(billingPeriod: string | undefined): void {
   if (message) throw new ApiError('invalidRequest', message, { fieldErrors: { billingPeriod: message } });
 }
 
+/**
+ * A usage answer is shown as the period asked only when it names that period (or names none
+ * the client can read as one): a service that answers every `billingPeriod` with the current
+ * period's figures would otherwise show them under each month asked. Without a period asked,
+ * the service answers for its current one, whatever that is.
+ */
+function checkAnswered(endpoint: Endpoint, asked: string | undefined, answered: unknown): void {
+  if (asked === undefined || typeof answered !== 'string') return;
+  const month = /^(\d{4}-\d{2})(?:$|-\d{2})/.exec(answered.trim())?.[1];
+  if (month === undefined || month === asked) return;
+  throw new ApiError(
+    'otherPeriod',
+    `${endpoint.method} ${endpoint.path} asked for ${asked} and answered for ${month}.`,
+    { endpoint, period: { asked, answered: month } },
+  );
+}
+
+/** The billing period a page of records names in its envelope, if any. */
+function envelopePeriod(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const envelope = body as Record<string, unknown>;
+  return envelope.billingPeriod ?? envelope.billing_period;
+}
+
 export interface DetailsRequest {
   billingPeriod?: string;
   page?: number;
@@ -33,7 +57,11 @@ export class UsageApi {
     return this.client.request(USAGE_ENDPOINTS.summary, {
       query: { billingPeriod },
       signal: options.signal,
-      parse: (body) => parseUsageSummary(unwrapSingle(body, 'usage')),
+      parse: (body) => {
+        const summary = parseUsageSummary(unwrapSingle(body, 'usage'));
+        checkAnswered(USAGE_ENDPOINTS.summary, billingPeriod, summary.billingPeriod);
+        return summary;
+      },
     });
   }
 
@@ -47,7 +75,10 @@ export class UsageApi {
     return this.client.request(USAGE_ENDPOINTS.details, {
       query: { billingPeriod, page, pageSize },
       signal: options.signal,
-      parse: (body) => readPage(body, { page, pageSize }, parseUsageRecord),
+      parse: (body) => {
+        checkAnswered(USAGE_ENDPOINTS.details, billingPeriod, envelopePeriod(body));
+        return readPage(body, { page, pageSize }, parseUsageRecord);
+      },
     });
   }
 
@@ -71,7 +102,11 @@ export class UsageApi {
     return this.client.request(USAGE_ENDPOINTS.byKey, {
       query: { billingPeriod },
       signal: options.signal,
-      parse: (body) => parseUsageByKey(unwrapSingle(body, 'keys')),
+      parse: (body) => {
+        const byKey = parseUsageByKey(unwrapSingle(body, 'keys'));
+        checkAnswered(USAGE_ENDPOINTS.byKey, billingPeriod, byKey.billingPeriod);
+        return byKey;
+      },
     });
   }
 }

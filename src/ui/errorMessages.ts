@@ -121,8 +121,8 @@ const UNANSWERED: Record<'network' | 'timeout' | 'cancelled', Words> = {
   cancelled: () => vscode.l10n.t('Cancelled.'),
 };
 
-/** The service answered, but failed or said something this extension cannot read. */
-const FAILED: Record<'server' | 'badResponse', Words> = {
+/** The service answered, but failed or said something this extension cannot read or show as asked. */
+const FAILED: Record<'server' | 'badResponse' | 'otherPeriod', Words> = {
   server: (error) =>
     vscode.l10n.t(
       'The service failed (HTTP {0}){1}. Try again later.',
@@ -135,6 +135,12 @@ const FAILED: Record<'server' | 'badResponse', Words> = {
           'The service carried out the change, but its answer could not be read; refresh to see it. Details are in the log.',
         )
       : vscode.l10n.t('The service answered in a form this extension does not understand; details are in the log.'),
+  otherPeriod: (error) =>
+    vscode.l10n.t(
+      'The service answered with the figures of {0} when {1} was asked; they are not shown as those of {1}.',
+      error.period?.answered ?? '?',
+      error.period?.asked ?? '?',
+    ),
 };
 
 const WORDS: Record<ApiErrorKind, Words> = { ...ACCESS, ...REFUSED, ...UNANSWERED, ...FAILED };

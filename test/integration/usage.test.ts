@@ -278,6 +278,40 @@ describe('Usage dashboard', function () {
     assert.equal(state.blocked, undefined);
   });
 
+  it('a service that answers the previous period with the current figures: its sections say so, none shows them as the previous period', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
+    const probe = await openDashboard(ctx);
+    await settled(probe, 'the first load', allReady);
+    const current = utcPeriod(0);
+    const previous = utcPeriod(-1);
+    ctx.service.faults.add({
+      method: 'GET',
+      path: '/usage/summary',
+      kind: 'body',
+      body: ctx.service.store.summary(current),
+    });
+    ctx.service.faults.add({
+      method: 'GET',
+      path: '/usage/by-key',
+      kind: 'body',
+      body: { billingPeriod: current, keys: ctx.service.store.byKey(current) },
+    });
+    await probe.receive({ type: 'setPeriod', period: previous });
+    const state = await settled(
+      probe,
+      `the answers for ${previous}`,
+      (s) => s.view.period === previous && s.summary.status === 'error' && s.keys.status === 'error',
+    );
+    const said = `The service answered with the figures of ${current} when ${previous} was asked; they are not shown as those of ${previous}.`;
+    for (const section of [state.summary, state.keys]) {
+      assert.ok(section.status === 'error');
+      assert.equal(section.error.kind, 'otherPeriod');
+      assert.equal(section.error.message, said);
+      assert.equal(section.data, undefined, `no figures of ${current} under ${previous}`);
+    }
+    assert.equal(state.details.status, 'ready', 'the records, which name no period, are shown');
+  });
+
   it('a key the service rejects is said so, with Replace API Key offered', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Demo');
     ctx.service.store.removeKey('key_admin');
