@@ -14,7 +14,7 @@ import { ApiError, isAbort, parseRetryAfter, toApiError } from './errors';
 import type { ConnectionProblem } from './network';
 import { classifyConnectionFailure } from './network';
 import type { WriteAnswer } from './readings';
-import { ShapeError, readWriteAnswer } from './readings';
+import { ShapeError, UnreadFields, readWriteAnswer } from './readings';
 import { redact, redactKey } from './redact';
 
 type KeyProvider = () => string | undefined | Promise<string | undefined>;
@@ -31,6 +31,11 @@ export interface RequestLog {
   /** `ok`, or the error kind. */
   outcome: string;
   message?: string;
+  /**
+   * Fields only shown that the answer lacked or sent malformed, each named once for the whole
+   * answer however many items lacked it (see `UnreadFields`): those items show them as unknown.
+   */
+  unknownFields?: string;
 }
 
 export interface ClientOptions {
@@ -79,7 +84,8 @@ export interface RequestInit<T> {
   signal?: AbortSignal;
   /** Extra request headers (conditional headers of a write). */
   headers?: Record<string, string>;
-  parse: (body: unknown) => T;
+  /** `unread` collects the fields only shown that the answer lacks (see `parseEngagement`). */
+  parse: (body: unknown, unread: UnreadFields) => T;
 }
 
 export interface WriteInit<T> extends RequestInit<T> {
@@ -130,7 +136,7 @@ export class ApiClient {
 
   /** Sends one request of the contract and returns its checked body. */
   async request<T>(endpoint: Endpoint, init: RequestInit<T>): Promise<T> {
-    return this.#exchange(endpoint, init, (answer) => init.parse(parseJson(answer.text)));
+    return this.#exchange(endpoint, init, (answer, unread) => init.parse(parseJson(answer.text), unread));
   }
 
   /**
@@ -139,12 +145,16 @@ export class ApiClient {
    * resource, or why not), and the caller decides, reading back what it needs after a write.
    */
   async send<T>(endpoint: Endpoint, init: WriteInit<T>): Promise<WriteAnswer<T>> {
-    return this.#exchange(endpoint, init, (answer) =>
-      readWriteAnswer(answer.status, answer.text, answer.headers, init.parse, init.marker),
+    return this.#exchange(endpoint, init, (answer, unread) =>
+      readWriteAnswer(answer.status, answer.text, answer.headers, (body) => init.parse(body, unread), init.marker),
     );
   }
 
-  async #exchange<T, R>(endpoint: Endpoint, init: RequestInit<T>, read: (answer: Exchange) => R): Promise<R> {
+  async #exchange<T, R>(
+    endpoint: Endpoint,
+    init: RequestInit<T>,
+    read: (answer: Exchange, unread: UnreadFields) => R,
+  ): Promise<R> {
     const address = addressOf(endpoint, init);
     const started = Date.now();
     const call: CallState = { retries: 0, readingBody: false };
@@ -160,10 +170,11 @@ export class ApiClient {
       // exported or given to a model is read from this text.
       const text = redactKey(await response.text(), call.key);
       call.readingBody = false;
-      const result = read({ status: response.status, text, headers: response.headers });
+      const unread = new UnreadFields();
+      const result = read({ status: response.status, text, headers: response.headers }, unread);
       const unreadable = (result as { unreadable?: string }).unreadable;
       const note = unreadable ? `answered without a usable body (${unreadable})` : undefined;
-      this.#log(endpoint, address.logPath, started, call, 'ok', note);
+      this.#log(endpoint, address.logPath, started, call, 'ok', note, unread.summary());
       return result;
     } catch (error) {
       const bodyTimedOut = bodyDeadline.signal.aborted && !init.signal?.aborted;
@@ -202,7 +213,15 @@ export class ApiClient {
     });
   }
 
-  #log(endpoint: Endpoint, path: string, started: number, call: CallState, outcome: string, message?: string): void {
+  #log(
+    endpoint: Endpoint,
+    path: string,
+    started: number,
+    call: CallState,
+    outcome: string,
+    message?: string,
+    unknownFields?: string,
+  ): void {
     this.#onRequest?.({
       method: endpoint.method,
       path,
@@ -212,6 +231,7 @@ export class ApiClient {
       retries: call.retries,
       outcome,
       message: message === undefined ? undefined : redact(message, call.key),
+      ...(unknownFields === undefined ? {} : { unknownFields: redact(unknownFields, call.key) }),
     });
   }
 }

@@ -9,7 +9,7 @@ import type { Endpoint } from './errors';
 import { ApiError, isApiError } from './errors';
 import type { PagedResult } from './paging';
 import { fetchAllPages } from './paging';
-import type { WriteAnswer } from './readings';
+import type { UnreadFields, WriteAnswer } from './readings';
 import { locatedId, parseEngagement, readPage } from './readings';
 import type {
   AcceptedWrite,
@@ -50,6 +50,11 @@ const ANSWER_DATE_SLACK_MS = 5_000;
 
 const MARKER = 'id';
 
+/** A single engagement's answer (a read, a write's), its unknown fields told to `unread`. */
+function readEngagement(body: unknown, unread: UnreadFields): Engagement {
+  return parseEngagement(body, '', unread);
+}
+
 /** A 400 or 422 from the service (not a request refused before sending): it may not take the page size asked. */
 function refusesPageSize(error: unknown): boolean {
   return error instanceof ApiError && error.kind === 'invalidRequest' && (error.status === 400 || error.status === 422);
@@ -85,7 +90,7 @@ export class EngagementsApi {
     return this.client.request(ENDPOINTS.list, {
       query: { page, pageSize },
       signal: options.signal,
-      parse: (body) => readPage(body, { page, pageSize }, parseEngagement),
+      parse: (body, unread) => readPage(body, { page, pageSize }, (item, path) => parseEngagement(item, path, unread)),
     });
   }
 
@@ -129,7 +134,7 @@ export class EngagementsApi {
     const answer = await this.client.send(ENDPOINTS.get, {
       params: { id },
       signal: options.signal,
-      parse: parseEngagement,
+      parse: readEngagement,
       marker: MARKER,
     });
     if (!answer.resource) {
@@ -156,7 +161,7 @@ export class EngagementsApi {
     const answer = await this.client.send(ENDPOINTS.create, {
       json: body,
       signal: options.signal,
-      parse: parseEngagement,
+      parse: readEngagement,
       marker: MARKER,
     });
     const located = locatedId(answer.location, this.client.baseUrl, 'engagements');
@@ -187,7 +192,7 @@ export class EngagementsApi {
       json: body,
       signal: options.signal,
       headers: preconditions(this.etags.get(id), options.expectedUpdatedAt),
-      parse: parseEngagement,
+      parse: readEngagement,
       marker: MARKER,
     });
     return this.settle(
@@ -274,7 +279,9 @@ export class EngagementsApi {
   }
 
   private remember(engagement: Engagement, etag: string | undefined): void {
-    if (etag) this.etags.set(engagement.id, { etag, updatedAt: engagement.updatedAt });
+    // A validator is sent only for the version it came with, known by its `updatedAt`.
+    if (etag && engagement.updatedAt !== undefined)
+      this.etags.set(engagement.id, { etag, updatedAt: engagement.updatedAt });
     else this.etags.delete(engagement.id);
   }
 }
@@ -288,7 +295,8 @@ export function isCreated(engagement: Engagement, body: NewEngagement, from: num
     engagement.name === body.name &&
     engagement.type === body.type &&
     (body.description ?? '') === (engagement.description ?? '') &&
-    Date.parse(engagement.createdAt) >= from
+    // Without its creation time, an engagement counts only where any age does (not after a 202).
+    (engagement.createdAt === undefined ? from === Number.NEGATIVE_INFINITY : Date.parse(engagement.createdAt) >= from)
   );
 }
 
@@ -435,7 +443,7 @@ async function lookForCreated(
 
 /** The one created last; of those created at the same time, the first in the service's order. */
 function newest(engagements: readonly Engagement[]): Engagement | undefined {
-  const at = (e: Engagement) => Date.parse(e.createdAt);
+  const at = (e: Engagement) => Date.parse(e.createdAt ?? '');
   return engagements.reduce<Engagement | undefined>((a, b) => (a && !(at(b) > at(a)) ? a : b), undefined);
 }
 

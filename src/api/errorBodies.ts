@@ -14,6 +14,8 @@
 // - Spring Boot `{status, error, message, path}` with validation `errors[]` of `{field, defaultMessage}`
 // - Django REST `{field: [..]}`, `non_field_errors`, `{detail: "…"}`
 // - GraphQL-style `{errors: [{message, path, extensions}]}` behind a REST gateway
+// - Fastify's schema validation `{statusCode, code: "FST_ERR_VALIDATION", error, message}`, the
+//   field in its message (`body/type must be equal to one of the allowed values`)
 import { formatCount } from '../core/format';
 import { l10n } from '../core/l10n';
 import { INVISIBLE, foldLines } from '../core/text';
@@ -88,9 +90,24 @@ function readObject(root: Record<string, unknown>, said: Said, depth: number): v
   if (Array.isArray(root.details)) readDetails(root.details, said, depth);
   else if (isObject(root.details)) readFieldMap(root.details, said, depth);
   for (const key of ['non_field_errors', 'nonFieldErrors']) said.message(root[key], depth);
+  if (root.code === 'FST_ERR_VALIDATION' && typeof root.message === 'string')
+    readFastifyMessage(root.message, said, depth);
 
   said.scope ??= scopeOf(root.requiredScope ?? root.required_scope ?? root.scope);
   if (depth === 0 && !WORD_KEYS.some((key) => Object.hasOwn(root, key))) readFieldMap(root, said, depth, true);
+}
+
+/**
+ * Fastify names the field only in its message: `body/type must be …`, `querystring/pageSize
+ * must be <= 100`, or `body must have required property 'name'`. The reason is kept for that
+ * field; the message itself stays the headline.
+ */
+function readFastifyMessage(message: string, said: Said, depth: number): void {
+  const at = /^(?:body|querystring|params|headers)(\/\S+) (.+)$/s.exec(message);
+  const required = /^(?:body|querystring|params|headers) (must have required property '([^']+)')/.exec(message);
+  const field = fieldName(at?.[1] ?? required?.[2]);
+  const reason = at?.[2] ?? required?.[1];
+  if (field && reason) said.field(field, reason, depth);
 }
 
 /** A list of errors: strings, or entries naming a field (or not) and saying why. */

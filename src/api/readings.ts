@@ -4,7 +4,7 @@
 // that a page can be a bare array, or that a write can answer without a body. Then each
 // answer is checked against the contract's shapes (`parse*`, `ShapeError`).
 import type { Engagement, KeyUsage, Meter, MeterName, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
-import { METER_NAMES } from './types';
+import { ENGAGEMENT_FIELDS, METER_NAMES } from './types';
 
 function isObject(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -275,22 +275,88 @@ function id(obj: Obj, path: string): string {
   );
 }
 
-export function parseEngagement(value: unknown, path = ''): Engagement {
-  const obj = object(value, path);
-  const description = optionalString(obj, 'description', path);
+/**
+ * An engagement. Its id, name, type and status are what the extension works with: without one
+ * of them the answer is unreadable, the field named. What is only shown (the evaluation count,
+ * the timestamps, the description) may be missing or malformed: it is left out (shown as
+ * unknown) and told to `unread`, so one row never hides the others or fails a write.
+ */
+export function parseEngagement(value: unknown, path = '', unread?: UnreadFields): Engagement {
+  const obj = contractNames(object(value, path), ENGAGEMENT_FIELDS);
   const engagement: Engagement = {
     ...obj,
     id: id(obj, path),
     name: string(obj, 'name', path),
     type: string(obj, 'type', path),
     status: string(obj, 'status', path),
-    evaluationCount: number(obj, 'evaluationCount', path, { integer: true }),
-    createdAt: string(obj, 'createdAt', path),
-    updatedAt: string(obj, 'updatedAt', path),
   };
-  if (description === undefined) delete engagement.description;
-  else engagement.description = description;
+  delete engagement.description;
+  delete engagement.evaluationCount;
+  delete engagement.createdAt;
+  delete engagement.updatedAt;
+  const shown = (key: string, read: () => unknown, optional = false): unknown => {
+    if (optional && (obj[key] === undefined || obj[key] === null)) return undefined;
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ShapeError)) throw error;
+      unread?.add(key, error);
+      return undefined;
+    }
+  };
+  const description = shown('description', () => optionalString(obj, 'description', path), true);
+  const evaluationCount = shown('evaluationCount', () => number(obj, 'evaluationCount', path, { integer: true }));
+  const createdAt = shown('createdAt', () => string(obj, 'createdAt', path));
+  const updatedAt = shown('updatedAt', () => string(obj, 'updatedAt', path));
+  if (typeof description === 'string') engagement.description = description;
+  if (typeof evaluationCount === 'number') engagement.evaluationCount = evaluationCount;
+  if (typeof createdAt === 'string') engagement.createdAt = createdAt;
+  if (typeof updatedAt === 'string') engagement.updatedAt = updatedAt;
   return engagement;
+}
+
+/**
+ * The object with each of the contract's camelCase `fields` that it lacks taken from its
+ * snake_case name, as the model serializers of Rails, Django and most ORMs write them
+ * (`evaluation_count`, `created_at`, `billing_period`); the snake_case key is then dropped, as
+ * it is the same field. A field under both names keeps the contract's and both are kept.
+ */
+function contractNames(obj: Obj, fields: readonly string[]): Obj {
+  let named: Obj | undefined;
+  for (const field of fields) {
+    const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if (snake === field || !(snake in obj) || obj[field] !== undefined) continue;
+    named ??= { ...obj };
+    named[field] = named[snake];
+    delete named[snake];
+  }
+  return named ?? obj;
+}
+
+/**
+ * The display-only fields one reading (one answer) found missing or malformed: each field
+ * once, with how many items lacked it and the first of them, so a page of 10,000 rows that all
+ * lack `createdAt` is one line of the log, not 10,000.
+ */
+export class UnreadFields {
+  private readonly fields = new Map<string, { count: number; first: ShapeError }>();
+
+  add(field: string, error: ShapeError): void {
+    const known = this.fields.get(field);
+    if (known) known.count++;
+    else this.fields.set(field, { count: 1, first: error });
+  }
+
+  /** `evaluationCount unknown on 3 items (first: results[2].evaluationCount: expected an integer, got nothing)`; undefined when none. */
+  summary(): string | undefined {
+    if (this.fields.size === 0) return undefined;
+    return [...this.fields]
+      .map(
+        ([field, { count, first }]) =>
+          `${field} unknown on ${count} item${count === 1 ? '' : 's'} (first: ${first.message})`,
+      )
+      .join('; ');
+  }
 }
 
 /** A usage detail record: the contract leaves its fields open, so any object is one. */
@@ -309,7 +375,7 @@ function parseMeter(value: unknown, path: string): Meter {
 }
 
 export function parseUsageSummary(value: unknown): UsageSummary {
-  const obj = object(value, '');
+  const obj = contractNames(object(value, ''), ['billingPeriod']);
   const usageObj = object(obj.usage, 'usage');
   const usage = {} as Record<MeterName, Meter>;
   for (const name of METER_NAMES) usage[name] = parseMeter(usageObj[name], `usage.${name}`);
@@ -322,7 +388,7 @@ export function parseUsageSummary(value: unknown): UsageSummary {
 }
 
 function parseKeyUsage(value: unknown, path: string): KeyUsage {
-  const obj = object(value, path);
+  const obj = contractNames(object(value, path), ['keyId', 'lastUsedAt']);
   return {
     ...obj,
     keyId: string(obj, 'keyId', path),
@@ -333,7 +399,7 @@ function parseKeyUsage(value: unknown, path: string): KeyUsage {
 }
 
 export function parseUsageByKey(value: unknown): UsageByKey {
-  const obj = object(value, '');
+  const obj = contractNames(object(value, ''), ['billingPeriod']);
   return {
     ...obj,
     billingPeriod: string(obj, 'billingPeriod', ''),

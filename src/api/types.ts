@@ -8,9 +8,13 @@ export interface Engagement {
   type: string;
   /** Any string: the contract names `active` and `completed` but not the full set. */
   status: string;
-  evaluationCount: number;
-  createdAt: string;
-  updatedAt: string;
+  /**
+   * Only shown: undefined when the service sent none or a malformed one (shown as unknown; the
+   * log says so once per answer). The same for `createdAt`, `updatedAt` and `description`.
+   */
+  evaluationCount?: number;
+  createdAt?: string;
+  updatedAt?: string;
   [extra: string]: unknown;
 }
 

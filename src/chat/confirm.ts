@@ -212,7 +212,8 @@ export async function prepareUpdate(
       if (r.status === 'fulfilled') current.set(missing[i], r.value);
     });
   }
-  const versions = new Map([...current].map(([id, e]) => [id, e.updatedAt]));
+  // An engagement without a readable `updatedAt` has no version to hold the write to.
+  const versions = new Map([...current].flatMap(([id, e]) => (e.updatedAt === undefined ? [] : [[id, e.updatedAt]])));
   keepConfirmation(deps, Tools.updateEngagements, input, await confirmationFor(deps, env, versions));
   const lines = list.map((id) => {
     const e = current.get(id);

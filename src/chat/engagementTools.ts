@@ -4,6 +4,7 @@
 // listed with the count of all that matched) and read one (every field the service sent).
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
+import { withUnknownFields } from '../core/engagementText';
 import type { SortDirection, SortField } from '../core/query';
 import { SORT_FIELDS, naturalDirection, sortEngagements } from '../core/query';
 import { wholeSetMaxAge } from '../shared/services';
@@ -71,14 +72,15 @@ function matching(items: readonly Engagement[], input: FindInput): Engagement[] 
 
 /** An engagement as a list shows it: its fields, long texts cut, and its link. */
 function row(target: Target, e: Engagement): Record<string, unknown> {
+  const shown = withUnknownFields(e);
   const out: Record<string, unknown> = {
     id: e.id,
     name: clip(e.name, FIELD_LIMIT),
     status: e.status,
     type: e.type,
-    evaluationCount: e.evaluationCount,
-    createdAt: e.createdAt,
-    updatedAt: e.updatedAt,
+    evaluationCount: shown.evaluationCount,
+    createdAt: shown.createdAt,
+    updatedAt: shown.updatedAt,
   };
   if (e.description) out.description = clip(e.description, FIELD_LIMIT);
   out.link = engagementLink(target.env.label, e.id);
@@ -131,7 +133,7 @@ export async function getEngagement(deps: ChatDeps, input: GetInput) {
   const target = await resolveTarget(deps, input.environment);
   const engagement = await target.api.engagements.get(id);
   const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(engagement))
+  for (const [key, value] of Object.entries(withUnknownFields(engagement)))
     fields[key] = typeof value === 'string' ? clip(value, SINGLE_FIELD_LIMIT) : value;
   fields.link = engagementLink(target.env.label, engagement.id);
   return textResult(heading(target), dataBlock(fields));

@@ -8,6 +8,7 @@ import { isApiError } from '../api/errors';
 import { changedFields, createBody, hasChanges } from '../api/engagements';
 import { type Engagement, type EngagementChanges, isAccepted } from '../api/types';
 import { LIMITS, mapLimited } from '../core/concurrency';
+import { unknownValue, withUnknownFields } from '../core/engagementText';
 import { describeError } from '../ui/errorMessages';
 import type { ChatDeps, Confirmation } from './deps';
 import { Tools } from './deps';
@@ -56,7 +57,10 @@ export async function createEngagement(deps: ChatDeps, input: CreateInput) {
   return textResult(
     heading(target),
     vscode.l10n.t('Created the engagement.'),
-    dataBlock({ ...outcome.engagement, link: engagementLink(target.env.label, outcome.engagement.id) }),
+    dataBlock({
+      ...withUnknownFields(outcome.engagement),
+      link: engagementLink(target.env.label, outcome.engagement.id),
+    }),
   );
 }
 
@@ -90,7 +94,7 @@ async function updateOne(
   const fresh = await target.api.engagements.get(id);
   const confirmed = shown?.get(id);
   if (confirmed !== undefined && confirmed !== fresh.updatedAt)
-    return { id, result: 'changedMeanwhile', fields: fresh.updatedAt };
+    return { id, result: 'changedMeanwhile', fields: fresh.updatedAt ?? unknownValue() };
   const changes = changedFields(fresh, wantedChanges);
   if (!hasChanges(changes)) return { id, result: 'unchanged' };
   let engagement: Engagement;
@@ -134,7 +138,7 @@ function report(target: Target, rows: Outcome[]) {
           result: r.result,
           name: r.engagement.name,
           status: r.engagement.status,
-          updatedAt: r.engagement.updatedAt,
+          updatedAt: r.engagement.updatedAt ?? unknownValue(),
           link,
         };
       case 'failed':

@@ -44,7 +44,15 @@ export function engagementWords(): EngagementWords {
   };
 }
 
-/** `quality-review · 12 evaluations · updated 3 days ago` */
+/**
+ * What a field only shown reads as when the service sent it missing or malformed (see
+ * `parseEngagement`): the engagement is listed, and that one value says it is unknown.
+ */
+export function unknownValue(): string {
+  return l10n.t('unknown');
+}
+
+/** `quality-review · 12 evaluations · updated 3 days ago`; `quality-review · evaluations unknown · updated unknown` without them. */
 export function describeEngagement(
   engagement: Engagement,
   now: number = Date.now(),
@@ -53,9 +61,24 @@ export function describeEngagement(
   const count = engagement.evaluationCount;
   return [
     displayText(engagement.type),
-    words.evaluations(count, formatCount(count)),
-    words.updated(relativeTime(engagement.updatedAt, now)),
+    count === undefined ? l10n.t('evaluations unknown') : words.evaluations(count, formatCount(count)),
+    words.updated(engagement.updatedAt === undefined ? unknownValue() : relativeTime(engagement.updatedAt, now)),
   ].join(' · ');
+}
+
+/** The fields only shown that are unknown on an engagement: what the chat tools' answers write as unknown. */
+const SHOWN_ONLY = ['evaluationCount', 'createdAt', 'updatedAt'] as const;
+
+/** The engagement's fields, each field only shown that the service did not send readably as unknown (for answers given as data). */
+export function withUnknownFields(engagement: Engagement): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...engagement };
+  for (const field of SHOWN_ONLY) if (engagement[field] === undefined) out[field] = unknownValue();
+  return out;
+}
+
+/** The evaluation count as shown in a table: `12,345`, or unknown. */
+export function evaluationCountText(engagement: Engagement): string {
+  return engagement.evaluationCount === undefined ? unknownValue() : formatCount(engagement.evaluationCount);
 }
 
 const LINE_BREAKS = new RegExp(LINE_BREAK, 'g');
@@ -101,7 +124,8 @@ export function extraFields(engagement: Engagement): Array<{ key: string; text: 
     }));
 }
 
-function when(iso: string, now: number): string {
+function when(iso: string | undefined, now: number): string {
+  if (iso === undefined) return unknownValue();
   return `${absoluteTime(iso)} (${relativeTime(iso, now)})`;
 }
 
@@ -125,7 +149,7 @@ export function engagementMarkdown(
   lines.push(`| ${w.id} | ${inlineCode(engagement.id).replace(/\|/g, '\\|')} |`);
   lines.push(`| ${w.type} | ${escapeLine(engagement.type)} |`);
   lines.push(`| ${w.status} | ${escapeLine(statusLook(engagement.status).text)} |`);
-  lines.push(`| ${w.evaluations} | ${formatCount(engagement.evaluationCount)} |`);
+  lines.push(`| ${w.evaluations} | ${evaluationCountText(engagement)} |`);
   lines.push(`| ${w.created} | ${when(engagement.createdAt, now)} |`);
   lines.push(`| ${w.updated} | ${when(engagement.updatedAt, now)} |`);
   // In a tooltip the short facts come first; a long name cannot push them out of sight.

@@ -54,9 +54,9 @@ function relative(iso: string, now: number, locale: string | undefined, style: I
   return format.format(Math.sign(seconds) * Math.max(1, Math.floor(abs / divisor)), unit);
 }
 
-/** Briefly, for a tree item or a table cell: `3 days ago`, `1 mo. ago`, `in 5 min.`, `now` (in English). */
-export function relativeTime(iso: string, now: number = Date.now(), locale?: string): string {
-  return relative(iso, now, locale, 'short');
+/** Briefly, for a tree item or a table cell: `3 days ago`, `1 mo. ago`, `in 5 min.`, `now` (in English); unknown without a time. */
+export function relativeTime(iso: string | undefined, now: number = Date.now(), locale?: string): string {
+  return relative(iso ?? '', now, locale, 'short');
 }
 
 /** In words, for tooltips and headers: `3 days ago`, `in 5 minutes`, `yesterday`. */
@@ -64,8 +64,12 @@ export function relativeTimeLong(iso: string, now: number = Date.now(), locale?:
   return relative(iso, now, locale, 'long');
 }
 
-/** `Nov 19, 2026, 2:03 PM UTC` (`19. Nov. 2026, 14:03 UTC` in German); an unreadable date is returned as it came. */
-export function absoluteTime(iso: string, locale?: string): string {
+/**
+ * `Nov 19, 2026, 2:03 PM UTC` (`19. Nov. 2026, 14:03 UTC` in German); an unreadable date is
+ * returned as it came; none (the service sent none readably) is unknown.
+ */
+export function absoluteTime(iso: string | undefined, locale?: string): string {
+  if (iso === undefined) return l10n.t('unknown');
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;
   const options: Intl.DateTimeFormatOptions = {

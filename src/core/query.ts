@@ -90,7 +90,9 @@ export function matchesFilter(engagement: Engagement, filter: EngagementFilter):
   return true;
 }
 
-function time(iso: string): number {
+/** Unknown (the service sent none readably) is undefined: it sorts last. */
+function time(iso: string | undefined): number | undefined {
+  if (iso === undefined) return undefined;
   const value = Date.parse(iso);
   return Number.isNaN(value) ? Number.NEGATIVE_INFINITY : value;
 }
@@ -98,7 +100,7 @@ function time(iso: string): number {
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 /** The number a field sorts by; `undefined` for the name (compared by the collator). */
-function numericKey(field: SortField): ((engagement: Engagement) => number) | undefined {
+function numericKey(field: SortField): ((engagement: Engagement) => number | undefined) | undefined {
   switch (field) {
     case 'updated':
       return (e) => time(e.updatedAt);
@@ -109,6 +111,12 @@ function numericKey(field: SortField): ((engagement: Engagement) => number) | un
     case 'name':
       return undefined;
   }
+}
+
+/** Two sort keys in the direction asked; an unknown one after every known one, either way. */
+function byKey(a: number | undefined, b: number | undefined, sign: number): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
+  return sign * (a - b);
 }
 
 /**
@@ -129,8 +137,8 @@ export function sortEngagements(
   order.sort((i, j) => {
     const a = items[i];
     const b = items[j];
-    const primary = keys ? keys[i] - keys[j] : byName(a, b);
-    return sign * primary || byName(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    const primary = keys ? byKey(keys[i], keys[j], sign) : sign * byName(a, b);
+    return primary || byName(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   });
   return order.map((index) => items[index]);
 }

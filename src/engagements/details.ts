@@ -122,7 +122,8 @@ export class DetailsPanel implements vscode.Disposable {
         shown &&
         latest &&
         latest !== shown.engagement &&
-        Date.parse(latest.updatedAt) >= Date.parse(shown.engagement.updatedAt)
+        // The newer copy, or any copy when a version's time is unknown.
+        !(Date.parse(latest.updatedAt ?? '') < Date.parse(shown.engagement.updatedAt ?? ''))
       ) {
         shown.engagement = latest;
         this.post();

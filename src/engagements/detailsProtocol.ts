@@ -2,8 +2,8 @@
 // checks the host applies to everything the webview sends, and the pure builder of what the
 // panel shows. No `vscode`, no DOM.
 import type { Engagement } from '../api/types';
-import { extraFields, statusLook } from '../core/engagementText';
-import { absoluteTime, formatCount, relativeTime } from '../core/format';
+import { evaluationCountText, extraFields, statusLook } from '../core/engagementText';
+import { absoluteTime, relativeTime } from '../core/format';
 export { fillPlaceholders as fill } from '../core/l10n';
 
 export const DETAILS_ACTIONS = ['edit', 'changeStatus', 'copyId', 'copyLink', 'refresh', 'openUsageDashboard'] as const;
@@ -108,10 +108,10 @@ export function detailsView(
   const now = options.now ?? Date.now();
   const w = options.words;
   const look = statusLook(engagement.status);
-  const date = (label: string, iso: string): DetailsField => ({
+  const date = (label: string, iso: string | undefined): DetailsField => ({
     label,
     value: absoluteTime(iso),
-    note: relativeTime(iso, now),
+    note: iso === undefined ? undefined : relativeTime(iso, now),
   });
   const acting = options.notice === undefined;
   return {
@@ -123,7 +123,7 @@ export function detailsView(
       { label: w.id, value: engagement.id, code: true },
       { label: w.type, value: engagement.type },
       { label: w.status, value: look.text },
-      { label: w.evaluations, value: formatCount(engagement.evaluationCount) },
+      { label: w.evaluations, value: evaluationCountText(engagement) },
       date(w.created, engagement.createdAt),
       date(w.updated, engagement.updatedAt),
     ],

@@ -408,7 +408,7 @@ class LocalWrites {
       const index = out.findIndex((e) => e.id === engagement.id);
       if (index < 0) {
         if (created) out = [engagement, ...out];
-      } else if (Date.parse(engagement.updatedAt) > Date.parse(out[index].updatedAt)) {
+      } else if (Date.parse(engagement.updatedAt ?? '') > Date.parse(out[index].updatedAt ?? '')) {
         out = out.map((e, i) => (i === index ? engagement : e));
       }
     }

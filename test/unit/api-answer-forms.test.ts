@@ -3,7 +3,15 @@
 // names, and write answers that name the engagement without being it. Then, over real HTTP
 // against the reference service: an answer that names the engagement costs exactly one GET.
 import assert from 'node:assert/strict';
-import { ShapeError, parseEngagement, readPage, readWriteAnswer } from '../../src/api/readings';
+import {
+  ShapeError,
+  UnreadFields,
+  parseEngagement,
+  parseUsageByKey,
+  parseUsageSummary,
+  readPage,
+  readWriteAnswer,
+} from '../../src/api/readings';
 import type { Page } from '../../src/api/types';
 import type { RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';
@@ -117,6 +125,92 @@ describe('page forms (readPage): records and engagements under any of the common
       assert.throws(() => readPage(body, REQUEST, asItem), message);
     });
   }
+});
+
+describe('fields as frameworks write them, and fields only shown that are missing (parseEngagement)', () => {
+  const complete = {
+    id: 7,
+    name: 'Q3 review',
+    type: 'pilot',
+    status: 'active',
+    evaluation_count: 12,
+    created_at: '2026-10-01T09:00:00Z',
+    updated_at: '2026-10-02T09:00:00Z',
+  };
+
+  it('reads evaluation_count, created_at and updated_at under the contract’s names, not again as extra fields', () => {
+    const engagement = parseEngagement(complete);
+    assert.deepEqual(engagement, {
+      id: '7',
+      name: 'Q3 review',
+      type: 'pilot',
+      status: 'active',
+      evaluationCount: 12,
+      createdAt: '2026-10-01T09:00:00Z',
+      updatedAt: '2026-10-02T09:00:00Z',
+    });
+  });
+
+  it('a field under both names keeps the contract’s value', () => {
+    const engagement = parseEngagement({ ...complete, evaluationCount: 13 });
+    assert.equal(engagement.evaluationCount, 13);
+    assert.equal(engagement.evaluation_count, 12);
+  });
+
+  it('a count, a time or a description missing or malformed is unknown and told once per field, however many rows', () => {
+    const unread = new UnreadFields();
+    const rows = [
+      { ...complete, evaluation_count: 'many' },
+      { ...complete, evaluation_count: undefined, created_at: 42 },
+      { ...complete, description: 7 },
+      { ...complete, updated_at: null },
+    ];
+    const page = readPage({ data: rows, total: 4 }, REQUEST, (item, path) => parseEngagement(item, path, unread));
+    assert.equal(page.data.length, 4, 'every row is read');
+    assert.deepEqual(
+      page.data.map((e) => [e.evaluationCount, e.createdAt, e.updatedAt, e.description]),
+      [
+        [undefined, '2026-10-01T09:00:00Z', '2026-10-02T09:00:00Z', undefined],
+        [undefined, undefined, '2026-10-02T09:00:00Z', undefined],
+        [12, '2026-10-01T09:00:00Z', '2026-10-02T09:00:00Z', undefined],
+        [12, '2026-10-01T09:00:00Z', undefined, undefined],
+      ],
+    );
+    assert.equal(
+      unread.summary(),
+      'evaluationCount unknown on 2 items (first: data[0].evaluationCount: expected an integer, got "many"); ' +
+        'createdAt unknown on 1 item (first: data[1].createdAt: expected a string, got number 42); ' +
+        'description unknown on 1 item (first: data[2].description: expected a string, got number 7); ' +
+        'updatedAt unknown on 1 item (first: data[3].updatedAt: expected a string, got null)',
+    );
+  });
+
+  it('an engagement without its id, name, type or status is still unreadable, the field named', () => {
+    for (const field of ['id', 'name', 'type', 'status'] as const) {
+      const row: Record<string, unknown> = { ...complete };
+      delete row[field];
+      assert.throws(() => parseEngagement({ data: [row] }.data[0], 'data[0]'), {
+        name: 'ShapeError',
+        message: new RegExp(`^data\\[0\\]\\.${field}: expected`),
+      });
+    }
+  });
+
+  it('reads billing_period, key_id and last_used_at of the usage summary and the per-key table', () => {
+    const meter = { used: 1, included: 2, overage: 0 };
+    const summary = parseUsageSummary({
+      billing_period: '2026-10',
+      tier: 'growth',
+      usage: { calls: meter, webhooks: meter, storage_gb: meter },
+    });
+    assert.equal(summary.billingPeriod, '2026-10');
+    const byKey = parseUsageByKey({
+      billing_period: '2026-10',
+      keys: [{ key_id: 'k1', name: 'Prod', calls: 3, last_used_at: '2026-10-20T08:00:00Z' }],
+    });
+    assert.equal(byKey.billingPeriod, '2026-10');
+    assert.deepEqual(byKey.keys[0], { keyId: 'k1', name: 'Prod', calls: 3, lastUsedAt: '2026-10-20T08:00:00Z' });
+  });
 });
 
 describe('write answers that name the engagement (readWriteAnswer)', () => {

@@ -114,7 +114,7 @@ describe('API client against the reference service', function () {
       const { engagement: updated } = done(await api.engagements.update(created.id, { status: 'completed' }));
       assert.equal(updated.status, 'completed');
       assert.equal(updated.name, 'Churn calls');
-      assert.ok(updated.updatedAt > created.updatedAt);
+      assert.ok((updated.updatedAt ?? '') > (created.updatedAt ?? ''));
       const patch = service.requests.find((r) => r.method === 'PATCH');
       assert.deepEqual(patch?.body, { status: 'completed' });
     });

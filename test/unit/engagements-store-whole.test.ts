@@ -195,7 +195,7 @@ describe('engagements store: the whole set', function () {
     store.upsert({
       ...target,
       name: 'Renamed meanwhile',
-      updatedAt: new Date(Date.parse(target.updatedAt) + 60_000).toISOString(),
+      updatedAt: new Date(Date.parse(target.updatedAt ?? '') + 60_000).toISOString(),
     });
     await reading;
     service.setLatency(0);

@@ -145,7 +145,7 @@ describe('engagements store against the reference service', function () {
     const updated = {
       ...target,
       name: 'Renamed locally',
-      updatedAt: new Date(Date.parse(target.updatedAt) + 60_000).toISOString(),
+      updatedAt: new Date(Date.parse(target.updatedAt ?? '') + 60_000).toISOString(),
     };
     const created = { ...target, id: 'eng_local', name: 'Created locally' };
     store.upsert(updated);

@@ -333,6 +333,46 @@ const ROWS: Row[] = [
     },
     expected: { serverMessage: 'Not Found' },
   },
+  // Fastify: its schema validation names the field only inside its message.
+  {
+    format: 'Fastify FST_ERR_VALIDATION on a body field',
+    contentType: JSON_TYPE,
+    body: {
+      statusCode: 400,
+      code: 'FST_ERR_VALIDATION',
+      error: 'Bad Request',
+      message: 'body/type must be equal to one of the allowed values',
+    },
+    expected: {
+      serverMessage: 'body/type must be equal to one of the allowed values',
+      fieldErrors: { type: 'must be equal to one of the allowed values' },
+    },
+  },
+  {
+    format: 'Fastify FST_ERR_VALIDATION on a missing body field',
+    contentType: JSON_TYPE,
+    body: {
+      statusCode: 400,
+      code: 'FST_ERR_VALIDATION',
+      error: 'Bad Request',
+      message: "body must have required property 'name'",
+    },
+    expected: {
+      serverMessage: "body must have required property 'name'",
+      fieldErrors: { name: "must have required property 'name'" },
+    },
+  },
+  {
+    format: 'Fastify FST_ERR_VALIDATION on a query parameter, written in snake case',
+    contentType: JSON_TYPE,
+    body: {
+      statusCode: 400,
+      code: 'FST_ERR_VALIDATION',
+      error: 'Bad Request',
+      message: 'querystring/page_size must be <= 100',
+    },
+    expected: { serverMessage: 'querystring/page_size must be <= 100', fieldErrors: { pageSize: 'must be <= 100' } },
+  },
   // Django REST framework.
   {
     format: 'Django REST {field: [..]}',
