@@ -1,4 +1,4 @@
-// `node scripts/run-e2e.mjs [--grep pattern] [--timeout seconds] [--vscode oldest|newest] [--reuse-package]`
+// `node scripts/run-e2e.mjs [--grep pattern] [--timeout seconds] [--vscode oldest|newest] [--built]`
 // --vscode: which VS Code (code-server) the tests drive, as for scripts/run-integration.mjs.
 // End-to-end tests: mocha in plain Node runs test/e2e/*.test.ts (bundled into out/), whose
 // helpers (test/e2e/workbench.ts) start a fresh code-server with the extension INSTALLED from
@@ -22,9 +22,9 @@ const { values } = parseArgs({
     grep: { type: 'string' },
     timeout: { type: 'string', default: '1800' },
     vscode: { type: 'string', default: 'oldest' },
-    // The .vsix (and the probe's) made by an earlier e2e run of the same sources: `npm test`
-    // passes it to its second e2e stage, which would make the same files again.
-    'reuse-package': { type: 'boolean', default: false },
+    // The test bundles and the .vsix (and the probe's) made by an earlier e2e run of the same
+    // sources: `npm test` passes it to its second e2e stage, which would make the same files again.
+    built: { type: 'boolean', default: false },
   },
 });
 vscodeVersion(values.vscode); // an unknown --vscode stops here
@@ -82,8 +82,8 @@ async function main() {
   const { chromium, codeServer } = ensureCodeServerPrereqs(values.vscode);
   console.log(`[e2e] ${codeServer.label}`);
   ensureNetworkTestTools(); // openssl for the HTTPS test's certificates
-  step('building the test bundles', process.execPath, ['esbuild.mjs', '--tests']);
-  if (values['reuse-package'] && fs.existsSync(VSIX) && fs.existsSync(PROBE_VSIX)) {
+  if (!values.built) step('building the test bundles', process.execPath, ['esbuild.mjs', '--tests']);
+  if (values.built && fs.existsSync(VSIX) && fs.existsSync(PROBE_VSIX)) {
     console.log(
       `[e2e] the packages of the run before: ${path.relative(ROOT, VSIX)}, ${path.relative(ROOT, PROBE_VSIX)}`,
     );

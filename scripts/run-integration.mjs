@@ -1,4 +1,5 @@
-// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds] [--production] [--restricted] [--vscode oldest|newest]`
+// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds] [--production] [--restricted] [--vscode oldest|newest] [--built]`
+// --built: the bundles are already built (`npm test` passes it where the stage before built the same ones).
 // --vscode: which VS Code runs the suite (scripts/vscode/prereqs.mjs, VSCODE_VERSIONS): `oldest`
 // (default; the oldest the manifest accepts, code-server 4.100.3) or `newest` (code-server 4.139.1).
 // --restricted: only test/integration/*.restricted.test.ts, with VS Code's workspace trust ON
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     production: { type: 'boolean', default: false },
     restricted: { type: 'boolean', default: false },
     vscode: { type: 'string', default: 'oldest' },
+    built: { type: 'boolean', default: false },
   },
 });
 vscodeVersion(values.vscode); // an unknown --vscode stops here, before the build
@@ -321,7 +323,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 async function main() {
-  build();
+  if (!values.built) build();
+  else if (!fs.existsSync(suite)) throw new Error(`--built, but ${path.relative(ROOT, suite)} is not there`);
   const { files, env } = reportFiles();
   // The HTTPS and proxy suites: this run's certificates, the private CA trusted in VS Code's environment.
   ensureNetworkTestTools();

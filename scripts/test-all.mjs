@@ -40,17 +40,19 @@ const stages = [
       args: ['scripts/run-integration.mjs', '--vscode', which],
       after: which,
     },
-    // The same harness with workspace trust on and an untrusted folder (Restricted Mode).
+    // The same harness with workspace trust on and an untrusted folder (Restricted Mode), on
+    // the bundles the stage before built.
     {
       name: `restricted (${vscode})`,
       cmd: process.execPath,
-      args: ['scripts/run-integration.mjs', '--restricted', '--vscode', which],
+      args: ['scripts/run-integration.mjs', '--restricted', '--vscode', which, '--built'],
     },
     {
       name: `e2e (${vscode})`,
       cmd: process.execPath,
-      // The first e2e stage packages the extension; the next ones install the same .vsix.
-      args: ['scripts/run-e2e.mjs', '--vscode', which, ...(index > 0 ? ['--reuse-package'] : [])],
+      // The first e2e stage builds its bundles and packages the extension; the next ones
+      // install the same .vsix.
+      args: ['scripts/run-e2e.mjs', '--vscode', which, ...(index > 0 ? ['--built'] : [])],
     },
   ]),
 ];
