@@ -14,6 +14,9 @@
 // - Spring Boot `{status, error, message, path}` with validation `errors[]` of `{field, defaultMessage}`
 // - Django REST `{field: [..]}`, `non_field_errors`, `{detail: "…"}`
 // - GraphQL-style `{errors: [{message, path, extensions}]}` behind a REST gateway
+// - zod's `ZodError` as validators of Hono (`@hono/zod-validator`) and others answer it:
+//   `{success: false, error: {name: "ZodError", issues | message}}`, zod 4 writing its issues
+//   `[{path, message}]` as JSON text in `message`
 import { formatCount } from '../core/format';
 import { l10n } from '../core/l10n';
 import { INVISIBLE, foldLines } from '../core/text';
@@ -69,6 +72,8 @@ function readJson(json: unknown, depth = 0): ErrorBodyInfo {
 
 /** An object body: an envelope of a known form, or Django REST's bare `{field: [..]}`. */
 function readObject(root: Record<string, unknown>, said: Said, depth: number): void {
+  const issues = zodIssues(root);
+  if (issues) return readList(issues, said, depth);
   const error = root.error;
   // `{error: {…}}`: this service's form, Google's, and others that nest the body under `error`.
   if (isObject(error) && depth < 3) readObject(error, said, depth + 1);
@@ -91,6 +96,14 @@ function readObject(root: Record<string, unknown>, said: Said, depth: number): v
 
   said.scope ??= scopeOf(root.requiredScope ?? root.required_scope ?? root.scope);
   if (depth === 0 && !WORD_KEYS.some((key) => Object.hasOwn(root, key))) readFieldMap(root, said, depth, true);
+}
+
+/** The issues of a zod `ZodError`: under `issues`, or (zod 4) as JSON text in its `message`. */
+function zodIssues(root: Record<string, unknown>): readonly unknown[] | undefined {
+  if (root.name !== 'ZodError') return undefined;
+  if (Array.isArray(root.issues)) return root.issues as unknown[];
+  const parsed = typeof root.message === 'string' ? parseJsonText(root.message.trim()) : undefined;
+  return Array.isArray(parsed) ? parsed : undefined;
 }
 
 /** A list of errors: strings, or entries naming a field (or not) and saying why. */
