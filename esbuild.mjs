@@ -144,7 +144,19 @@ if (tests) {
     format: 'cjs',
     // Runners, the VS Code API and the framework servers the tests start (run from their own
     // packages, as their users run them) stay outside the bundles; the code under test is bundled in.
-    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', 'typescript', 'undici', 'json-server'],
+    external: [
+      'vscode',
+      'mocha',
+      'playwright-core',
+      '@vscode/test-electron',
+      'typescript',
+      'undici',
+      'json-server',
+      'hono',
+      '@hono/node-server',
+      '@hono/zod-validator',
+      'zod',
+    ],
   });
 }
 
