@@ -161,6 +161,10 @@ if (tests) {
       'undici',
       'json-server',
       'fastify',
+      'hono',
+      '@hono/node-server',
+      '@hono/zod-validator',
+      'zod',
     ],
   });
 }

@@ -1,16 +1,18 @@
 // The one HTTP client of the extension: requests of the contract sent through its ky instance
-// (made here: the base URL, the per-attempt timeout, no redirects, no cache, retries for GETs
-// only) with the auth header (the key read from a provider at request time, which nothing
-// outside the client can reach), a per-request timeout for the answer and again for its body,
-// and a log entry per request. A failure becomes an `ApiError` (errors.ts). No `vscode`
-// import: it runs in the extension host and in a browser.
+// (made here: the per-attempt timeout, redirects handed back rather than followed by fetch, no
+// cache, retries for GETs only) with the auth header (the key read from a provider at request
+// time, which nothing outside the client can reach), a per-request timeout for the answer and
+// again for its body, and a log entry per request. Which redirects are followed, and how, is
+// decided here (`nextHop`): only within the environment's base URL, never with the key to
+// another origin. A failure becomes an `ApiError` (errors.ts). No `vscode` import: it runs in
+// the extension host and in a browser.
 import type { KyInstance } from 'ky';
 import ky, { HTTPError, TimeoutError } from 'ky';
 import { LIMITS } from '../core/concurrency';
 import { l10n } from '../core/l10n';
 import { parseBaseUrl } from '../core/validation';
 import type { CallState, Endpoint } from './errors';
-import { ApiError, isAbort, parseRetryAfter, toApiError } from './errors';
+import { ApiError, MAX_REDIRECTS, isAbort, parseRetryAfter, redirectRefused, toApiError } from './errors';
 import type { ConnectionProblem } from './network';
 import { classifyConnectionFailure } from './network';
 import type { WriteAnswer } from './readings';
@@ -70,6 +72,12 @@ export interface ClientOptions {
    * a size the service already refused. Default: this client only.
    */
   listSizes?: Map<string, number>;
+  /**
+   * Per base URL: whether the service wants every path with a trailing slash, learned from
+   * its first redirect that only added (or removed) one, so later requests cost no redirect.
+   * Kept beyond one client like `listSizes`. Default: this client only.
+   */
+  slashes?: Map<string, boolean>;
 }
 
 /** `eus-tools.engagement-usage/0.1.0 (VS Code 1.100.3)`: who is calling, for the service's logs. */
@@ -114,6 +122,7 @@ export class ApiClient {
   readonly #onRequest: ClientOptions['onRequest'];
   readonly #settings: HttpSettings;
   readonly #agent: Record<string, string>;
+  readonly #slashes: Map<string, boolean>;
   #http?: KyInstance;
 
   constructor(options: ClientOptions) {
@@ -132,6 +141,7 @@ export class ApiClient {
       fetch: options.fetch,
     };
     this.#agent = options.userAgent ? { 'User-Agent': options.userAgent } : {};
+    this.#slashes = options.slashes ?? new Map<string, boolean>();
   }
 
   /** Sends one request of the contract and returns its checked body. */
@@ -189,7 +199,10 @@ export class ApiClient {
     }
   }
 
-  /** Reads the key and sends the request; the response is returned before its body is read. */
+  /**
+   * Reads the key and sends the request, following the redirects `nextHop` allows; the
+   * response is returned before its body is read.
+   */
   async #send<T>(
     endpoint: Endpoint,
     init: RequestInit<T>,
@@ -203,14 +216,34 @@ export class ApiClient {
     if (!key) throw new ApiError('unauthorized', 'No API key is stored for this environment.', { endpoint });
     call.key = key;
     const http = (this.#http ??= createHttp(this.#settings));
-    return http(address.path, {
-      method: endpoint.method,
-      searchParams: address.searchParams,
-      json: init.json,
-      signal: init.signal ? AbortSignal.any([init.signal, bodyDeadline]) : bodyDeadline,
-      headers: { ...init.headers, ...this.#agent, Authorization: `Bearer ${key}`, Accept: 'application/json' },
-      context: { call },
-    });
+    const headers = { ...init.headers, ...this.#agent, Authorization: `Bearer ${key}`, Accept: 'application/json' };
+    const signal = init.signal ? AbortSignal.any([init.signal, bodyDeadline]) : bodyDeadline;
+    let hop: Hop = { url: this.#urlOf(address), method: endpoint.method, count: 0, slashResent: false };
+    for (;;) {
+      const method = hop.method;
+      const response = await http(hop.url, {
+        method,
+        json: method === 'GET' ? undefined : init.json,
+        signal,
+        headers,
+        context: { call },
+      }).catch((error: unknown) => {
+        if (error instanceof HTTPError && isRedirect(error.response)) return error.response;
+        throw error;
+      });
+      if (!isRedirect(response)) return response;
+      const next = nextHop(response, hop, { endpoint, asked: address.logPath, baseUrl: this.baseUrl, key });
+      if ('answer' in next) return next.answer;
+      if (next.slash !== undefined) this.#slashes.set(this.baseUrl, next.slash);
+      hop = next;
+    }
+  }
+
+  /** The absolute URL of a request, its path built the way the service wants it (trailing slash or not). */
+  #urlOf(address: Address): string {
+    const slash = this.#slashes.get(this.baseUrl) === true ? '/' : '';
+    const query = address.searchParams ? `?${address.searchParams.toString()}` : '';
+    return `${this.baseUrl}/${address.path}${slash}${query}`;
   }
 
   #log(
@@ -256,6 +289,96 @@ function buildPath(template: string, params: Record<string, string>): string {
   });
 }
 
+// Redirects. fetch hands every redirect back (`redirect: 'manual'`), as a 3xx with its
+// Location or, where fetch hides it, as an `opaqueredirect` with neither; this decides what
+// each one means. The key follows only within the environment's base URL (same origin, under
+// its path): anywhere else is refused, and a write is never sent to a new address but for a
+// trailing slash, the routing of a framework, which no framework answers after processing.
+/** One request's way through the redirects it met: where it goes next, and how. */
+interface Hop {
+  url: string;
+  method: Endpoint['method'];
+  /** Redirects followed so far. */
+  count: number;
+  /** A write already sent again once to its path with the slash changed. */
+  slashResent: boolean;
+  /** The slash the service wants, when this redirect told it. */
+  slash?: boolean;
+}
+
+interface RedirectContext {
+  endpoint: Endpoint;
+  /** The path and query asked, as the log shows them. */
+  asked: string;
+  baseUrl: string;
+  key: string;
+}
+
+function isRedirect(response: Response): boolean {
+  return (response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect';
+}
+
+/** Where a Location points, resolved against the URL asked; undefined when there is none or it is no URL. */
+function targetOf(response: Response, asked: string): URL | undefined {
+  const location = response.headers.get('Location');
+  if (!location) return undefined;
+  try {
+    return new URL(location, asked);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same origin, no credentials in it, and the base URL's path or below it. */
+function withinBase(target: URL, baseUrl: string): boolean {
+  const base = new URL(baseUrl);
+  const path = base.pathname.replace(/\/+$/, '');
+  return (
+    target.origin === base.origin &&
+    !target.username &&
+    !target.password &&
+    (target.pathname === path || target.pathname.startsWith(`${path}/`))
+  );
+}
+
+/** The target is the URL asked with only a trailing slash added or removed: undefined if not, else whether it has the slash. */
+function slashOnly(target: URL, asked: string): boolean | undefined {
+  const from = new URL(asked);
+  if (target.origin !== from.origin || target.search !== from.search) return undefined;
+  if (target.pathname === `${from.pathname}/`) return true;
+  if (`${target.pathname}/` === from.pathname) return false;
+  return undefined;
+}
+
+/**
+ * What to do with a redirect: the next hop (the same request to the new address), an answer
+ * for the caller (a write's 303: it was processed, and its Location names the result), or a
+ * refusal thrown. A GET follows any redirect within the base URL, up to `MAX_REDIRECTS`; a
+ * write only a 301/302/307/308 adding or removing a trailing slash, once, with its body.
+ */
+function nextHop(response: Response, hop: Hop, context: RedirectContext): Hop | { answer: Response } {
+  const target = targetOf(response, hop.url);
+  const write = hop.method !== 'GET';
+  const refuse = (reason: Parameters<typeof redirectRefused>[0]['reason']) =>
+    redirectRefused({ ...context, reason, status: response.status, target: target?.href, write });
+  if (!target) return refuse('hidden');
+  if (!withinBase(target, context.baseUrl)) return refuse('elsewhere');
+  if (hop.count >= MAX_REDIRECTS) return refuse('tooMany');
+  const slash = slashOnly(target, hop.url);
+  const next = { url: target.href, method: hop.method, count: hop.count + 1, slashResent: hop.slashResent, slash };
+  if (!write) return next;
+  if (response.status === 303) {
+    // Processed; the result is what the Location names: read back as a 201 with a Location is.
+    const headers = new Headers({ Location: target.href });
+    const date = response.headers.get('Date');
+    if (date) headers.set('Date', date);
+    return { answer: new Response(null, { status: 303, headers }) };
+  }
+  if (slash !== undefined && !hop.slashResent && [301, 302, 307, 308].includes(response.status))
+    return { ...next, slashResent: true };
+  return refuse('write');
+}
+
 function parseJson(text: string): unknown {
   if (!text.trim()) throw new ShapeError('', 'a JSON body', 'an empty body');
   try {
@@ -266,8 +389,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-// The ky instance of one client: the base URL, the per-attempt timeout, no redirects, no
-// cache, retries for GETs only (backoff, Retry-After up to a bound, never a lasting
+// The ky instance of one client: the per-attempt timeout, redirects handed back, no cache, retries for GETs only (backoff, Retry-After up to a bound, never a lasting
 // connection problem) and the hook that counts retries for the log.
 export interface HttpSettings {
   baseUrl: string;
@@ -293,9 +415,8 @@ const LASTING: ReadonlySet<ConnectionProblem> = new Set([
 /** Makes the ky instance of a client. */
 function createHttp(settings: HttpSettings): KyInstance {
   return ky.create({
-    prefixUrl: settings.baseUrl,
     timeout: settings.timeoutMs,
-    // A redirect is reported, never followed: the key must not travel to another address.
+    // fetch follows no redirect: the client decides (`nextHop`), so the key never travels to another address.
     redirect: 'manual',
     credentials: 'omit',
     // Never from a cache (Node's RequestInit types lack `cache`; fetch implementations that cache honour it).

@@ -16,6 +16,9 @@
 // - GraphQL-style `{errors: [{message, path, extensions}]}` behind a REST gateway
 // - Fastify's schema validation `{statusCode, code: "FST_ERR_VALIDATION", error, message}`, the
 //   field in its message (`body/type must be equal to one of the allowed values`)
+// - zod's `ZodError` as validators of Hono (`@hono/zod-validator`) and others answer it:
+//   `{success: false, error: {name: "ZodError", issues | message}}`, zod 4 writing its issues
+//   `[{path, message}]` as JSON text in `message`
 import { formatCount } from '../core/format';
 import { l10n } from '../core/l10n';
 import { INVISIBLE, foldLines } from '../core/text';
@@ -71,6 +74,8 @@ function readJson(json: unknown, depth = 0): ErrorBodyInfo {
 
 /** An object body: an envelope of a known form, or Django REST's bare `{field: [..]}`. */
 function readObject(root: Record<string, unknown>, said: Said, depth: number): void {
+  const issues = zodIssues(root);
+  if (issues) return readList(issues, said, depth);
   const error = root.error;
   // `{error: {…}}`: this service's form, Google's, and others that nest the body under `error`.
   if (isObject(error) && depth < 3) readObject(error, said, depth + 1);
@@ -108,6 +113,14 @@ function readFastifyMessage(message: string, said: Said, depth: number): void {
   const field = fieldName(at?.[1] ?? required?.[2]);
   const reason = at?.[2] ?? required?.[1];
   if (field && reason) said.field(field, reason, depth);
+}
+
+/** The issues of a zod `ZodError`: under `issues`, or (zod 4) as JSON text in its `message`. */
+function zodIssues(root: Record<string, unknown>): readonly unknown[] | undefined {
+  if (root.name !== 'ZodError') return undefined;
+  if (Array.isArray(root.issues)) return root.issues as unknown[];
+  const parsed = typeof root.message === 'string' ? parseJsonText(root.message.trim()) : undefined;
+  return Array.isArray(parsed) ? parsed : undefined;
 }
 
 /** A list of errors: strings, or entries naming a field (or not) and saying why. */

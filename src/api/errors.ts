@@ -19,7 +19,7 @@ export type ApiErrorKind =
   | 'conflict' // 409 / 412
   | 'rateLimited' // 429
   | 'server' // 5xx
-  | 'redirected' // 3xx: the base URL points somewhere else
+  | 'redirected' // 3xx not followed: to another origin, hidden, too many, or a write moved
   | 'network' // no answer: DNS, refused, reset, dropped
   | 'timeout'
   | 'cancelled'
@@ -51,10 +51,14 @@ export interface ApiErrorDetails {
   serverMessage?: string;
   /** Per-field messages from a 400/422 body, or the field a bad response got wrong. */
   fieldErrors?: Record<string, string>;
-  /** For `redirected`: where the service pointed. */
+  /** For `redirected`: where the service pointed, in full (the key redacted). */
   location?: string;
   /** For `otherPeriod`: the billing period asked for and the one the answer named. */
   period?: { asked: string; answered: string };
+  /** For `redirected`: the method and the path with its query asked, as `GET /engagements?page=1`. */
+  requested?: string;
+  /** For `redirected`: why it was not followed. */
+  redirect?: RedirectRefusal;
   /** Technical detail for the log (never shown as the message). */
   detail?: string;
   writeOutcome?: WriteOutcome;
@@ -74,6 +78,8 @@ export class ApiError extends Error {
   readonly fieldErrors?: Record<string, string>;
   readonly location?: string;
   readonly period?: { asked: string; answered: string };
+  readonly requested?: string;
+  readonly redirect?: RedirectRefusal;
   readonly detail?: string;
   readonly writeOutcome?: WriteOutcome;
   readonly connection?: ConnectionFailure;
@@ -89,6 +95,8 @@ export class ApiError extends Error {
     this.fieldErrors = details.fieldErrors;
     this.location = details.location;
     this.period = details.period;
+    this.requested = details.requested;
+    this.redirect = details.redirect;
     this.detail = details.detail;
     this.writeOutcome = details.writeOutcome;
     this.connection = details.connection;
@@ -178,12 +186,7 @@ export async function toApiError(
     outcome: (value) => (write ? value : undefined),
   };
   if (error instanceof ShapeError) return shapeFailure(error, failure);
-  if (error instanceof HTTPError) {
-    const status = error.response.status;
-    if ((status >= 300 && status < 400) || error.response.type === 'opaqueredirect')
-      return redirectFailure(error, failure);
-    return statusFailure(error, failure);
-  }
+  if (error instanceof HTTPError) return statusFailure(error, failure);
   if (error instanceof TimeoutError || bodyTimedOut) return timeoutFailure(error, bodyTimedOut, failure);
   if (isAbort(error)) return new ApiError('cancelled', `${failure.where} was cancelled.`, { endpoint });
   if (call.readingBody) return cutOffFailure(error, failure);
@@ -203,21 +206,52 @@ function shapeFailure(error: ShapeError, { endpoint, where, outcome }: Failure):
   );
 }
 
-function redirectFailure(error: HTTPError, { endpoint, where, call }: Failure): ApiError {
-  const { response } = error;
-  // Only the origin of a Location is ever shown; a raw header that is not a URL is not echoed.
-  const location = response.headers.get('Location') ?? undefined;
-  let target: string | undefined;
-  try {
-    target = location ? redact(new URL(location, response.url).origin, call.key) : undefined;
-  } catch {
-    target = undefined;
-  }
-  return new ApiError(
-    'redirected',
-    `The service redirected ${where} to ${target ?? 'another address'}; check the environment's base URL.`,
-    { endpoint, status: response.status, location: target },
-  );
+/** How many redirects within the base URL one request follows before giving up. */
+export const MAX_REDIRECTS = 5;
+
+/** Why a redirect was not followed (the client's `nextHop` decides). */
+export type RedirectRefusal =
+  /** To another origin, or outside the base URL's path: the key is never sent there. */
+  | 'elsewhere'
+  /** fetch hid the target (an `opaqueredirect`), or the Location is missing or no URL. */
+  | 'hidden'
+  /** More than `MAX_REDIRECTS` redirects within the base URL. */
+  | 'tooMany'
+  /** A write moved within the base URL by more than a trailing slash: not sent again blindly. */
+  | 'write';
+
+/**
+ * The `ApiError` of a redirect not followed, thrown by the client. It names what was asked and
+ * the whole target (the key redacted; a Location that is no URL is never echoed). A write's
+ * outcome is unknown: a service may redirect after processing, so it is checked, not re-sent.
+ */
+export function redirectRefused(refusal: {
+  reason: RedirectRefusal;
+  endpoint: Endpoint;
+  asked: string;
+  status: number;
+  target: string | undefined;
+  write: boolean;
+  key: string;
+}): never {
+  const { reason, endpoint, status, write, key } = refusal;
+  const requested = redact(`${endpoint.method} ${refusal.asked}`, key);
+  const target = refusal.target === undefined ? undefined : redact(refusal.target, key);
+  const to = target ?? 'an address it did not show';
+  const said = {
+    elsewhere: `The service redirected ${requested} to ${to}, outside the environment's base URL; the key was not sent there.`,
+    hidden: `The service redirected ${requested} to ${to}; the key was not sent there.`,
+    tooMany: `The service redirected ${requested} more than ${MAX_REDIRECTS} times (last to ${to}); check the environment's base URL.`,
+    write: `The service redirected ${requested} to ${to} (HTTP ${status}); the write was not sent there again.`,
+  }[reason];
+  throw new ApiError('redirected', write ? `${said} Whether it was made is not known.` : said, {
+    endpoint,
+    status: status || undefined,
+    location: target,
+    requested,
+    redirect: reason,
+    writeOutcome: write ? 'unknown' : undefined,
+  });
 }
 
 /** An HTTP error status: its kind, and the service's words read from the body (never the body itself). */

@@ -76,7 +76,8 @@ export function readWriteAnswer<T>(
 }
 
 /**
- * The id a `Location` header points at, when it names `{base}/engagements/{id}` on the
+ * The id a `Location` header points at, when it names `{base}/engagements/{id}` (or with a
+ * trailing slash) on the
  * environment's own origin and under its base URL; undefined for anything else, so the key
  * is never sent elsewhere because a service said so.
  */
@@ -92,7 +93,8 @@ export function locatedId(location: string | undefined, baseUrl: string, collect
   if (url.origin !== base.origin || url.search || url.hash) return undefined;
   const prefix = `${base.pathname.replace(/\/+$/, '')}/${collection}/`;
   if (!url.pathname.startsWith(prefix)) return undefined;
-  const rest = url.pathname.slice(prefix.length);
+  // One trailing slash is a framework's routing (`/engagements/42/`), the same engagement.
+  const rest = url.pathname.slice(prefix.length).replace(/\/$/, '');
   if (!rest || rest.includes('/')) return undefined;
   try {
     const id = decodeURIComponent(rest);

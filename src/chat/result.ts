@@ -68,6 +68,8 @@ export function errorResult(error: unknown, label?: string, ...before: string[])
     scope: error.scope,
     retryAfterMs: error.retryAfterMs,
     location: said.redirectedTo === undefined ? undefined : vscode.l10n.t('the address given below'),
+    requested: error.requested,
+    redirect: error.redirect,
     detail: error.detail,
     writeOutcome: error.writeOutcome,
     connection: error.connection,

@@ -21,6 +21,8 @@ export class Connection implements vscode.Disposable {
   private cached?: { signature: string; api: ServiceApi };
   /** The page size each service took for reading every engagement, kept across its clients. */
   private readonly listSizes = new Map<string, number>();
+  /** Whether each service wants its paths with a trailing slash, learned once per window. */
+  private readonly slashes = new Map<string, boolean>();
   private activeId?: string;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -94,6 +96,7 @@ export class Connection implements vscode.Disposable {
     return new ServiceApi({
       baseUrl: env.baseUrl,
       listSizes: this.listSizes,
+      slashes: this.slashes,
       timeoutMs: Math.max(1, timeout) * 1000,
       userAgent: this.userAgent,
       getKey: async () => {

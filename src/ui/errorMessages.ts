@@ -65,12 +65,29 @@ const ACCESS: Record<'unauthorized' | 'forbidden' | 'redirected', Words> = {
       ),
       error,
     ),
-  redirected: (error, env) =>
-    vscode.l10n.t(
-      'The service redirected to {0}. The key was not sent there; check the base URL of {1}.',
-      error.location ?? '?',
+  redirected: (error, env) => {
+    const asked = error.requested ?? error.endpoint?.method ?? '?';
+    const target = error.location ?? vscode.l10n.t('an address it did not show');
+    if (error.redirect === 'write')
+      return vscode.l10n.t(
+        'The service redirected {0} to {1} instead of answering; it was not sent there again.',
+        asked,
+        target,
+      );
+    if (error.redirect === 'tooMany')
+      return vscode.l10n.t(
+        'The service redirected {0} too many times (last to {1}); check the base URL of {2}.',
+        asked,
+        target,
+        env,
+      );
+    return vscode.l10n.t(
+      'The service redirected {0} to {1}. The key was not sent there; check the base URL of {2}.',
+      asked,
+      target,
       env,
-    ),
+    );
+  },
 };
 
 /** The service answered and refused the request as it was. */

@@ -221,7 +221,7 @@ describe('Reliability: hostile and odd input from the user', function () {
         assert.match(
           prompt.initialError ?? '',
           new RegExp(
-            `redirected to ${elsewhere.url.replace(/[.]/g, '\\.')}.*The key was not sent there.*Enter the final address`,
+            `redirected GET /\\S+ to ${elsewhere.url.replace(/[.]/g, '\\.')}/v1/engagements\\. The key was not sent there.*Enter the final address`,
           ),
         );
         ctx.service.faults.clear();
@@ -239,12 +239,26 @@ describe('Reliability: hostile and odd input from the user', function () {
     inputs(1);
   });
 
+  it('a redirect within the service (its own address again) is followed through VS Code’s fetch: the view lists', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Redirect within');
+    await eng().tree();
+    const before = ctx.service.requests.length;
+    ctx.service.faults.add({ method: 'GET', kind: 'redirect', status: 307, times: 1 });
+    await runCommand('refreshEngagements');
+    assert.equal(eng().message(), undefined, 'no error in the view');
+    assert.ok(eng().loaded().length > 0, 'the engagements are listed');
+    assert.ok(ctx.service.requests.length > before, 'the redirect was followed to the service itself');
+  });
+
   for (const status of [301, 302, 307, 308]) {
     it(`a ${status} redirect to another host on a GET, a POST, a PATCH and a usage read: refused, key not sent`, async () => {
       await useEnvironment(ctx, ctx.service.keys.admin, `Redirect ${status}`);
       await eng().tree();
       ctx.service.faults.add({ kind: 'redirect', status, location: `${elsewhere.url}/v1/stolen?from=${status}` });
-      const said = new RegExp(`redirected to ${elsewhere.url.replace(/[.]/g, '\\.')}\\. The key was not sent there`);
+      // What was asked and the whole address it was sent to are said.
+      const said = new RegExp(
+        `redirected (GET|POST|PATCH) /\\S+ to ${elsewhere.url.replace(/[.]/g, '\\.')}/v1/stolen\\S*\\. The key was not sent there`,
+      );
       await runCommand('refreshEngagements');
       assert.match(eng().message() ?? '', said);
       ctx.ui.answer(...createAnswers('Via redirect'));

@@ -69,7 +69,7 @@ describe('Connections kept by the fetch are reused by the client (HTTPS, unit)',
     assert.ok(seen.tcp <= KEPT && seen.tls === seen.tcp, `${SEQUENTIAL} reads: ${JSON.stringify(seen)}`);
   });
 
-  it('keeps the connection after answers that are failures: 404, 503 retried twice, a redirect not followed, a 500 to a create', async () => {
+  it('keeps the connection after answers that are failures: 404, 503 retried twice, a redirect to another host refused, a 500 to a create', async () => {
     const cases: Array<{ what: string; call: (api: ServiceApi) => Promise<unknown>; before?: () => void }> = [
       { what: '404', call: (api) => api.engagements.get('eng_missing') },
       {
@@ -78,9 +78,9 @@ describe('Connections kept by the fetch are reused by the client (HTTPS, unit)',
         before: () => service.faults.add({ kind: 'status', status: 503, times: 3 }),
       },
       {
-        what: 'a redirect',
+        what: 'a redirect to another host',
         call: (api) => api.engagements.list(),
-        before: () => service.faults.add({ kind: 'redirect', times: 1 }),
+        before: () => service.faults.add({ kind: 'redirect', location: 'https://127.0.0.2:9/elsewhere', times: 1 }),
       },
       {
         what: '500 to a create',

@@ -1,0 +1,187 @@
+// A service built with Hono 4 the way Hono's documentation builds a CRUD API: sub-apps mounted
+// with `app.route`, `bearerAuth` on the API, bodies checked by `zValidator` with zod schemas,
+// `c.json` answers, and routes declared with a trailing slash. Hono's own `appendTrailingSlash`
+// (`alwaysRedirect: true`) answers a GET without one with a 301 to the path with it; with
+// `slashWrites`, writes are redirected the same way, as Django's APPEND_SLASH does for every
+// method. Nothing here is shaped for the client: the tests run the client against it as it is.
+// Started on 127.0.0.1, port 0, by each test.
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
+import { appendTrailingSlash } from 'hono/trailing-slash';
+import { z } from 'zod';
+
+interface Row {
+  id: string;
+  name: string;
+  type: string;
+  status: string;
+  evaluationCount: number;
+  createdAt: string;
+  updatedAt: string;
+  description?: string;
+}
+
+export interface HonoService {
+  baseUrl: string;
+  /** Every request it received, as `METHOD /path?query STATUS`. */
+  requests: string[];
+  /** The engagements it holds now. */
+  held(): Row[];
+  close(): Promise<void>;
+}
+
+const createSchema = z.object({
+  name: z.string().min(1).max(200),
+  type: z.string().min(1),
+  description: z.string().optional(),
+});
+
+const patchSchema = z.object({
+  name: z.string().min(1).max(200).optional(),
+  description: z.string().optional(),
+  status: z.enum(['active', 'completed', 'archived']).optional(),
+});
+
+const pageSchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  billingPeriod: z.string().optional(),
+});
+
+function seed(count: number): Row[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `eng_${String(i + 1).padStart(3, '0')}`,
+    name: `Engagement ${i + 1}`,
+    type: i % 2 ? 'pilot' : 'evaluation',
+    status: 'active',
+    evaluationCount: i,
+    createdAt: '2026-10-01T09:00:00.000Z',
+    updatedAt: '2026-10-01T09:00:00.000Z',
+  }));
+}
+
+/**
+ * How a create answers: 201 with the engagement (the default); `seeOther`: Post/Redirect/Get,
+ * a 303 to the engagement made; `moved`: a 307 to another address, nothing made.
+ */
+export type CreateAnswer = { kind: 'created' } | { kind: 'seeOther' } | { kind: 'moved'; to: string };
+
+function engagementsApp(rows: Row[], answer: CreateAnswer) {
+  const app = new Hono();
+  app.get('/engagements/', zValidator('query', pageSchema), (c) => {
+    const { page, pageSize } = c.req.valid('query');
+    const data = rows.slice((page - 1) * pageSize, page * pageSize);
+    return c.json({ data, page, pageSize, totalCount: rows.length });
+  });
+  app.get('/engagements/:id/', (c) => {
+    const row = rows.find((r) => r.id === c.req.param('id'));
+    return row ? c.json(row) : c.json({ message: 'Not found' }, 404);
+  });
+  app.post('/engagements/', zValidator('json', createSchema), (c) => {
+    if (answer.kind === 'moved') return c.redirect(answer.to, 307);
+    const input = c.req.valid('json');
+    const now = new Date().toISOString();
+    const row: Row = {
+      id: `eng_${String(rows.length + 1).padStart(3, '0')}`,
+      ...input,
+      status: 'active',
+      evaluationCount: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    rows.push(row);
+    return answer.kind === 'seeOther' ? c.redirect(`/v1/engagements/${row.id}/`, 303) : c.json(row, 201);
+  });
+  app.patch('/engagements/:id/', zValidator('json', patchSchema), (c) => {
+    const row = rows.find((r) => r.id === c.req.param('id'));
+    if (!row) return c.json({ message: 'Not found' }, 404);
+    Object.assign(row, c.req.valid('json'), { updatedAt: new Date().toISOString() });
+    return c.json(row);
+  });
+  return app;
+}
+
+function usageApp() {
+  const app = new Hono();
+  const period = (asked?: string) => asked ?? '2026-10';
+  app.get('/summary/', zValidator('query', pageSchema), (c) =>
+    c.json({
+      billingPeriod: period(c.req.valid('query').billingPeriod),
+      tier: 'growth',
+      usage: {
+        calls: { used: 12_500, included: 10_000, overage: 2_500 },
+        webhooks: { used: 40, included: 1_000, overage: 0 },
+        storage_gb: { used: 1.5, included: 5, overage: 0 },
+      },
+    }),
+  );
+  app.get('/by-key/', zValidator('query', pageSchema), (c) =>
+    c.json({
+      billingPeriod: period(c.req.valid('query').billingPeriod),
+      keys: [{ keyId: 'key_1', name: 'CI', calls: 12_500, lastUsedAt: '2026-10-20T10:00:00Z' }],
+    }),
+  );
+  app.get('/details/', zValidator('query', pageSchema), (c) => {
+    const { page, pageSize } = c.req.valid('query');
+    const all = Array.from({ length: 30 }, (_, i) => ({
+      timestamp: `2026-10-${String((i % 28) + 1).padStart(2, '0')}T08:00:00Z`,
+      endpoint: '/v1/engagements',
+      calls: i + 1,
+      keyId: 'key_1',
+    }));
+    return c.json({ data: all.slice((page - 1) * pageSize, page * pageSize), page, pageSize, totalCount: all.length });
+  });
+  return app;
+}
+
+/** Starts the Hono service with `count` engagements; `token` is the one key it accepts. */
+export async function startHonoService(options: {
+  count?: number;
+  token: string;
+  slashWrites?: boolean;
+  createAnswer?: CreateAnswer;
+  /** Every GET of the usage summary answers 302 to this address (a service moved elsewhere). */
+  summaryMovedTo?: string;
+}): Promise<HonoService> {
+  const rows = seed(options.count ?? 60);
+  const requests: string[] = [];
+  const app = new Hono();
+  app.use(async (c, next) => {
+    await next();
+    const url = new URL(c.req.url);
+    requests.push(`${c.req.method} ${url.pathname}${url.search} ${c.res.status}`);
+  });
+  if (options.slashWrites) {
+    app.use(async (c, next) => {
+      if (c.req.method === 'GET' || c.req.path.endsWith('/')) return next();
+      const url = new URL(c.req.url);
+      url.pathname += '/';
+      return c.redirect(url.toString(), 301);
+    });
+  }
+  app.use(appendTrailingSlash({ alwaysRedirect: true }));
+  app.use('/v1/*', bearerAuth({ token: options.token }));
+  if (options.summaryMovedTo) {
+    const to = options.summaryMovedTo;
+    app.get('/v1/usage/summary/', (c) => c.redirect(to, 302));
+  }
+  app.route('/v1', engagementsApp(rows, options.createAnswer ?? { kind: 'created' }));
+  app.route('/v1/usage', usageApp());
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    held: () => rows.map((row) => ({ ...row })),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
