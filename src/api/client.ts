@@ -389,8 +389,9 @@ function parseJson(text: string): unknown {
   }
 }
 
-// The ky instance of one client: the per-attempt timeout, redirects handed back, no cache, retries for GETs only (backoff, Retry-After up to a bound, never a lasting
-// connection problem) and the hook that counts retries for the log.
+// The ky instance of one client: the per-attempt timeout, redirects handed back, no cache,
+// retries for GETs only (backoff, Retry-After up to a bound, never a lasting connection
+// problem) and the hook that counts retries for the log.
 export interface HttpSettings {
   baseUrl: string;
   timeoutMs: number;
