@@ -136,6 +136,7 @@ export function ensureNode(major) {
   const started = Date.now();
   const install = run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `${NODE_PACKAGE}@${major}`], {
     cwd: dir,
+    env: withoutOuterNpm(process.env),
   });
   const version = nodeVersionOf(bin);
   if (!install.ok || !version?.startsWith(`v${major}.`)) {
@@ -143,6 +144,15 @@ export function ensureNode(major) {
   }
   log(`Node ${version} installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return bin;
+}
+
+/**
+ * The environment without what an outer npm (`npm test`) put in it: `npm_config_*` reach an
+ * npm run from here as its own config, and code-server's postinstall reads the Node it runs on
+ * from `npm_config_user_agent` ("node/v20…" from the outer npm on the system Node).
+ */
+function withoutOuterNpm(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^npm_/i.test(name)));
 }
 
 /** PATH with `node`'s folder first, so code-server's `#!/usr/bin/env node` (and npm) run on it. */
@@ -214,7 +224,7 @@ function installCodeServer(which, node) {
   );
   const started = Date.now();
   const env = {
-    ...process.env,
+    ...withoutOuterNpm(process.env),
     // Its postinstall refuses root without this, and node-pty's runs `npx node-gyp`.
     npm_config_unsafe_perm: 'true',
     npm_config_yes: 'true',
