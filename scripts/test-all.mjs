@@ -70,8 +70,8 @@ function counts(output) {
 
 /**
  * Runs a stage; its output is streamed as it comes, or, for a stage run alongside another or
- * in the background (`hold` says which), held and printed whole when it ends (so outputs never
- * interleave).
+ * in the background (`hold` says which), held in `output` for the caller to print once the
+ * stage it ran beside has ended (so outputs never interleave).
  */
 function runStage(stage, { hold = '' } = {}) {
   return new Promise((resolve) => {
@@ -87,7 +87,6 @@ function runStage(stage, { hold = '' } = {}) {
     };
     const done = (code) => {
       running.delete(child);
-      if (hold) process.stdout.write(`\n=== ${stage.name} (ran ${hold}) ===\n${Buffer.concat(held).toString('utf8')}`);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       resolve({
         stage: stage.name,
@@ -96,6 +95,7 @@ function runStage(stage, { hold = '' } = {}) {
         tally: counts(tail),
         code,
         stopOnFailure: stage.stopOnFailure,
+        output: hold ? `\n=== ${stage.name} (ran ${hold}) ===\n${Buffer.concat(held).toString('utf8')}` : '',
       });
     };
     child.stdout.on('data', (c) => keep(c, process.stdout));
@@ -136,6 +136,7 @@ for (const [first, ...others] of steps) {
   if (first.after && background.has(first.after)) {
     const result = await background.get(first.after);
     background.delete(first.after);
+    process.stdout.write(result.output);
     rows.push(result);
     if (!result.ok) failed = true;
   }
@@ -143,12 +144,16 @@ for (const [first, ...others] of steps) {
     `\n=== ${first.name}${others.length ? ` (with ${others.map((o) => o.name).join(', ')} alongside)` : ''} ===`,
   );
   const results = await Promise.all([runStage(first), ...others.map((o) => runStage(o, { hold: 'alongside' }))]);
+  for (const result of results) process.stdout.write(result.output);
   rows.push(...results);
   if (results.some((r) => !r.ok)) failed = true;
   if (results.some((r) => !r.ok && r.stopOnFailure)) break;
 }
 // A run stopped early still reports what it started in the background.
-rows.push(...(await Promise.all(background.values())));
+for (const result of await Promise.all(background.values())) {
+  process.stdout.write(result.output);
+  rows.push(result);
+}
 
 const total = { passed: 0, failed: 0 };
 console.log('\n=== summary ===');
