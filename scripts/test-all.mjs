@@ -153,6 +153,7 @@ for (const [first, ...others] of steps) {
 for (const result of await Promise.all(background.values())) {
   process.stdout.write(result.output);
   rows.push(result);
+  if (!result.ok) failed = true;
 }
 
 const total = { passed: 0, failed: 0 };
