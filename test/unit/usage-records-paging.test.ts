@@ -15,6 +15,8 @@ import type { UsageRecord } from '../../src/api/types';
 import { EngagementStore } from '../../src/engagements/store';
 import type { DetailsData, ViewState } from '../../src/usage/protocol';
 import { RecordsPages, readRecordsPage } from '../../src/usage/sections';
+import { READINGS, type ReadingName } from '../service/readings';
+import { useReferenceService } from './support/referenceService';
 
 const PERIOD = '2026-10';
 const COUNT = 260;
@@ -122,10 +124,10 @@ interface Walk {
 }
 
 /** The records section from page `start`, then Next while it is offered (bounded). */
-async function walk(api: ServiceApi, start: number, pageSize: number): Promise<Walk> {
+async function walk(api: ServiceApi, start: number, pageSize: number, period = PERIOD): Promise<Walk> {
   const view: ViewState = {
     environmentId: 'env',
-    period: PERIOD,
+    period,
     sort: { column: 'calls', direction: 'desc' },
     page: start,
     pageSize,
@@ -341,4 +343,38 @@ describe('Usage records paged as the service really pages them (unit, loopback)'
       assert.equal(new Set(result.ids).size, 25, 'page 10 shown again as itself, not as page 11');
     });
   });
+});
+
+describe('Usage records table under the reference service’s paging readings (unit)', function () {
+  this.timeout(30_000);
+  const reference = useReferenceService();
+  const names: ReadingName[] = [
+    'reference',
+    'capped50',
+    'ignoresPage',
+    'ignoresPageSize',
+    'onePage',
+    'itemsEnvelope',
+    'resultsEnvelope',
+    'metaEnvelope',
+  ];
+  for (const name of names)
+    for (const pageSize of [25, 100])
+      it(`pages of ${pageSize}: no record on two pages, only a total said or counted, and every record the service pages to (${name})`, async () => {
+        const service = reference.service;
+        service.setReading(READINGS[name]);
+        try {
+          const period = service.store.currentPeriod();
+          const all = service.store.details(period).map((r) => String(r.id));
+          const result = await walk(reference.api(), 1, pageSize, period);
+          const ignoresPage = name === 'ignoresPage';
+          const firstPage = result.shown[0].records.length;
+          assertHonest(result, all.length, ignoresPage ? firstPage : all.length);
+          if (ignoresPage) assert.deepEqual([...new Set(result.ids)], all.slice(0, firstPage));
+          else assert.deepEqual(result.ids, all, 'every record once, in order');
+          assert.equal(result.shown.at(-1)?.hasNext, false);
+        } finally {
+          service.setReading({});
+        }
+      });
 });
