@@ -32,6 +32,8 @@ export interface PagedResult<T> {
   pages: number;
   /** Set when items are missing and cannot be read by asking for more pages. */
   stop?: PagingStop;
+  /** The service said no total and the end was not reached: `totalCount` is one past what was read, not a count. */
+  totalEstimated?: boolean;
 }
 
 export interface AllPagesOptions<T> {
@@ -270,7 +272,16 @@ class Reading<T> {
     const { requests, pageSize, stop } = this;
     // A total guessed one past a full page is not shown once the end was found: it is counted.
     const total = this.estimated && this.ended ? items.length : this.total;
-    return { items, totalCount: Math.max(total, items.length), requests, pageSize, pages: this.pages.size, stop };
+    const totalEstimated = this.estimated && !this.ended ? true : undefined;
+    return {
+      items,
+      totalCount: Math.max(total, items.length),
+      requests,
+      pageSize,
+      pages: this.pages.size,
+      stop,
+      ...(totalEstimated ? { totalEstimated } : {}),
+    };
   }
 }
 

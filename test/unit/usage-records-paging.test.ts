@@ -378,3 +378,78 @@ describe('Usage records table under the reference service’s paging readings (u
         }
       });
 });
+
+describe('The Engagements view over a service paging bare arrays without a total (unit, loopback)', function () {
+  this.timeout(30_000);
+  let service: Loopback;
+  afterEach(async () => {
+    await service?.close();
+  });
+
+  async function startEngagements(count: number): Promise<Loopback> {
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: i + 1,
+      name: `Engagement ${i + 1}`,
+      type: 'evaluation',
+      status: 'active',
+    }));
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      requests.push(`${url.pathname}${url.search}`);
+      const page = Number(url.searchParams.get('page'));
+      const size = Number(url.searchParams.get('pageSize'));
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify(rows.slice((page - 1) * size, page * size)));
+    });
+    return listen(server, requests);
+  }
+
+  async function storeOver(count: number): Promise<EngagementStore> {
+    service = await startEngagements(count);
+    const client = api(service.baseUrl);
+    const store = new EngagementStore({
+      environmentId: () => 'env',
+      api: () => client,
+      hasKey: () => Promise.resolve(true),
+      pageSize: () => 50,
+    });
+    await store.refresh();
+    return store;
+  }
+
+  it('"Load more… (50 loaded)" with no total until a short page counts 120, then nothing more to load', async () => {
+    const store = await storeOver(120);
+    try {
+      let s = store.snapshot();
+      assert.deepEqual([s.items.length, s.totalEstimated, s.hasMore], [50, true, true], 'no "of 51"');
+      await store.loadMore();
+      s = store.snapshot();
+      assert.deepEqual([s.items.length, s.totalEstimated, s.hasMore], [100, true, true], 'no "of 101"');
+      await store.loadMore();
+      s = store.snapshot();
+      assert.deepEqual(
+        [s.items.length, s.totalCount, s.totalEstimated, s.hasMore, s.stop],
+        [120, 120, undefined, false, undefined],
+      );
+    } finally {
+      store.dispose();
+    }
+  });
+
+  it('a list whose last page is full: the empty page after it counts 100, with no "ended early" said', async () => {
+    const store = await storeOver(100);
+    try {
+      await store.loadMore();
+      await store.loadMore();
+      const s = store.snapshot();
+      assert.deepEqual(
+        [s.items.length, s.totalCount, s.totalEstimated, s.hasMore, s.stop],
+        [100, 100, undefined, false, undefined],
+      );
+    } finally {
+      store.dispose();
+    }
+  });
+});
