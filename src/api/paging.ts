@@ -32,6 +32,8 @@ export interface PagedResult<T> {
   pages: number;
   /** Set when items are missing and cannot be read by asking for more pages. */
   stop?: PagingStop;
+  /** The service said no total and the end was not reached: `totalCount` is one past what was read, not a count. */
+  totalEstimated?: boolean;
 }
 
 export interface AllPagesOptions<T> {
@@ -82,10 +84,14 @@ export function checkPage<T>(
  * read too, one at a time, until the total is reached or the service has nothing more.
  */
 export async function fetchAllPages<T>(
-  fetchPage: PageFetcher<T>,
+  fetchWhole: PageFetcher<T>,
   options: AllPagesOptions<T>,
 ): Promise<PagedResult<T>> {
+  const fetchPage = pastTheEndEmpty(fetchWhole);
   let first = await fetchPage(1, options.pageSize, options.signal);
+  // A list that arrives whole (more than asked, and no more than it says it has): nothing more
+  // is asked, in a page size the service chose.
+  if (arrivedWhole(first, options.pageSize)) return wholeResult(first.data, options.idOf);
   // Without a total, a first page shorter than its size is the end of the list, or the most
   // this service puts on a page (it did not say): the next page, in the size it answered, tells.
   if (first.totalEstimated && first.data.length > 0 && first.data.length < first.pageSize)
@@ -98,6 +104,42 @@ export async function fetchAllPages<T>(
     reading.stop = 'endedEarly';
   }
   return reading.result();
+}
+
+/**
+ * A first page that holds the whole list: more items than were asked for, and either no total
+ * or no more than the total it says (a bare array of every record, as json-server sends).
+ */
+function arrivedWhole(answer: Page<unknown>, asked: number): boolean {
+  const n = answer.data.length;
+  return n > asked && (answer.totalEstimated === true || n >= answer.totalCount);
+}
+
+/** Every item once (by id), the total counted. */
+function wholeResult<T>(data: T[], idOf?: (item: T) => string | undefined): PagedResult<T> {
+  const seen = new Set<string>();
+  const items = data.filter((item) => {
+    const id = idOf?.(item);
+    if (id === undefined) return true;
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
+  return { items, totalCount: items.length, requests: 1, pageSize: Math.max(1, data.length), pages: 1 };
+}
+
+/**
+ * A fetcher that reads a 404 for a page after the first as an empty page: the list ends before
+ * it ("Invalid page.", as Django REST framework answers a page past the end).
+ */
+function pastTheEndEmpty<T>(fetchPage: PageFetcher<T>): PageFetcher<T> {
+  return async (page, pageSize, signal) => {
+    try {
+      return await fetchPage(page, pageSize, signal);
+    } catch (error) {
+      if (page > 1 && error instanceof ApiError && error.kind === 'notFound')
+        return { data: [], page, pageSize, totalCount: (page - 1) * pageSize, totalEstimated: true };
+      throw error;
+    }
+  };
 }
 
 /** What reading every page has gathered so far, and each step of it. */
@@ -113,6 +155,10 @@ class Reading<T> {
   stop: PagingStop | undefined;
   /** An empty page answered: the service has nothing beyond it. */
   private ended = false;
+  /** The service has said no total yet: the one there is was counted, or guessed one past a full page. */
+  private estimated: boolean;
+  /** The first page was as full as asked: a service that does not page may hold more than it sent. */
+  private readonly firstFull: boolean;
 
   constructor(
     first: Page<T>,
@@ -124,6 +170,8 @@ class Reading<T> {
     this.pages = new Map([[1, first.data]]);
     this.remember(first.data);
     this.total = first.totalCount;
+    this.estimated = first.totalEstimated === true;
+    this.firstFull = first.data.length >= options.pageSize;
     this.loaded = first.data.length;
     options.onProgress?.(Math.min(this.loaded, this.total), this.total);
   }
@@ -148,9 +196,15 @@ class Reading<T> {
     this.requests++;
     const problem = checkPage(page, answer, this.seen, this.options.idOf);
     if (problem) {
-      this.stop ??= problem;
+      // Without a total said, a page that repeats what was read is the end of what can be read:
+      // the total is what was counted. Only a full first page leaves room for more, unread.
+      if (this.estimated) {
+        this.ended = true;
+        if (this.firstFull) this.stop ??= problem;
+      } else this.stop ??= problem;
       return;
     }
+    if (!answer.totalEstimated) this.estimated = false;
     if (answer.data.length === 0) this.ended = true;
     this.pages.set(page, answer.data);
     this.remember(answer.data);
@@ -195,7 +249,9 @@ class Reading<T> {
       page++;
     }
     // An empty page: the service has nothing more, whatever its total said.
-    if (this.stop === undefined && this.ended && count(this.pages) < this.wanted()) this.stop = 'endedEarly';
+    // (Without a total said, the end found is the total.)
+    if (this.stop === undefined && this.ended && !this.estimated && count(this.pages) < this.wanted())
+      this.stop = 'endedEarly';
   }
 
   /** The items in page order, each id once. */
@@ -213,8 +269,19 @@ class Reading<T> {
         items.push(item);
       }
     }
-    const { total, requests, pageSize, stop } = this;
-    return { items, totalCount: Math.max(total, items.length), requests, pageSize, pages: this.pages.size, stop };
+    const { requests, pageSize, stop } = this;
+    // A total guessed one past a full page is not shown once the end was found: it is counted.
+    const total = this.estimated && this.ended ? items.length : this.total;
+    const totalEstimated = this.estimated && !this.ended ? true : undefined;
+    return {
+      items,
+      totalCount: Math.max(total, items.length),
+      requests,
+      pageSize,
+      pages: this.pages.size,
+      stop,
+      ...(totalEstimated ? { totalEstimated } : {}),
+    };
   }
 }
 
@@ -222,4 +289,200 @@ function count(pages: Map<number, unknown[]>): number {
   let n = 0;
   for (const data of pages.values()) n += data.length;
   return n;
+}
+
+// ---- one page at a time, as a table shows it ----
+
+/** One page of a list as a paged table shows it. */
+export interface ShownPage<T> {
+  items: T[];
+  /** The page shown (a page past the end shows the last one). */
+  page: number;
+  /** The size pages are counted in: the service's (it may cap), or the one asked when paged here. */
+  pageSize: number;
+  /** How many items there are, as the service said or as counted; undefined while the end is not known. */
+  total?: number;
+  /** A next page may hold items. */
+  hasNext: boolean;
+}
+
+/** How many pages `total` items fill, at least one. */
+function pagesOf(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/** Safety bound on the requests one search for the last page makes. */
+const MAX_SEARCH = 40;
+/** How many pages' prints a reader keeps to notice a service answering one page for another. */
+const MAX_PRINTS = 200;
+
+/**
+ * Reads a list one page at a time for a paged table, the way the service really pages it, and
+ * keeps what it learned for the next page asked (one reader per list: a refresh or another
+ * billing period takes a new one):
+ * - a list that arrives whole (a bare array of every record, a page larger than asked and no
+ *   more than its total) is kept and paged here from then on, in the size asked;
+ * - a page without a total may be followed by another until a short or empty page: then the
+ *   total is counted, never guessed;
+ * - a page past the end (empty, a 404 for the page, or a page repeating another one: the
+ *   service answers page 1 to every page) shows the last page there is.
+ */
+export class PageReader<T> {
+  /** The whole list, when it arrived whole. */
+  private whole?: T[];
+  /** How many items there are, counted once the end was found. */
+  private counted?: number;
+  /** What each page read held (`size:page` → its items as JSON), to notice a page answered for another. */
+  private readonly prints = new Map<string, string>();
+  /** The size the service answers in, learned, by the size asked (it caps without saying so). */
+  private readonly sizes = new Map<number, number>();
+
+  async read(fetchPage: PageFetcher<T>, page: number, pageSize: number, signal?: AbortSignal): Promise<ShownPage<T>> {
+    if (this.whole) return cut(this.whole, page, pageSize);
+    const fetch = pastTheEndEmpty(fetchPage);
+    const asked = this.counted !== undefined ? Math.min(page, pagesOf(this.counted, pageSize)) : page;
+    let answer = await this.get(fetch, asked, pageSize, signal);
+    let at = asked;
+    const pastTheEnd = !answer && asked > 1;
+    if (pastTheEnd) {
+      // Nothing at this page: the last page there is, and the end is known.
+      const last = await this.lastPage(fetch, asked, pageSize, signal);
+      if (last) ({ page: at, answer } = last);
+    }
+    if (answer && answer.data.length > pageSize && (await this.isWhole(fetch, answer, at, pageSize, signal))) {
+      this.whole = answer.data;
+      this.counted = answer.data.length;
+      return cut(answer.data, page, pageSize);
+    }
+    if (!answer) {
+      this.counted = 0;
+      return { items: [], page: 1, pageSize, total: 0, hasNext: false };
+    }
+    const size = this.sizeOf(answer, at, pageSize);
+    if (pastTheEnd) this.counted = (at - 1) * size + answer.data.length;
+    else if (!answer.totalEstimated && at > pagesOf(answer.totalCount, size) && answer.totalCount > 0) {
+      // A page past the end of the total said (fewer items now): the last one.
+      const last = pagesOf(answer.totalCount, size);
+      const again = await this.get(fetch, last, pageSize, signal);
+      if (again) [answer, at] = [again, last];
+    }
+    return this.shown(answer, at, pageSize);
+  }
+
+  /** The page to show from an answer. */
+  private shown(answer: Page<T>, page: number, asked: number): ShownPage<T> {
+    const size = this.sizeOf(answer, page, asked);
+    const items = answer.data.slice(0, Math.max(asked, size));
+    if (answer.totalEstimated && items.length < size) this.counted = (page - 1) * size + items.length;
+    const total = this.counted ?? (answer.totalEstimated ? undefined : Math.max(answer.totalCount, items.length));
+    const hasNext = total !== undefined ? page < pagesOf(total, size) : items.length >= size;
+    return { items, page, pageSize: size, total, hasNext };
+  }
+
+  /**
+   * The size the service pages in: what it says (or what was asked), or, when a page holds
+   * fewer than that and its total says more follow, that many (it caps without saying so).
+   */
+  private sizeOf(answer: Page<T>, page: number, asked: number): number {
+    const n = answer.data.length;
+    const said = Math.max(1, answer.pageSize || asked);
+    // A page short of its size that is not the last one is full in the service's own size.
+    if (!answer.totalEstimated && n > 0 && n < said && (page - 1) * said + n < answer.totalCount) {
+      this.sizes.set(asked, n);
+      return n;
+    }
+    return this.sizes.get(asked) ?? said;
+  }
+
+  /**
+   * A page larger than asked is the whole list when it says no more than it holds, or, without
+   * a total, when the service answers another page with the same items or with none (it does not
+   * page); otherwise the service pages in a size of its own.
+   */
+  private async isWhole(
+    fetch: PageFetcher<T>,
+    answer: Page<T>,
+    page: number,
+    pageSize: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    if (!answer.totalEstimated) return answer.data.length >= answer.totalCount && (page === 1 || answer.page === 1);
+    const other = await fetch(page === 1 ? 2 : 1, pageSize, signal);
+    return (page === 1 && other.data.length === 0) || print(other.data) === print(answer.data);
+  }
+
+  /** A page's answer, or undefined when nothing is there: empty, 404, or another page answered. */
+  private async get(
+    fetch: PageFetcher<T>,
+    page: number,
+    pageSize: number,
+    signal?: AbortSignal,
+  ): Promise<Page<T> | undefined> {
+    const answer = await fetch(page, pageSize, signal);
+    if (answer.data.length === 0) return undefined;
+    if (!answer.totalEstimated && answer.page !== page) return undefined;
+    const own = print(answer.data);
+    const prefix = `${pageSize}:`;
+    for (const [key, other] of this.prints) {
+      const at = key.startsWith(prefix) ? Number(key.slice(prefix.length)) : page;
+      if (other !== own || at === page) continue;
+      // Two pages with the same items: the service answers one page for another (it ignores
+      // `page`), so the list ends at the first of them.
+      const end = Math.min(at, page);
+      this.counted = (end - 1) * this.sizeOf(answer, end, pageSize) + answer.data.length;
+      return page === end ? answer : undefined;
+    }
+    if (this.prints.size >= MAX_PRINTS) this.prints.clear();
+    this.prints.set(`${prefix}${page}`, own);
+    return answer;
+  }
+
+  /**
+   * The last page holding items, before `beyond` (which holds none): the page before it first
+   * (a page one past the end is the usual case), then page 1, then halves; a total said jumps
+   * to its last page. Undefined when page 1 holds nothing.
+   */
+  private async lastPage(
+    fetch: PageFetcher<T>,
+    beyond: number,
+    pageSize: number,
+    signal?: AbortSignal,
+  ): Promise<{ page: number; answer: Page<T> } | undefined> {
+    let lo = 0;
+    let hi = beyond;
+    let found: { page: number; answer: Page<T> } | undefined;
+    let next = beyond - 1;
+    for (let tries = 0; hi - lo > 1 && tries < MAX_SEARCH; tries++) {
+      const answer = await this.get(fetch, next, pageSize, signal);
+      if (answer) {
+        [lo, found] = [next, { page: next, answer }];
+        const said = answer.totalEstimated
+          ? undefined
+          : pagesOf(answer.totalCount, this.sizeOf(answer, next, pageSize));
+        if (said === next) break;
+        next = said !== undefined && said > lo && said < hi ? said : Math.floor((lo + hi) / 2);
+      } else {
+        hi = next;
+        next = lo === 0 ? 1 : Math.floor((lo + hi) / 2);
+      }
+    }
+    return found;
+  }
+}
+
+/** The items as JSON: two pages with the same print hold the same items. */
+function print(items: readonly unknown[]): string {
+  return JSON.stringify(items);
+}
+
+/** A page of a list that arrived whole, paged here (a page past the end shows the last). */
+function cut<T>(items: T[], page: number, pageSize: number): ShownPage<T> {
+  const shown = Math.min(page, pagesOf(items.length, pageSize));
+  return {
+    items: items.slice((shown - 1) * pageSize, shown * pageSize),
+    page: shown,
+    pageSize,
+    total: items.length,
+    hasNext: shown < pagesOf(items.length, pageSize),
+  };
 }

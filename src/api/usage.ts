@@ -87,7 +87,11 @@ export class UsageApi {
     billingPeriod: string | undefined,
     options: CallOptions & { onProgress?: (loaded: number, total: number) => void } = {},
   ): Promise<PagedResult<UsageRecord>> {
-    return fetchAllPages((page, pageSize, signal) => this.details({ billingPeriod, page, pageSize }, { signal }), {
+    // A service that answers pages larger than the largest size it takes pages in a size of its
+    // own: later pages are asked in the largest size the contract allows, never in the one it sent.
+    const fetchPage = (page: number, pageSize: number, signal?: AbortSignal) =>
+      this.details({ billingPeriod, page, pageSize: Math.min(pageSize, MAX_DETAILS_PAGE_SIZE) }, { signal });
+    return fetchAllPages(fetchPage, {
       pageSize: MAX_DETAILS_PAGE_SIZE,
       concurrency: this.client.concurrency,
       signal: options.signal,

@@ -69,13 +69,14 @@ export class EngagementStore {
   }
 
   snapshot(): StoreSnapshot {
-    const { items, totalCount, pages, stop, fetchedAt, fromCache } = this.loaded;
+    const { items, totalCount, totalEstimated, pages, stop, fetchedAt, fromCache } = this.loaded;
     const environmentId = this.source.environmentId();
     return {
       environmentId,
       phase: environmentId === undefined ? 'noEnvironment' : this.phase,
       items,
       totalCount,
+      ...(totalEstimated && items.length < totalCount ? { totalEstimated } : {}),
       hasMore: pages > 0 && stop === undefined && items.length < totalCount,
       stop: items.length < totalCount ? stop : undefined,
       fetchedAt,
@@ -179,6 +180,7 @@ export class EngagementStore {
       this.land({
         items: this.localWrites.merge(read.items),
         totalCount: read.totalCount,
+        totalEstimated: read.totalEstimated,
         pages: read.pages,
         pageSize: read.pageSize,
         stop: read.stop,
@@ -299,6 +301,8 @@ export interface StoreSnapshot {
   items: readonly Engagement[];
   /** The service's `totalCount` as last seen. */
   totalCount: number;
+  /** The service says no total: `totalCount` is one past what was read while a next page may hold more, not a count. */
+  totalEstimated?: boolean;
   /** True while more pages can be loaded. */
   hasMore: boolean;
   /** Why the service cannot give more although its total says there are more. */
@@ -339,6 +343,8 @@ export interface Loaded {
   items: Engagement[];
   /** The service's `totalCount` as last seen. */
   totalCount: number;
+  /** No total said, and the end not reached (see `StoreSnapshot.totalEstimated`). */
+  totalEstimated?: boolean;
   /** Pages read so far. */
   pages: number;
   /** The page size the service really answers with (learned from its first page). */
@@ -364,11 +370,16 @@ function dedupe(items: readonly Engagement[]): Engagement[] {
 function appendPage(loaded: Loaded, asked: number, page: Page<Engagement>): boolean {
   // A service that answers another page, or only what is shown, cannot page further.
   const stop = checkPage(asked, page, new Set(loaded.items.map((e) => e.id)), (e) => e.id);
-  if (stop) loaded.stop = stop;
+  if ((stop || page.data.length === 0) && page.totalEstimated) {
+    // No total said: nothing new on the next page is the end, and the total is what was counted.
+    loaded.totalCount = loaded.items.length;
+    loaded.totalEstimated = undefined;
+  } else if (stop) loaded.stop = stop;
   else if (page.data.length === 0) loaded.stop = 'endedEarly';
   else {
     loaded.pages = asked;
     loaded.totalCount = page.totalCount;
+    loaded.totalEstimated = page.totalEstimated;
     // Items may move between pages when others are created meanwhile: each id shows once.
     loaded.items = dedupe([...loaded.items, ...page.data]);
     return true;
@@ -601,6 +612,7 @@ class WholeSet {
       this.host.land({
         items,
         totalCount: Math.max(result.totalCount, items.length),
+        totalEstimated: result.totalEstimated,
         pages: Math.max(1, Math.ceil(items.length / pageSize)),
         pageSize,
         // Why this read ended short (a service that repeats its first page, too many pages), or

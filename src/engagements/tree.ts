@@ -421,9 +421,14 @@ function showMoreItem(node: ShowMoreNode, shown: number, total: number): vscode.
 function loadMoreItem(snapshot: StoreSnapshot): vscode.TreeItem {
   const shown = formatCount(snapshot.items.length);
   const total = formatCount(snapshot.totalCount);
-  const label = snapshot.loadingMore
-    ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total)
-    : vscode.l10n.t('Load more… ({0} of {1})', shown, total);
+  // Without a total said, only what was read is counted: "(50 loaded)", never "(50 of 51)".
+  const label = snapshot.totalEstimated
+    ? snapshot.loadingMore
+      ? vscode.l10n.t('Loading more… ({0} loaded)', shown)
+      : vscode.l10n.t('Load more… ({0} loaded)', shown)
+    : snapshot.loadingMore
+      ? vscode.l10n.t('Loading more… ({0} of {1})', shown, total)
+      : vscode.l10n.t('Load more… ({0} of {1})', shown, total);
   const item = new vscode.TreeItem(label);
   item.id = 'loadMore';
   item.iconPath = new vscode.ThemeIcon(snapshot.loadingMore ? 'loading~spin' : 'fold-down');

@@ -18,6 +18,7 @@ import { describeError, serviceReason } from '../ui/errorMessages';
 import type { KeysByMask, SectionData, SectionName } from './sections';
 import {
   PERIOD_SECTIONS,
+  RecordsPages,
   RecordsScan,
   SECTIONS,
   SummaryReads,
@@ -51,6 +52,8 @@ export class Dashboard {
   private disposed = false;
   /** Every record of the period, read for a filter (and the filtered export). */
   readonly scan = new RecordsScan();
+  /** What the records table learned of the service's paging for the period shown. */
+  private readonly pages = new RecordsPages();
   /** Summaries asked for during one load: the trend and the meters share the current period's. */
   private readonly summaries = new SummaryReads((summary) => this.hooks.summaryLoaded?.(this.environmentId, summary));
   /** The per-key table's masked ids → the key id and name (host side only). */
@@ -107,7 +110,10 @@ export class Dashboard {
     this.state.blocked = undefined;
     this.summaries.clear();
     // Refresh reads the whole period again too.
-    if (sections.length === SECTIONS.length) this.scan.clear();
+    if (sections.length === SECTIONS.length) {
+      this.scan.clear();
+      this.pages.clear();
+    }
     const succeeded = await Promise.all(sections.map((name) => this.loadSection(name)));
     project(this.state, this.scan);
     if (succeeded.some(Boolean)) {
@@ -121,6 +127,7 @@ export class Dashboard {
   private block(blocked: Parameters<typeof blockState>[1]): void {
     for (const name of SECTIONS) this.controllers[name]?.abort();
     this.scan.clear();
+    this.pages.clear();
     blockState(this.state, blocked);
     this.hooks.changed();
   }
@@ -142,7 +149,7 @@ export class Dashboard {
       case 'details':
         return isFilterActive(filter)
           ? readFilteredPage(this.scan, api, this.state, filter, signal, () => this.hooks.changed())
-          : readRecordsPage(api, this.state.view, signal);
+          : readRecordsPage(api, this.state.view, signal, this.pages);
     }
   }
 

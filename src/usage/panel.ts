@@ -403,6 +403,8 @@ const TEXTS: { readonly [K in UiStringKey]: () => string } = {
   detailsEmpty: () => vscode.l10n.t('No usage records in this period.'),
   pageOf: () => vscode.l10n.t('Page {0} of {1}'),
   recordsRange: () => vscode.l10n.t('Records {0}–{1} of {2}'),
+  pageOnly: () => vscode.l10n.t('Page {0}'),
+  recordsRangeOpen: () => vscode.l10n.t('Records {0}–{1}'),
   previousPage: () => vscode.l10n.t('Previous page'),
   nextPage: () => vscode.l10n.t('Next page'),
   pageSize: () => vscode.l10n.t('Rows per page'),

@@ -240,7 +240,8 @@ function isDetails(value: unknown): value is DetailsData {
     typeof value.period === 'string' &&
     isNumber(value.page) &&
     isNumber(value.pageSize) &&
-    isNumber(value.totalCount) &&
+    (value.totalCount === undefined || isNumber(value.totalCount)) &&
+    (value.hasNext === undefined || typeof value.hasNext === 'boolean') &&
     Array.isArray(value.columns) &&
     value.columns.every((c) => typeof c === 'string') &&
     Array.isArray(value.records) &&

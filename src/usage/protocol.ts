@@ -57,7 +57,10 @@ export interface DetailsData {
   period: string;
   page: number;
   pageSize: number;
-  totalCount: number;
+  /** How many records there are, as the service said or as counted; absent while the end is not known. */
+  totalCount?: number;
+  /** A next page may hold records (absent: as the total says). */
+  hasNext?: boolean;
   columns: string[];
   records: OpenRecord[];
   /** Set when a filter applies: how many of the period's records match, of how many. */
@@ -161,6 +164,8 @@ export const UI_STRING_KEYS = [
   'detailsEmpty',
   'pageOf',
   'recordsRange',
+  'pageOnly',
+  'recordsRangeOpen',
   'previousPage',
   'nextPage',
   'pageSize',

@@ -1,6 +1,7 @@
 // How each section of the dashboard is read from the service: the meters and the per-key table
 // (one summary per period and load), the records (a page, or a scan for a filter) and the trend.
 import { ApiError, isApiError } from '../api/errors';
+import { PageReader } from '../api/paging';
 import type { ServiceApi } from '../api/service';
 import type { UsageRecord, UsageSummary } from '../api/types';
 import { USAGE_METERS, meterFigures } from '../core/meters';
@@ -85,41 +86,47 @@ export class SummaryReads {
 }
 
 // The records section: a page as the service pages it (or paged here when the service sent
-// every record at once), or, with a filter, a page of the period's records that pass it (the
-// whole period read once, with progress, and filtered here).
+// every record at once: `PageReader` decides), or, with a filter, a page of the period's records
+// that pass it (the whole period read once, with progress, and filtered here).
+/** What one period's records table learned of the service's paging (a refresh starts again). */
+export class RecordsPages {
+  private current?: { period: string; reader: PageReader<UsageRecord> };
+
+  of(period: string): PageReader<UsageRecord> {
+    if (this.current?.period !== period) this.current = { period, reader: new PageReader<UsageRecord>() };
+    return this.current.reader;
+  }
+
+  clear(): void {
+    this.current = undefined;
+  }
+}
+
 /** The page `view` asks for; `view.page` becomes the page shown. */
-export async function readRecordsPage(api: ServiceApi, view: ViewState, signal: AbortSignal): Promise<DetailsData> {
+export async function readRecordsPage(
+  api: ServiceApi,
+  view: ViewState,
+  signal: AbortSignal,
+  pages: RecordsPages = new RecordsPages(),
+): Promise<DetailsData> {
   const { period, page, pageSize } = view;
-  let result = await api.usage.details({ billingPeriod: period, page, pageSize }, { signal });
-  if (result.data.length > pageSize && result.data.length >= result.totalCount) {
-    // The service sent every record at once: page them here, in the size the user chose.
-    const last = Math.max(1, Math.ceil(result.data.length / pageSize));
-    view.page = Math.min(page, last);
-    const records = result.data.slice((view.page - 1) * pageSize, view.page * pageSize);
-    return {
-      period,
-      page: view.page,
+  const shown = await pages
+    .of(period)
+    .read(
+      (p, size, inner) => api.usage.details({ billingPeriod: period, page: p, pageSize: size }, { signal: inner }),
+      page,
       pageSize,
-      totalCount: result.data.length,
-      columns: deriveColumns(records),
-      records,
-    };
-  }
-  // Otherwise the service's own paging counts: its page size (it may cap) and the page it answered.
-  const lastPage = Math.max(1, Math.ceil(result.totalCount / result.pageSize));
-  if (page > lastPage && result.totalCount > 0) {
-    // A restored page past the end (fewer records now): show the last one.
-    result = await api.usage.details({ billingPeriod: period, page: lastPage, pageSize }, { signal });
-  }
-  view.page = result.page;
-  const records = result.data.slice(0, Math.max(pageSize, result.pageSize));
+      signal,
+    );
+  view.page = shown.page;
   return {
     period,
-    page: result.page,
-    pageSize: result.pageSize,
-    totalCount: result.totalCount,
-    columns: deriveColumns(records),
-    records,
+    page: shown.page,
+    pageSize: shown.pageSize,
+    ...(shown.total !== undefined ? { totalCount: shown.total } : {}),
+    hasNext: shown.hasNext,
+    columns: deriveColumns(shown.items),
+    records: shown.items,
   };
 }
 

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardProbe } from '../../src/testing/usage';
+import type { DashboardState } from '../../src/usage/protocol';
 import type { Engagement } from '../service/types';
 import { runCommand, tempFolder, useEnvironment } from './support/helpers';
 import { allReady, openDashboard } from './support/dashboard';
@@ -208,5 +209,61 @@ describe('Reliability: paging anomalies', function () {
     const exported = (await exportCsv(probe, 'dups.csv')).map((l) => l.split(',')[0]);
     assert.equal(exported.length, 150);
     assert.ok(unique(exported));
+  });
+
+  /** The dashboard over 260 records of the period, each page of them answered through `transform`. */
+  async function dashboardOver260(transform: (body: unknown) => unknown): Promise<DashboardProbe> {
+    const period = ctx.service.store.currentPeriod();
+    const records = Array.from({ length: 260 }, (_, i) => ({ id: `rec_${String(i).padStart(3, '0')}`, units: 1 }));
+    ctx.service.store.setDetails(period, records);
+    ctx.service.faults.add({ method: 'GET', path: /^\/usage\/details$/, kind: 'transform', transform });
+    return openDashboard(ctx);
+  }
+
+  /** Asks the records section for `page` and waits until it shows a page again. */
+  async function showPage(probe: DashboardProbe, page: number): Promise<DashboardState> {
+    await probe.receive({ type: 'setPage', page });
+    await probe.idle();
+    const state = probe.state();
+    assert.ok(state.details.status === 'ready', `page ${page} ready: ${JSON.stringify(state.details.status)}`);
+    return state;
+  }
+  const shownIds = (state: DashboardState) => (state.details.data?.records ?? []).map((r) => String(r.id));
+  const expectedIds = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => `rec_${String(from + i).padStart(3, '0')}`);
+
+  it('a service sending all 260 records as a bare array for every page: page 2 shows records 26–50 of 260, not page 1 again, and export writes each once', async () => {
+    const period = ctx.service.store.currentPeriod();
+    const probe = await dashboardOver260(() => ctx.service.store.details(period));
+    const first = probe.state();
+    assert.ok(allReady(first) && first.details.status === 'ready');
+    assert.deepEqual([first.details.data.page, first.details.data.totalCount], [1, 260]);
+    const second = await showPage(probe, 2);
+    assert.deepEqual(shownIds(second), expectedIds(25, 50), 'page 2 is records 26–50');
+    assert.equal(second.details.data?.totalCount, 260, 'of 260, as counted (not 286)');
+    const exported = (await exportCsv(probe, 'whole.csv')).map((l) => l.split(',')[0]);
+    assert.equal(exported.length, 260);
+    assert.ok(unique(exported));
+    assert.ok(
+      ctx.service.requests.every((r) => r.path !== '/v1/usage/details' || Number(r.query.pageSize) <= 100),
+      'no page size above 100 asked',
+    );
+    assert.deepEqual(probe.webviewErrors(), []);
+  });
+
+  it('a service paging bare arrays without a total: no total shown until the end is known, then 260 as counted; a restored page 98 shows page 11', async () => {
+    const probe = await dashboardOver260((body) => (body as { data: unknown[] }).data);
+    const first = probe.state();
+    assert.ok(allReady(first) && first.details.status === 'ready');
+    assert.equal(first.details.data.totalCount, undefined, 'no "of N" on page 1');
+    assert.equal(first.details.data.hasNext, true);
+    const second = await showPage(probe, 2);
+    assert.deepEqual(shownIds(second), expectedIds(25, 50));
+    assert.equal(second.details.data?.totalCount, undefined, 'records 26–50, not "of 51"');
+    const past = await showPage(probe, 98);
+    assert.equal(past.details.data?.page, 11, 'the last page, not "page 98 of 97"');
+    assert.deepEqual(shownIds(past), expectedIds(250, 260));
+    assert.deepEqual([past.details.data?.totalCount, past.details.data?.hasNext], [260, false]);
+    assert.deepEqual(probe.webviewErrors(), []);
   });
 });

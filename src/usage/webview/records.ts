@@ -169,26 +169,35 @@ function filterBar(state: DashboardState, data: DetailsData | undefined): HTMLEl
 // The records' toolbar: the pager (previous / "page N of M" / next, the range shown and, when
 // filtered, how many records match), the page size and export of the whole period.
 function pager(page: number, pageSize: number, data: DetailsData | undefined): HTMLElement {
-  const total = data?.totalCount ?? 0;
-  const pages = Math.max(1, Math.ceil(total / pageSize));
+  // A total is shown only as the service said it or as counted: until the end is known, the
+  // range has no "of N" and the pages no "of M".
+  const total = data?.totalCount;
   const locale = getLocale();
-  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
-  const to = Math.min(total, page * pageSize);
+  const shown = data?.records.length ?? 0;
+  const from = shown === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = shown === 0 ? 0 : (page - 1) * pageSize + shown;
+  const pages = total === undefined ? undefined : Math.max(1, Math.ceil(total / pageSize));
+  const hasNext = data?.hasNext ?? (pages !== undefined && page < pages);
+  const range = !data
+    ? ''
+    : total === undefined
+      ? t('recordsRangeOpen', formatCount(from, locale), formatCount(to, locale))
+      : t('recordsRange', formatCount(from, locale), formatCount(to, locale), formatCount(total, locale));
   return h(
     'div',
     { class: 'pager', attrs: { role: 'group', 'aria-label': t('detailsHeading') } },
     iconButton('‹', t('previousPage'), 'prev-page', page <= 1 || !data, () =>
       send({ type: 'setPage', page: page - 1 }),
     ),
-    h('span', { attrs: { id: 'page-of' } }, t('pageOf', formatCount(page, locale), formatCount(pages, locale))),
-    iconButton('›', t('nextPage'), 'next-page', page >= pages || !data, () =>
-      send({ type: 'setPage', page: page + 1 }),
-    ),
     h(
       'span',
-      { class: 'range', attrs: { id: 'records-range' } },
-      data ? t('recordsRange', formatCount(from, locale), formatCount(to, locale), formatCount(total, locale)) : '',
+      { attrs: { id: 'page-of' } },
+      pages === undefined
+        ? t('pageOnly', formatCount(page, locale))
+        : t('pageOf', formatCount(page, locale), formatCount(pages, locale)),
     ),
+    iconButton('›', t('nextPage'), 'next-page', !hasNext || !data, () => send({ type: 'setPage', page: page + 1 })),
+    h('span', { class: 'range', attrs: { id: 'records-range' } }, range),
     data?.filtered
       ? h(
           'span',
@@ -234,7 +243,7 @@ function exportButton(format: 'csv' | 'json', disabled: boolean, title: string |
 function toolbar(state: DashboardState, data: DetailsData | undefined): HTMLElement {
   // Pages are the service's: it may answer in another size than the one chosen.
   const pageSize = data?.pageSize ?? state.view.pageSize;
-  const disabled = state.export?.phase === 'running' || (data?.totalCount ?? 0) === 0;
+  const disabled = state.export?.phase === 'running' || !data || (data.totalCount === 0 && data.records.length === 0);
   const title = data?.filtered ? t('exportFiltered', formatCount(data.filtered.matched, getLocale())) : undefined;
   return h(
     'div',
