@@ -54,7 +54,10 @@ describe('Reliability: the API key stays in SecretStorage', function () {
       times: 1,
     });
     await runCommand('refreshEngagements');
-    assert.match(eng().message() ?? '', /redirected to http:\/\/127\.0\.0\.1:9\./);
+    assert.match(
+      eng().message() ?? '',
+      /redirected GET \/engagements\?page=1&pageSize=25 to http:\/\/127\.0\.0\.1:9\/steal\?key=\[redacted\]\. The key was not sent there/,
+    );
 
     // A create refused with the key in its field errors: the name step opens again with the
     // service's words, the key redacted; then one that fails with a 500 page.
