@@ -62,14 +62,17 @@ export function unknownFiles(files: readonly string[]): string[] {
 
 /**
  * On the newest VS Code, removes from the loaded suite the tests of each file that NEWEST
- * limits to some titles; `fileOf` names a test's file. Returns the patterns that matched no
- * test (to stop the run), none on the oldest.
+ * limits to some titles; `fileOf` names a test's file. Returns the patterns of the files
+ * loaded here (the Restricted Mode bundle loads others) that matched no test, to stop the
+ * run; none on the oldest.
  */
 export function keepNewestOnly(root: Mocha.Suite, fileOf: (test: Mocha.Test) => string): string[] {
   if (!onNewest) return [];
   const matched = new Set<RegExp>();
+  const loaded = new Set<string>();
   const visit = (suite: Mocha.Suite) => {
     suite.tests = suite.tests.filter((test) => {
+      loaded.add(fileOf(test));
       const only = NEWEST[fileOf(test)]?.only;
       if (!only) return true;
       const hit = only.find((pattern) => pattern.test(test.fullTitle()));
@@ -79,7 +82,7 @@ export function keepNewestOnly(root: Mocha.Suite, fileOf: (test: Mocha.Test) => 
     suite.suites.forEach(visit);
   };
   visit(root);
-  return Object.entries(NEWEST).flatMap(([file, { only }]) =>
-    (only ?? []).filter((p) => !matched.has(p)).map((p) => `${file}: ${p}`),
-  );
+  return Object.entries(NEWEST)
+    .filter(([file]) => loaded.has(file))
+    .flatMap(([file, { only }]) => (only ?? []).filter((p) => !matched.has(p)).map((p) => `${file}: ${p}`));
 }
