@@ -178,15 +178,7 @@ describe('Usage trends, alerts and records (e2e)', function () {
       // The same later signal in the second window: storage over its included amount, read by
       // its dashboard's refresh after its calls item's check.
       overIncluded('storage_gb');
-      await second.locator('.monaco-workbench').focus();
-      await second.keyboard.press('F1');
-      const input = second.locator('.quick-input-widget .quick-input-box input');
-      await input.fill('>Open Usage Dashboard', { timeout: 15_000 });
-      await second
-        .locator('.quick-input-widget .monaco-list-row', { hasText: 'Open Usage Dashboard' })
-        .first()
-        .waitFor();
-      await second.keyboard.press('Enter');
+      await wb.runCommand('Open Usage Dashboard', second);
       const dashboard = await wb.waitFor(
         async () => {
           for (const f of second.frames())
