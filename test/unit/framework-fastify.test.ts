@@ -1,5 +1,5 @@
 // The client against a service written with Fastify 5 the way Fastify's documentation writes a
-// CRUD API (test/unit/support/fastifyService.ts): JSON-schema validation on every route, its
+// CRUD API (test/frameworks/fastify.ts): JSON-schema validation on every route, its
 // own 400 body when the schema refuses, integer ids and snake_case field names as an ORM hands
 // rows over (`evaluation_count`, `created_at`, `updated_at`), mounted under `/v1` (issue 38).
 // What is asserted is what a user relies on: every engagement listed with its id as text and
@@ -14,7 +14,7 @@ import { isAccepted } from '../../src/api/types';
 import { describeEngagement, engagementMarkdown, extraFields } from '../../src/core/engagementText';
 import { sortEngagements } from '../../src/core/query';
 import { detailsView } from '../../src/engagements/detailsProtocol';
-import { type EngagementRow, type FastifyService, engagementRows, startFastifyService } from './support/fastifyService';
+import { type EngagementRow, type FastifyService, engagementRows, startFastifyService } from '../frameworks/fastify';
 
 const NOW = Date.parse('2026-10-20T12:00:00Z');
 const DETAILS_WORDS = {

@@ -1,6 +1,6 @@
 // The client against a service built with Hono 4 (issue 38): routes declared with a trailing
 // slash, Hono's `appendTrailingSlash` answering every GET without one with a 301, `bearerAuth`,
-// and zod validators answering a refused body with their own 400 (test/unit/support/honoService.ts).
+// and zod validators answering a refused body with their own 400 (test/frameworks/hono.ts).
 // What a user relies on is asserted (the engagements listed, one read, a create and a rename
 // landed, the usage shown, a refusal that names its field) and what it cost: one redirect per
 // client (a window) whatever is asked after it, a create one POST and at most one GET. Then the
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
 import { isAccepted } from '../../src/api/types';
 import { rejectsWith } from './support/apiErrors';
-import { startHonoService, type CreateAnswer, type HonoService } from './support/honoService';
+import { startHonoService, type CreateAnswer, type HonoService } from '../frameworks/hono';
 import { startLoopbackServer } from './support/loopback';
 
 const KEY = 'eus_hono.secret-part-of-the-key';

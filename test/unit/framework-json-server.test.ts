@@ -5,67 +5,10 @@
 // asserted is what a user relies on: the engagements listed with their ids as text, one read
 // by that id, a rename sent to `/v1/engagements/<id>` and landed in json-server's database.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-// json-server 0.17 ships CommonJS without types: its README's three calls, typed here.
-import jsonServer from 'json-server';
 import type { ApiError } from '../../src/api/errors';
 import { ServiceApi } from '../../src/api/service';
 import { isAccepted } from '../../src/api/types';
-
-interface Row {
-  id: number;
-  name: string;
-  type: string;
-  status: string;
-  evaluationCount: number;
-  createdAt: string;
-  updatedAt: string;
-  description?: string;
-}
-
-function rows(count: number): Row[] {
-  return Array.from({ length: count }, (_, i) => ({
-    id: i + 1,
-    name: `Engagement ${i + 1}`,
-    type: i % 2 ? 'pilot' : 'evaluation',
-    status: i % 3 ? 'active' : 'completed',
-    evaluationCount: i,
-    createdAt: '2026-10-01T09:00:00Z',
-    updatedAt: '2026-10-02T09:00:00Z',
-  }));
-}
-
-interface JsonServer {
-  server: Server;
-  baseUrl: string;
-  /** Every request json-server received, as `METHOD /path?query`. */
-  requests: string[];
-  /** The engagements json-server holds now. */
-  held(): Row[];
-}
-
-async function startJsonServer(db: { engagements: Row[] }): Promise<JsonServer> {
-  const app = jsonServer.create();
-  const router = jsonServer.router(db);
-  const requests: string[] = [];
-  app.use((req: { method: string; originalUrl: string }, _res: unknown, next: () => void) => {
-    requests.push(`${req.method} ${req.originalUrl}`);
-    next();
-  });
-  app.use(jsonServer.defaults({ logger: false }));
-  app.use('/v1', router);
-  const server: Server = await new Promise((resolve) => {
-    const s: Server = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    held: () => (router.db.get('engagements').value() as Row[]).map((row) => ({ ...row })),
-  };
-}
+import { type JsonServer, jsonServerRows as rows, startJsonServer } from '../frameworks/jsonServer';
 
 describe('json-server: integer ids, the whole list at once (unit)', function () {
   this.timeout(20_000);
@@ -77,7 +20,7 @@ describe('json-server: integer ids, the whole list at once (unit)', function () 
     api = new ServiceApi({ baseUrl: js.baseUrl, getKey: () => 'json-server-ignores-keys', timeoutMs: 5000 });
   });
   afterEach(async () => {
-    await new Promise((resolve) => js.server.close(resolve));
+    await js.close();
   });
 
   it('lists every engagement with its id as decimal text, each once', async () => {
@@ -122,7 +65,7 @@ describe('json-server: integer ids, the whole list at once (unit)', function () 
   });
 
   it('an id beyond 2^53, which JSON cannot carry exactly, is said to be unreadable, never shown as another', async () => {
-    await new Promise((resolve) => js.server.close(resolve));
+    await js.close();
     js = await startJsonServer({ engagements: [{ ...rows(1)[0], id: 2 ** 53 + 2 }] });
     api = new ServiceApi({ baseUrl: js.baseUrl, getKey: () => 'k', timeoutMs: 5000 });
     await assert.rejects(api.engagements.listAll(), (error: ApiError) => {

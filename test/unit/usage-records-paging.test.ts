@@ -9,13 +9,13 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import jsonServer from 'json-server';
 import { ServiceApi } from '../../src/api/service';
 import type { UsageRecord } from '../../src/api/types';
 import { EngagementStore } from '../../src/engagements/store';
 import type { DetailsData, ViewState } from '../../src/usage/protocol';
 import { RecordsPages, readRecordsPage } from '../../src/usage/sections';
 import { READINGS, type ReadingName } from '../service/readings';
+import { jsonServerRows, startJsonServer } from '../frameworks/jsonServer';
 import { useReferenceService } from './support/referenceService';
 
 const PERIOD = '2026-10';
@@ -41,28 +41,6 @@ async function listen(server: Server, requests: string[], prefix = ''): Promise<
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}${prefix}/v1`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** json-server 0.17 as its README starts it, the records under `/v1/usage/details`, the engagements under `/v1/engagements`. */
-async function startJsonServer(db: Record<string, unknown[]>): Promise<Loopback> {
-  const app = jsonServer.create();
-  const requests: string[] = [];
-  app.use((req: { originalUrl: string }, _res: unknown, next: () => void) => {
-    requests.push(req.originalUrl);
-    next();
-  });
-  app.use(jsonServer.defaults({ logger: false }));
-  app.use('/v1/usage', jsonServer.router({ details: db.details ?? [] }));
-  app.use('/v1', jsonServer.router({ engagements: db.engagements ?? [] }));
-  const server: Server = await new Promise((resolve) => {
-    const s: Server = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -167,6 +145,17 @@ function assertHonest(result: Walk, said: number | undefined, count: number): vo
 
 const api = (baseUrl: string) => new ServiceApi({ baseUrl, getKey: () => 'loopback-key', timeoutMs: 5000 });
 
+/** The Engagements view's store over the service at `baseUrl`, 50 engagements a page. */
+function storeOn(baseUrl: string): EngagementStore {
+  const client = api(baseUrl);
+  return new EngagementStore({
+    environmentId: () => 'env',
+    api: () => client,
+    hasKey: () => Promise.resolve(true),
+    pageSize: () => 50,
+  });
+}
+
 describe('Usage records paged as the service really pages them (unit, loopback)', function () {
   this.timeout(30_000);
   const all = records(COUNT);
@@ -213,29 +202,13 @@ describe('Usage records paged as the service really pages them (unit, loopback)'
       assert.equal(read.items.length, COUNT);
       assert.equal(read.totalCount, COUNT);
       assert.equal(read.stop, undefined, 'nothing said missing');
-      assert.deepEqual(service.requests, [`/v1/usage/details?billingPeriod=${PERIOD}&page=1&pageSize=100`]);
+      assert.deepEqual(service.requests, [`GET /v1/usage/details?billingPeriod=${PERIOD}&page=1&pageSize=100`]);
     });
 
     it('the engagements read whole say all 230 were read, not "230 of 231"', async () => {
       await service.close();
-      service = await startJsonServer({
-        engagements: Array.from({ length: 230 }, (_, i) => ({
-          id: i + 1,
-          name: `Engagement ${i + 1}`,
-          type: 'evaluation',
-          status: 'active',
-          evaluationCount: i,
-          createdAt: '2026-10-01T09:00:00Z',
-          updatedAt: '2026-10-02T09:00:00Z',
-        })),
-      });
-      const client = api(service.baseUrl);
-      const store = new EngagementStore({
-        environmentId: () => 'env',
-        api: () => client,
-        hasKey: () => Promise.resolve(true),
-        pageSize: () => 50,
-      });
+      service = await startJsonServer({ engagements: jsonServerRows(230) });
+      const store = storeOn(service.baseUrl);
       try {
         assert.equal(await store.loadAll(), true);
         const snapshot = store.snapshot();
@@ -408,13 +381,7 @@ describe('The Engagements view over a service paging bare arrays without a total
 
   async function storeOver(count: number): Promise<EngagementStore> {
     service = await startEngagements(count);
-    const client = api(service.baseUrl);
-    const store = new EngagementStore({
-      environmentId: () => 'env',
-      api: () => client,
-      hasKey: () => Promise.resolve(true),
-      pageSize: () => 50,
-    });
+    const store = storeOn(service.baseUrl);
     await store.refresh();
     return store;
   }
