@@ -1,11 +1,13 @@
-// `npm test`: every suite the project has, in order: build (type-check + bundle), unit with
-// lint alongside, integration (inside a real VS Code), the same in Restricted Mode, end-to-end (Playwright
-// driving VS Code with the packaged extension); the last three on each VS Code of
-// scripts/vscode/prereqs.mjs (VSCODE_VERSIONS: the oldest the manifest accepts, then the newest),
-// each stage named with its version ("integration (1.139)"). Each runner prints its own output; a summary table and the total
-// "N passed, N failed" close the run. A failed build stops the run (nothing else would mean
-// anything); any other failure still lets the remaining stages run. Exits non-zero on any
-// failure.
+// `npm test`: every suite the project has: build (type-check + bundle); the unit tests with
+// lint alongside; the integration suite (inside a real VS Code) and the same harness in
+// Restricted Mode, on the oldest VS Code with the newest's beside it; then the end-to-end
+// suites (Playwright driving VS Code with the packaged extension), one VS Code after the other
+// (scripts/vscode/prereqs.mjs VSCODE_VERSIONS: the oldest the manifest accepts, the newest).
+// Each stage is named with its version ("integration (1.139)"). The first stage of a step
+// streams its output; a stage beside it prints its own once the step ends. A summary table and
+// the total "N passed, N failed" close the run. A failed build stops the run (nothing else
+// would mean anything); any other failure still lets the remaining stages run. Exits non-zero
+// on any failure.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,32 +32,45 @@ const stages = [
     background: which,
   })),
   { name: 'build', cmd: npm, args: ['run', 'build'], stopOnFailure: true },
-  // Lint and the unit tests read the sources only and each leaves a core mostly idle: side by side.
+  // The unit tests; their build makes every test bundle (`esbuild.mjs --tests`), the ones the
+  // suites inside VS Code load (`--built`).
   { name: 'unit', cmd: npm, args: ['run', 'test:unit'] },
+  // The integration suite on the oldest VS Code mostly waits (for the service, for VS Code):
+  // beside it, one after another, lint (it reads the sources only), the suite on the newest
+  // once that VS Code is installed, and the Restricted Mode suites (an untrusted folder).
+  integration('oldest'),
   { name: 'lint', cmd: npm, args: ['run', 'lint'], alongside: true },
-  ...Object.entries(VSCODE_VERSIONS).flatMap(([which, { vscode }], index) => [
-    {
-      name: `integration (${vscode})`,
-      cmd: process.execPath,
-      args: ['scripts/run-integration.mjs', '--vscode', which],
-      after: which,
-    },
-    // The same harness with workspace trust on and an untrusted folder (Restricted Mode), on
-    // the bundles the stage before built.
-    {
-      name: `restricted (${vscode})`,
-      cmd: process.execPath,
-      args: ['scripts/run-integration.mjs', '--restricted', '--vscode', which, '--built'],
-    },
-    {
-      name: `e2e (${vscode})`,
-      cmd: process.execPath,
-      // The first e2e stage builds its bundles and packages the extension; the next ones
-      // install the same .vsix.
-      args: ['scripts/run-e2e.mjs', '--vscode', which, ...(index > 0 ? ['--built'] : [])],
-    },
-  ]),
+  { ...integration('newest'), after: 'newest', lane: 'lint' },
+  { ...restricted('newest'), lane: 'lint' },
+  { ...restricted('oldest'), after: 'oldest', lane: 'lint' },
+  // The e2e suites drive a browser and measure what a person waits for: one at a time. The
+  // first builds its bundles and packages the extension (rewriting dist/, so only after the
+  // suites above); the next installs the same .vsix.
+  ...Object.entries(VSCODE_VERSIONS).map(([which, { vscode }], index) => ({
+    name: `e2e (${vscode})`,
+    cmd: process.execPath,
+    args: ['scripts/run-e2e.mjs', '--vscode', which, ...(index > 0 ? ['--built'] : [])],
+  })),
 ];
+
+/** The integration suite on `which` VS Code, on the bundles the unit stage built. */
+function integration(which) {
+  return {
+    name: `integration (${VSCODE_VERSIONS[which].vscode})`,
+    cmd: process.execPath,
+    args: ['scripts/run-integration.mjs', '--vscode', which, '--built'],
+    after: which,
+  };
+}
+
+/** The same harness in Restricted Mode (workspace trust on, an untrusted folder). */
+function restricted(which) {
+  return {
+    name: `restricted (${VSCODE_VERSIONS[which].vscode})`,
+    cmd: process.execPath,
+    args: ['scripts/run-integration.mjs', '--restricted', '--vscode', which, '--built'],
+  };
+}
 const WIDTH = Math.max(13, ...stages.map((s) => s.name.length + 1));
 
 /** Pass/fail counts from a runner's closing lines (mocha's spec reporter or our runners'). */
@@ -117,34 +132,66 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-// Steps: a stage with the ones marked `alongside` after it.
+// Steps, each a set of lanes run side by side, each lane stages one after another: a stage
+// starts a step, `alongside` starts another lane in the step before, `lane` follows the named
+// stage in its lane.
 const steps = [];
 for (const stage of stages) {
-  if (stage.alongside && steps.length) steps.at(-1).push(stage);
-  else steps.push([stage]);
+  const step = steps.at(-1);
+  const lane = stage.lane && step?.find((l) => l.some((s) => s.name === stage.lane));
+  if (lane) lane.push(stage);
+  else if (stage.alongside && step) step.push([stage]);
+  else steps.push([[stage]]);
 }
 
 const rows = [];
 let failed = false;
 /** Stages running in the background, by the name a later stage waits for (`after`). */
 const background = new Map();
-for (const [first, ...others] of steps) {
+
+/**
+ * Runs a lane's stages in order; the first lane of a step streams its output, the others hold
+ * theirs (and that of the installs they waited for) until the step ends. A stage that must
+ * stop the run stops its lane.
+ */
+async function runLane(lane, lead) {
+  const results = [];
+  let held = '';
+  for (const stage of lane) {
+    if (stage.after && background.has(stage.after)) {
+      const result = await background.get(stage.after);
+      // Reported once, by the first stage that waited for it.
+      if (background.delete(stage.after)) {
+        if (lead) process.stdout.write(result.output);
+        else held += result.output;
+        results.push(result);
+      }
+    }
+    if (lead) console.log(`\n=== ${stage.name} ===`);
+    const result = await runStage(stage, lead ? {} : { hold: 'alongside' });
+    held += result.output;
+    results.push(result);
+    if (!result.ok && result.stopOnFailure) break;
+  }
+  return { results, held };
+}
+
+for (const lanes of steps) {
+  const [[first]] = lanes;
   if (first.background) {
     background.set(first.background, runStage(first, { hold: 'in the background' }));
     continue;
   }
-  if (first.after && background.has(first.after)) {
-    const result = await background.get(first.after);
-    background.delete(first.after);
-    process.stdout.write(result.output);
-    rows.push(result);
-    if (!result.ok) failed = true;
-  }
-  console.log(
-    `\n=== ${first.name}${others.length ? ` (with ${others.map((o) => o.name).join(', ')} alongside)` : ''} ===`,
-  );
-  const results = await Promise.all([runStage(first), ...others.map((o) => runStage(o, { hold: 'alongside' }))]);
-  for (const result of results) process.stdout.write(result.output);
+  if (lanes.length > 1)
+    console.log(
+      `\n(alongside: ${lanes
+        .slice(1)
+        .map((l) => l.map((s) => s.name).join(', then '))
+        .join('; ')})`,
+    );
+  const done = await Promise.all(lanes.map((lane, i) => runLane(lane, i === 0)));
+  for (const { held } of done) process.stdout.write(held);
+  const results = done.flatMap((d) => d.results);
   rows.push(...results);
   if (results.some((r) => !r.ok)) failed = true;
   if (results.some((r) => !r.ok && r.stopOnFailure)) break;

@@ -110,11 +110,14 @@ for (const theme of THEMES) {
       await check(wb, dashboard, 'dashboard', theme.slug, 'data');
 
       // Loading: every answer held back; what is on screen says it is busy.
-      wb.service.setLatency(4_000);
-      await dashboard.locator('#refresh').click();
-      await dashboard.locator('#app[aria-busy="true"]').waitFor({ timeout: 10_000 });
-      await check(wb, dashboard, 'dashboard', theme.slug, 'loading');
-      wb.service.setLatency(0);
+      const release = wb.service.holdAnswers();
+      try {
+        await dashboard.locator('#refresh').click();
+        await dashboard.locator('#app[aria-busy="true"]').waitFor({ timeout: 10_000 });
+        await check(wb, dashboard, 'dashboard', theme.slug, 'loading');
+      } finally {
+        release();
+      }
       await settled(dashboard);
 
       // Error: the service fails every usage read.

@@ -137,7 +137,7 @@ function progress(workbench: () => Workbench): void {
     await wb.clearNotifications();
     await wb.clickSideBarAction('Create Engagement');
     await wb.answerCreateUpToConfirmation(NAME, 'Staging');
-    wb.service.setLatency(4_000);
+    const release = wb.service.holdAnswers();
     try {
       await wb.chooseQuickPick(`Create “${NAME}”`);
       // While the POST is in flight: the view's own progress bar runs, and no notification says so.
@@ -145,7 +145,7 @@ function progress(workbench: () => Workbench): void {
       await wb.waitFor(
         async () => (await wb.page.locator('.part.sidebar .monaco-progress-container.active').count()) > 0,
         'the progress bar of the Engagements view',
-        3_500,
+        10_000,
       );
       assert.deepEqual(
         (await wb.notificationTexts()).filter((t) => /creat/i.test(t)),
@@ -158,7 +158,7 @@ function progress(workbench: () => Workbench): void {
         'no notification with a progress bar',
       );
     } finally {
-      wb.service.setLatency(0);
+      release();
     }
     await wb.treeRow('Engagements', NAME).waitFor({ timeout: 30_000 });
   });
@@ -171,10 +171,10 @@ function progress(workbench: () => Workbench): void {
     await wb.clearNotifications();
     await frame.locator('#export-csv').click();
     await wb.waitForQuickInput(/usage-staging-|Export/);
-    wb.service.setLatency(4_000);
+    const release = wb.service.holdAnswers();
     try {
       await wb.page.keyboard.press('Enter');
-      await frame.locator('progress').first().waitFor({ state: 'attached', timeout: 3_500 });
+      await frame.locator('progress').first().waitFor({ state: 'attached', timeout: 10_000 });
       assert.equal(
         await wb.page.locator('.notifications-toasts .notification-toast .monaco-progress-container.active').count(),
         0,
@@ -186,7 +186,7 @@ function progress(workbench: () => Workbench): void {
         'no notification while it runs',
       );
     } finally {
-      wb.service.setLatency(0);
+      release();
     }
     await wb.waitFor(
       async () => (await wb.notificationTexts()).some((t) => /Exported \d+ usage records/.test(t)),

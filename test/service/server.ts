@@ -95,6 +95,11 @@ export interface RunningService {
   readonly connections: ConnectionCounts;
   faults: { add(rule: FaultRule): void; clear(): void };
   setLatency(ms: number): void;
+  /**
+   * Holds every answer (those already waiting and those to come) until the returned function
+   * is called: a test sees the client busy for as long as it needs, then lets it go at once.
+   */
+  holdAnswers(): () => void;
   /** Switches the reading at once (kept by reset()). */
   setReading(reading: Reading): void;
   readonly reading: Reading;
@@ -162,6 +167,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const faults = new FaultSet();
   const requests: RecordedRequest[] = [];
   let latencyMs = options.latencyMs ?? 0;
+  /** Answers wait on this while a test holds them (holdAnswers). */
+  let held: { promise: Promise<void>; release: () => void } | undefined;
   let reading: Reading = options.reading ?? {};
   const timers = new Timers();
   let closed = false;
@@ -261,6 +268,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const fault = faults.take(method, rawPath, local);
     const delay = latencyMs + (fault?.kind === 'latency' ? (fault.ms ?? 0) : 0);
     if (delay > 0) await timers.sleep(delay);
+    if (held) await held.promise;
     if (closed) return;
 
     if (fault?.kind === 'drop') {
@@ -342,6 +350,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     setLatency: (ms) => {
       latencyMs = Math.max(0, ms);
     },
+    holdAnswers: () => {
+      if (!held) {
+        let release = () => {};
+        const promise = new Promise<void>((resolve) => (release = resolve));
+        held = { promise, release };
+      }
+      const hold = held;
+      return () => {
+        if (held === hold) held = undefined;
+        hold.release();
+      };
+    },
     setReading: (next) => {
       reading = next;
     },
@@ -359,6 +379,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     close: () => {
       closing ??= new Promise<void>((done) => {
         closed = true;
+        held?.release();
         timers.stopAll();
         server.close(() => done());
         server.closeAllConnections();

@@ -4,7 +4,9 @@
 // touching the machine's store: NODE_EXTRA_CA_CERTS in its environment and
 // `http.systemCertificates` off in the user settings (with it on, VS Code's fetch ignores
 // NODE_EXTRA_CA_CERTS; see CONTRIBUTING.md, "HTTPS and proxies"). Add Environment → key check →
-// tree → create → dashboard, every step on screen.
+// tree → create → dashboard, every step on screen. On the newest VS Code only: what differs
+// on the oldest is the extension host's fetch with the CA, which the integration suite runs
+// on both (https-ca.test.ts); the screens are those of the other e2e files.
 import assert from 'node:assert/strict';
 import { certificatesForRun } from '../../scripts/vscode/tls.mjs';
 import { useWorkbench } from './workbench';

@@ -3,7 +3,9 @@
 // read the engagements (status icons, descriptions), page with "Load more…", create one by
 // typing into the input boxes, change its status from the item's context menu. What the
 // tree shows is checked against what the reference service holds; nothing of the
-// extension's internals is called.
+// extension's internals is called. On the newest VS Code only: the tree's rows, menus and
+// input boxes are VS Code's own API on both; the oldest's tree and input boxes are met by the
+// add-environment, chat, trust and hostile-service files there.
 import assert from 'node:assert/strict';
 import type { Engagement } from '../service/types';
 import { type TreeItem, useWorkbench } from './workbench';
