@@ -113,13 +113,14 @@ if (tests) {
   const suite = (files) =>
     [
       `const { runsHere, unknownFiles } = require('./support/versions');`,
+      `const files = ${JSON.stringify(files)};`,
       `const unknown = unknownFiles(${JSON.stringify(integration)});`,
       'if (unknown.length) throw new Error(`support/versions.ts names files that are not tests: ${unknown.join(", ")}`);',
       ...[...files]
         .sort((a, b) => (a === FIRST ? -1 : b === FIRST ? 1 : a.localeCompare(b)))
         .map(
           (f) =>
-            `globalThis.__eusTestFile = ${JSON.stringify(f)};\nif (runsHere(${JSON.stringify(f)})) require('./${f.replace(/\.ts$/, '')}');`,
+            `globalThis.__eusTestFile = ${JSON.stringify(f)};\nif (runsHere(${JSON.stringify(f)}, files)) require('./${f.replace(/\.ts$/, '')}');`,
         ),
     ].join('\n');
   for (const [name, files] of [

@@ -1,5 +1,6 @@
-// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds] [--production] [--restricted] [--vscode oldest|newest] [--built]`
+// `node scripts/run-integration.mjs [--grep pattern] [--timeout seconds] [--production] [--restricted] [--vscode oldest|newest] [--built] [--shard i/n]`
 // --built: the bundles are already built (`npm test` passes it where the stage before built the same ones).
+// --shard i/n: only the test files of shard i of n (test/integration/support/versions.ts deals them).
 // --vscode: which VS Code runs the suite (scripts/vscode/prereqs.mjs, VSCODE_VERSIONS): `oldest`
 // (default; the oldest the manifest accepts, code-server 4.100.3) or `newest` (code-server 4.139.1).
 // --restricted: only test/integration/*.restricted.test.ts, with VS Code's workspace trust ON
@@ -33,6 +34,7 @@ import { certificatesForRun } from './vscode/tls.mjs';
 const { values } = parseArgs({
   options: {
     grep: { type: 'string' },
+    shard: { type: 'string' },
     timeout: { type: 'string', default: '2400' },
     production: { type: 'boolean', default: false },
     restricted: { type: 'boolean', default: false },
@@ -82,6 +84,8 @@ function reportFiles() {
   const files = { dir, output: path.join(dir, 'output.txt'), results: path.join(dir, 'results.json') };
   const env = { EUS_TEST_OUTPUT: files.output, EUS_TEST_RESULTS: files.results };
   if (values.grep) env.EUS_TEST_GREP = values.grep;
+  // One shard of the files (test/integration/support/versions.ts deals them by their seconds).
+  if (values.shard) env.EUS_TEST_SHARD = values.shard;
   if (values.restricted) env.EUS_TEST_RESTRICTED = '1';
   // Which VS Code runs the suite: suites that repeat a path over the service's readings run
   // every reading on the oldest and the readings that meet VS Code's networking on the newest.
@@ -126,7 +130,7 @@ function printFileTimes(results) {
 
 function summarize(results, problem) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const where = ranOn ? `, ${ranOn}` : '';
+  const where = `${ranOn ? `, ${ranOn}` : ''}${values.shard ? `, files of shard ${values.shard}` : ''}`;
   if (results) {
     printFileTimes(results);
     for (const f of results.failures) console.log(`FAILED: ${f.fullTitle}: ${(f.message ?? '').split('\n')[0]}`);

@@ -1,13 +1,12 @@
-// `npm test`: every suite the project has: build (type-check + bundle); the unit tests with
-// lint alongside; the integration suite (inside a real VS Code) and the same harness in
-// Restricted Mode, on the oldest VS Code with the newest's beside it; then the end-to-end
-// suites (Playwright driving VS Code with the packaged extension), one VS Code after the other
-// (scripts/vscode/prereqs.mjs VSCODE_VERSIONS: the oldest the manifest accepts, the newest).
-// Each stage is named with its version ("integration (1.139)"). The first stage of a step
-// streams its output; a stage beside it prints its own once the step ends. A summary table and
-// the total "N passed, N failed" close the run. A failed build stops the run (nothing else
-// would mean anything); any other failure still lets the remaining stages run. Exits non-zero
-// on any failure.
+// `npm test`: every suite the project has. The unit tests (their build makes every bundle);
+// then, in two lanes side by side, the integration suites inside a real VS Code (the oldest's
+// in two shards, the newest's, the Restricted Mode suites) with the type-check and lint; then
+// the end-to-end suites (Playwright driving VS Code with the packaged extension), one VS Code
+// after the other (scripts/vscode/prereqs.mjs VSCODE_VERSIONS: the oldest the manifest
+// accepts, the newest). Each stage is named with its version ("integration (1.139)"). The
+// first lane of a step streams its output; the other prints its own once the step ends. A
+// summary table and the total "N passed, N failed" close the run. A failed `npm ci` stops the
+// run; any other failure lets the remaining stages run. Exits non-zero on any failure.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,27 +21,28 @@ const stages = [
     ? []
     : [{ name: 'npm ci', cmd: npm, args: ['ci', '--no-audit', '--no-fund'], stopOnFailure: true }]),
   // The VS Codes the suites run on (code-server; nothing to do where they are installed)
-  // install in the background while the build, unit tests and lint run; the first stage on
-  // each waits for its own (the newest, the larger, goes on installing while the oldest's
-  // suites run).
+  // install in the background from the start; the first stage on each waits for its own (the
+  // newest, the larger, goes on installing while the oldest's suites run).
   ...Object.entries(VSCODE_VERSIONS).map(([which, { vscode }]) => ({
     name: `install VS Code ${vscode}`,
     cmd: process.execPath,
     args: ['scripts/vscode/prereqs.mjs', which],
     background: which,
   })),
-  { name: 'build', cmd: npm, args: ['run', 'build'], stopOnFailure: true },
-  // The unit tests; their build makes every test bundle (`esbuild.mjs --tests`), the ones the
-  // suites inside VS Code load (`--built`).
+  // The unit tests; their build makes every bundle (`esbuild.mjs --tests`: the extension, the
+  // webviews and the test suites), the ones the suites inside VS Code load (`--built`).
   { name: 'unit', cmd: npm, args: ['run', 'test:unit'] },
-  // The integration suite on the oldest VS Code mostly waits (for the service, for VS Code):
-  // beside it, one after another, lint (it reads the sources only), the suite on the newest
-  // once that VS Code is installed, and the Restricted Mode suites (an untrusted folder).
-  integration('oldest'),
-  { name: 'lint', cmd: npm, args: ['run', 'lint'], alongside: true },
-  { ...integration('newest'), after: 'newest', lane: 'lint' },
-  { ...restricted('newest'), lane: 'lint' },
-  { ...restricted('oldest'), after: 'oldest', lane: 'lint' },
+  // The integration suites mostly wait (for the service, for VS Code): two lanes side by side.
+  // One: the first half of the oldest's suite, then the newest's once that VS Code is
+  // installed. The other: the type-check and lint (they read the sources only), the second
+  // half of the oldest's suite, then the Restricted Mode suites.
+  integration('oldest', '1/2'),
+  { ...integration('newest'), lane: 'integration (1.100, 1/2)' },
+  { name: 'typecheck', cmd: npm, args: ['run', 'typecheck'], alongside: true },
+  { name: 'lint', cmd: npm, args: ['run', 'lint'], lane: 'typecheck' },
+  { ...integration('oldest', '2/2'), lane: 'typecheck' },
+  { ...restricted('newest'), after: 'newest', lane: 'typecheck' },
+  { ...restricted('oldest'), lane: 'typecheck' },
   // The e2e suites drive a browser and measure what a person waits for: one at a time. The
   // first builds its bundles and packages the extension (rewriting dist/, so only after the
   // suites above); the next installs the same .vsix.
@@ -53,12 +53,13 @@ const stages = [
   })),
 ];
 
-/** The integration suite on `which` VS Code, on the bundles the unit stage built. */
-function integration(which) {
+/** The integration suite on `which` VS Code (or one `shard` of its files), on the bundles the unit stage built. */
+function integration(which, shard) {
+  const { vscode } = VSCODE_VERSIONS[which];
   return {
-    name: `integration (${VSCODE_VERSIONS[which].vscode})`,
+    name: shard ? `integration (${vscode}, ${shard})` : `integration (${vscode})`,
     cmd: process.execPath,
-    args: ['scripts/run-integration.mjs', '--vscode', which, '--built'],
+    args: ['scripts/run-integration.mjs', '--vscode', which, '--built', ...(shard ? ['--shard', shard] : [])],
     after: which,
   };
 }

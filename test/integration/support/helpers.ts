@@ -244,7 +244,7 @@ export function createAnswers(name: string, description = ''): Array<Answer | st
 }
 
 /** Polls until `check` returns a truthy value; fails with `what` after `timeoutMs`. */
-export function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
+export function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
   return poll(check, what, timeoutMs);
 }
 

@@ -5,7 +5,9 @@
 // API, URL handling, workspace trust). What the extension decides on its own (its tree, its
 // messages, its store) takes the same road on both and is tested once, on the oldest.
 // Both lists are checked when the suite loads: a name or a pattern that matches nothing stops
-// the run, so a renamed file or test cannot drop out silently.
+// the run, so a renamed file or test cannot drop out silently. A run may also be one shard of
+// the files (run-integration.mjs --shard i/n: `npm test` runs the oldest's suite as two, side
+// by side), the files dealt by the seconds each takes.
 
 /** The suite runs on the newest VS Code (`EUS_VSCODE`, set by run-integration.mjs). */
 export const onNewest = process.env.EUS_VSCODE === 'newest';
@@ -50,9 +52,56 @@ const NEWEST: Record<string, OnNewest> = {
   'chat-tools.restricted.test.ts': { why: 'the chat tools in Restricted Mode' },
 };
 
-/** Whether the suite on this VS Code loads `file` (a name in test/integration/). */
-export function runsHere(file: string): boolean {
-  return !onNewest || file in NEWEST;
+/** `EUS_TEST_SHARD=i/n`: this run loads the files of shard i (from 1) of n; undefined: all. */
+const shard = ((text) => {
+  const match = /^(\d+)\/(\d+)$/.exec(text ?? '');
+  if (!match) return undefined;
+  const [index, count] = [Number(match[1]), Number(match[2])];
+  if (count < 1 || index < 1 || index > count) throw new Error(`EUS_TEST_SHARD=${text}: expected i/n with 1 <= i <= n`);
+  return { index, count };
+})(process.env.EUS_TEST_SHARD);
+
+/**
+ * About the seconds each file takes on the oldest VS Code (the runner prints them after a
+ * run), only to deal the files to shards of about the same length; a file not named counts 5.
+ * The activation file goes to the first shard: it must run before anything activates the extension.
+ */
+const SECONDS: Record<string, number> = {
+  'performance.test.ts': 71,
+  'engagements-edit.test.ts': 70,
+  'reliability-faults-engagements.test.ts': 51,
+  'readings.test.ts': 45,
+  'reliability-faults-usage.test.ts': 44,
+  'https-ca.test.ts': 29,
+  'reliability-load.test.ts': 28,
+  'usage.test.ts': 27,
+  'https-proxy.test.ts': 26,
+  'engagements-find.test.ts': 25,
+  'usage-trends.test.ts': 23,
+  'chat-tools.test.ts': 17,
+  'reliability-paging.test.ts': 14,
+  'reliability-hostile-service.test.ts': 10,
+  'chat-links.test.ts': 9,
+  'trust.test.ts': 8,
+};
+
+/** The shard of each of `files`: the longest first, each to the shard with the fewest seconds so far. */
+function deal(files: readonly string[], count: number): Map<string, number> {
+  const totals = Array.from({ length: count }, () => 0);
+  const dealt = new Map<string, number>();
+  const seconds = (f: string) => SECONDS[f] ?? 5;
+  for (const file of [...files].sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b))) {
+    const to = file === 'activation.test.ts' ? 0 : totals.indexOf(Math.min(...totals));
+    totals[to] += seconds(file);
+    dealt.set(file, to + 1);
+  }
+  return dealt;
+}
+
+/** Whether this run loads `file` (a name in test/integration/; `files`: all of them): its VS Code's list, then its shard. */
+export function runsHere(file: string, files: readonly string[]): boolean {
+  if (onNewest && !(file in NEWEST)) return false;
+  return !shard || deal(files, shard.count).get(file) === shard.index;
 }
 
 /** Files NEWEST names that are not in test/integration/. */
