@@ -116,7 +116,7 @@ if (code) {
   const url = workbenchUrl(server, { folder: server.dirs.workspace, extensionDevelopmentPath: ROOT });
   step('VS Code is ready. Open this address in a browser on this machine:');
   console.log(`\n    ${url}\n`);
-  step('the Engagement & Usage view opens with the Demo environment; Ctrl+C stops everything.');
+  step('the Engagements view opens with the Demo environment; Ctrl+C stops everything.');
   void server.exit.then(({ code: exitCode }) => {
     if (stopping) return;
     console.error(`[start] code-server exited (${exitCode}).\n${server.logTail(30)}`);

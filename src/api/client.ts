@@ -12,7 +12,7 @@ import { LIMITS } from '../core/concurrency';
 import { l10n } from '../core/l10n';
 import { parseBaseUrl } from '../core/validation';
 import type { CallState, Endpoint } from './errors';
-import { ApiError, MAX_REDIRECTS, isAbort, parseRetryAfter, redirectRefused, toApiError } from './errors';
+import { ApiError, MAX_REDIRECTS, isAbort, logText, parseRetryAfter, redirectRefused, toApiError } from './errors';
 import type { ConnectionProblem } from './network';
 import { classifyConnectionFailure } from './network';
 import type { WriteAnswer } from './readings';
@@ -190,7 +190,7 @@ export class ApiClient {
       const bodyTimedOut = bodyDeadline.signal.aborted && !init.signal?.aborted;
       const target = `${this.baseUrl}/${address.path}`;
       const apiError = await toApiError(error, endpoint, call, bodyTimedOut, target);
-      const message = apiError.detail ? `${apiError.message} (${apiError.detail})` : apiError.message;
+      const message = logText(apiError);
       const logged = { ...call, status: apiError.status ?? call.status };
       this.#log(endpoint, address.logPath, started, logged, apiError.kind, message);
       throw apiError;

@@ -135,6 +135,17 @@ export function kindForStatus(status: number): ApiErrorKind {
   return 'invalidRequest';
 }
 
+/**
+ * An error as the log writes it: what people are told, with the details it promised them the
+ * log holds in place of that promise ("…does not understand: results[0].id: expected …").
+ */
+export function logText(error: Error): string {
+  const detail = (error as { detail?: unknown }).detail;
+  if (typeof detail !== 'string' || detail === '') return error.message;
+  const said = error.message.replace(/[;.]\s*[Dd]etails are in the log\.?$/, '');
+  return said === error.message ? `${error.message} (${detail})` : `${said}: ${detail}`;
+}
+
 /** Parses a Retry-After header (seconds or an HTTP date) into milliseconds from `now`. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;

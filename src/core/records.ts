@@ -24,6 +24,60 @@ export function deriveColumns(records: readonly OpenRecord[], limit = 40): strin
   return columns.slice(0, limit);
 }
 
+/** Units a field name may end in, as a header says them ("durationMs" → "Duration (ms)"). */
+const UNITS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    ms: 'ms',
+    sec: 's',
+    secs: 's',
+    seconds: 's',
+    bytes: 'bytes',
+    kb: 'KB',
+    mb: 'MB',
+    gb: 'GB',
+    tb: 'TB',
+    pct: '%',
+    percent: '%',
+  }),
+);
+/** Words a header writes in capitals. */
+const ACRONYMS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    id: 'ID',
+    ids: 'IDs',
+    url: 'URL',
+    uri: 'URI',
+    http: 'HTTP',
+    ip: 'IP',
+    api: 'API',
+    sdk: 'SDK',
+    utc: 'UTC',
+    json: 'JSON',
+  }),
+);
+
+/**
+ * A field name as a column header a person reads: camelCase, snake_case and kebab-case split
+ * into words, the first capitalised, acronyms in capitals, a unit at the end said in brackets
+ * (`statusCode` → "Status code", `keyId` → "Key ID", `storage_gb` → "Storage (GB)"). The name
+ * itself stays in the header's tooltip and in exports.
+ */
+export function columnTitle(field: string): string {
+  const words = field
+    .replace(/([\p{Ll}\d])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .split(/[\s_.-]+/)
+    .filter(Boolean)
+    .map((word) => word.toLowerCase());
+  if (words.length === 0) return field;
+  const unit = words.length > 1 ? UNITS.get(words[words.length - 1]) : undefined;
+  if (unit) words.pop();
+  const text = words
+    .map((word, i) => ACRONYMS.get(word) ?? (i === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word))
+    .join(' ');
+  return unit ? `${text} (${unit})` : text;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,6 +7,8 @@ import type { Engagement } from '../api/types';
 import { formatCount } from '../core/format';
 import { statusLook } from '../core/engagementText';
 import { escapeIcons, safeText, shortLabel } from '../core/text';
+import { Commands } from '../shared/constants';
+import { describeError } from '../ui/errorMessages';
 import { type EngagementDeps, environmentLabel, notice, requireApi } from './update';
 import { stopMessage } from './view';
 import { wholeSetMaxAge } from '../shared/services';
@@ -14,6 +16,8 @@ import { recorder } from '../testing/record';
 
 interface Item extends vscode.QuickPickItem {
   id: string;
+  /** The items offered when the engagements could not be read: read again, or open the log. */
+  action?: 'retry' | 'logs';
 }
 
 const items = new WeakMap<Engagement, Item>();
@@ -50,6 +54,8 @@ interface Pick {
   reading: boolean;
   /** The engagements it lists (the store's array, replaced by each change). */
   shown?: readonly Engagement[];
+  /** The read failure it shows (Retry and Show Logs above the list), if any. */
+  failure?: unknown;
 }
 
 export async function goToEngagement(
@@ -68,7 +74,7 @@ export async function goToEngagement(
   render();
   pick.qp.show();
   void readEverything(deps, pick, render);
-  const chosen = await choice(deps, pick);
+  const chosen = await choice(deps, pick, () => void readEverything(deps, pick, render));
   subscription.dispose();
   pick.qp.dispose();
   recorder.goToClosed();
@@ -102,10 +108,14 @@ function createPick(deps: EngagementDeps): Pick {
 function renderPick(deps: EngagementDeps, pick: Pick): void {
   const { qp, stop, title, placeholder } = pick;
   const snapshot = deps.store.snapshot();
-  if (snapshot.items !== pick.shown) {
+  // A read that failed is said above the list, with what to do next; what was loaded stays listed.
+  const failure = pick.reading || snapshot.complete ? undefined : snapshot.error;
+  if (snapshot.items !== pick.shown || failure !== pick.failure) {
     pick.shown = snapshot.items;
+    pick.failure = failure;
     // Keeps what the user typed and (VS Code does) the filtering of it.
-    qp.items = snapshot.items.map(itemFor);
+    const listed = snapshot.items.map(itemFor);
+    qp.items = failure === undefined ? listed : [...failureItems(failure, environmentLabel(deps)), ...listed];
     recorder.goToListed(snapshot.items.length, snapshot.complete);
   }
   const progress = snapshot.readingAll;
@@ -113,7 +123,11 @@ function renderPick(deps: EngagementDeps, pick: Pick): void {
   qp.buttons = progress ? [stop] : [];
   // Engagements the service announced but will not send are said, never silently missing.
   const short = !progress && !snapshot.complete && snapshot.stop !== undefined;
-  qp.placeholder = short ? stopMessage(snapshot) : placeholder;
+  qp.placeholder = failure
+    ? vscode.l10n.t('Could not read the engagements: Retry, or type to search the {0} loaded', snapshot.items.length)
+    : short
+      ? stopMessage(snapshot)
+      : placeholder;
   qp.title = progress
     ? vscode.l10n.t('{0} (reading {1} of {2}…)', title, formatCount(progress.loaded), formatCount(progress.total))
     : snapshot.complete || (!snapshot.hasMore && !short)
@@ -124,6 +138,22 @@ function renderPick(deps: EngagementDeps, pick: Pick): void {
           formatCount(snapshot.items.length),
           formatCount(snapshot.totalCount),
         );
+}
+
+/** Retry and Show Logs, the reason the read failed under Retry; always listed, whatever is typed. */
+function failureItems(error: unknown, environment: string | undefined): Item[] {
+  return [
+    {
+      id: '',
+      action: 'retry',
+      label: `$(refresh) ${vscode.l10n.t('Retry')}`,
+      description: vscode.l10n.t('Could not read the engagements'),
+      detail: escapeIcons(safeText(describeError(error, environment))),
+      alwaysShow: true,
+    },
+    { id: '', action: 'logs', label: `$(output) ${vscode.l10n.t('Show Logs')}`, alwaysShow: true },
+    { id: '', label: '', kind: vscode.QuickPickItemKind.Separator },
+  ];
 }
 
 /** Every page, unless a whole set read lately can be reused. */
@@ -139,8 +169,11 @@ async function readEverything(deps: EngagementDeps, pick: Pick, render: () => vo
   }
 }
 
-/** The item chosen; undefined when the quick pick was closed (Escape, or hidden by the workbench). */
-async function choice(deps: EngagementDeps, pick: Pick): Promise<Item | undefined> {
+/**
+ * The engagement chosen; undefined when the quick pick was closed (Escape, or hidden by the
+ * workbench) or Show Logs was chosen. Retry reads again with the quick pick open.
+ */
+async function choice(deps: EngagementDeps, pick: Pick, retry: () => void): Promise<Item | undefined> {
   const { qp, stop } = pick;
   const disposables: vscode.Disposable[] = [];
   const chosen = await new Promise<Item | undefined>((resolve) => {
@@ -150,7 +183,11 @@ async function choice(deps: EngagementDeps, pick: Pick): Promise<Item | undefine
       }),
       qp.onDidAccept(() => {
         const item = qp.selectedItems[0] ?? qp.activeItems[0];
-        if (item) resolve(item);
+        if (item?.action === 'retry') retry();
+        else if (item?.action === 'logs') {
+          void vscode.commands.executeCommand(Commands.showLogs);
+          resolve(undefined);
+        } else if (item) resolve(item);
       }),
       qp.onDidHide(() => resolve(undefined)),
     );

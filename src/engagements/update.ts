@@ -69,10 +69,15 @@ export function askStatus(
 ): Promise<string | Back | undefined> {
   const choices = statusChoices(deps.store.seenStatuses());
   if (value && !choices.some((c) => c === value)) choices.unshift(value);
+  // A refusal is a sentence of the service's, too long for the box's one grey line: it is said
+  // whole in a notification beside the list, which asks again.
+  if (note) void ui(deps).message('warning', note, {});
   return ui(deps).pick<string>({
     title,
     ...step,
-    placeholder: note ?? vscode.l10n.t('Choose a status, or type another one'),
+    placeholder: note
+      ? vscode.l10n.t('The service refused this status (its reason is in the notification): choose another')
+      : vscode.l10n.t('Choose a status, or type another one'),
     items: choices.map((s) => {
       const look = statusLook(s);
       return {

@@ -8,6 +8,7 @@ import { safeText } from '../core/text';
 import { parseBaseUrl } from '../core/validation';
 import type { Capabilities, Environment } from '../session/model';
 import { newEnvironmentId, originOf } from '../session/model';
+import { Commands } from '../shared/constants';
 import type { Services } from '../shared/services';
 import { describeError, serviceReason } from '../ui/errorMessages';
 import type { Back, InputStep, Ui } from '../ui/ui';
@@ -59,7 +60,7 @@ async function verify(
     if (result.outcome === 'redirected')
       return {
         ok: false,
-        urlError: vscode.l10n.t('{0} Enter the final address of the service.', describeError(result.error, env.label)),
+        urlError: describeError(result.error, env.label),
       };
     const retry = vscode.l10n.t('Retry');
     const save = vscode.l10n.t('Save Anyway');
@@ -131,7 +132,7 @@ export async function addEnvironmentFlow(services: Services): Promise<Environmen
 /** Back into the flow with what was right kept: only the rejected answer is asked again. Returns its step. */
 function sendBack(draft: Draft, refused: { keyError?: string; urlError?: string }): number {
   if (refused.urlError) {
-    draft.urlError = refused.urlError;
+    draft.urlError = vscode.l10n.t('{0} Enter the final address of the service.', refused.urlError);
     return 1;
   }
   draft.keyError = refused.keyError;
@@ -185,7 +186,12 @@ export async function enterKeyFlow(services: Services, env: Environment): Promis
     const verified = await verify(services, env, key.trim());
     if (verified === undefined) return false;
     if (!verified.ok) {
-      error = verified.keyError ?? verified.urlError;
+      // A URL problem is not the key's: said as such, never in the key box (no address can be typed there).
+      if (verified.urlError) {
+        await urlProblem(services, env, verified.urlError);
+        return false;
+      }
+      error = verified.keyError;
       if (!error) return false;
       continue;
     }
@@ -195,6 +201,30 @@ export async function enterKeyFlow(services: Services, env: Environment): Promis
     services.log.info(`API key of "${env.label}" replaced.`);
     return true;
   }
+}
+
+/**
+ * The service answered the key check from another address: the environment's base URL must
+ * change, which this flow cannot do. Said in a message, with where to change it: a workspace's
+ * settings for an environment it defines; for one of the user's own, adding it again.
+ */
+async function urlProblem(services: Services, env: Environment, problem: string): Promise<void> {
+  const fromWorkspace = env.source === 'workspace';
+  const settings = vscode.l10n.t('Open Workspace Settings');
+  const add = vscode.l10n.t('Add Environment');
+  const choice = await services.ui.current.message(
+    'error',
+    vscode.l10n.t('The key was not saved: the base URL of {0} ({1}) has to change.', env.label, env.baseUrl),
+    {
+      modal: true,
+      detail: fromWorkspace
+        ? vscode.l10n.t("{0} The base URL is in this workspace's settings (engagementUsage.environments).", problem)
+        : vscode.l10n.t('{0} Add the environment again with that address, then remove this one.', problem),
+    },
+    fromWorkspace ? settings : add,
+  );
+  if (choice === settings) await vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
+  else if (choice === add) await vscode.commands.executeCommand(Commands.addEnvironment);
 }
 
 // The steps of Add Environment, each one question: label → base URL → API key, with step

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RequestLog } from '../api/client';
+import { logText } from '../api/errors';
 import { redact } from '../api/redact';
 
 /** The extension's log channel. Requests are written without headers; keys are redacted. */
@@ -33,7 +34,7 @@ export class Log implements vscode.Disposable {
   error(message: string, error?: unknown): void {
     const detail =
       error instanceof Error
-        ? `${error.name}: ${error.message}`
+        ? `${error.name}: ${logText(error)}`
         : error === undefined
           ? ''
           : typeof error === 'string'

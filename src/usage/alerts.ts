@@ -152,7 +152,8 @@ export class UsageAlerts {
   }
 }
 
-function meterName(meter: DueAlert['meter']): string {
+/** A meter's name in words ("API calls", "Webhooks", "Storage"), wherever one is named to a person. */
+export function meterName(meter: DueAlert['meter']): string {
   switch (meter) {
     case 'calls':
       return vscode.l10n.t('API calls');

@@ -9,12 +9,13 @@ import type { UsageSummary } from '../api/types';
 import { currentLocale } from '../core/l10n';
 import type { MeterLevel } from '../core/meters';
 import { USAGE_METERS, meterFigures, meterTexts } from '../core/meters';
-import { currentPeriod } from '../core/period';
+import { currentPeriod, periodLabel } from '../core/period';
 import { displayText, safeText } from '../core/text';
 import { Commands, Settings } from '../shared/constants';
 import type { Services } from '../shared/services';
 import { recorder } from '../testing/record';
 import { describeError } from '../ui/errorMessages';
+import { meterName } from './alerts';
 import type { ReadCoordinator } from './persisted';
 
 const MIN_MINUTES = 1;
@@ -249,7 +250,7 @@ function usageLook(summary: UsageSummary, env: { label: string; production?: boo
   const percent = meterTexts(calls, locale).percent;
   const lines = USAGE_METERS.map((name) => {
     const texts = meterTexts(meterFigures(name, summary.usage[name]), locale);
-    return `${name}: ${vscode.l10n.t('{0} of {1}', texts.used, texts.included)} (${texts.percent})${texts.overage ? ` ${vscode.l10n.t('overage {0}', texts.overage)}` : ''}`;
+    return `${meterName(name)}: ${vscode.l10n.t('{0} of {1}', texts.used, texts.included)} (${texts.percent})${texts.overage ? ` ${vscode.l10n.t('overage {0}', texts.overage)}` : ''}`;
   });
   const state =
     calls.level === 'error'
@@ -264,7 +265,7 @@ function usageLook(summary: UsageSummary, env: { label: string; production?: boo
     // or more; the text says how far past). Red is kept for the production environment.
     background: calls.level === 'normal' ? undefined : USAGE_WARNING_BACKGROUND,
     tooltip: [
-      `${summary.billingPeriod} · ${summary.tier}`,
+      `${periodLabel(summary.billingPeriod, locale)} · ${summary.tier}`,
       ...lines,
       vscode.l10n.t('Click to open the usage dashboard'),
     ].join('\n\n'),

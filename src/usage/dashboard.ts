@@ -26,6 +26,7 @@ import {
   readFilteredPage,
   readKeys,
   readRecordsPage,
+  recordsShown,
   readTrend,
   summarySection,
 } from './sections';
@@ -66,6 +67,13 @@ export class Dashboard {
   ) {
     const env = services.environments.get(view.environmentId);
     this.state = initialState(view, env, hooks.saved?.(view.environmentId));
+  }
+
+  /** The state as the webview shows it: the records' key ids as the per-key table shows them. */
+  shown(): DashboardState {
+    const data = this.state.details.data;
+    if (!data) return this.state;
+    return { ...this.state, details: { ...this.state.details, data: recordsShown(data, this.keysByMask) } };
   }
 
   get environmentId(): string {

@@ -167,7 +167,7 @@ export class DashboardPanel implements vscode.Disposable {
       strings: uiStrings(),
       messages: vscode.l10n.bundle,
     });
-    this.post({ type: 'update', state: this.dashboard.state });
+    this.post({ type: 'update', state: this.dashboard.shown() });
   }
 
   private logWebviewError(message: string): void {
@@ -183,7 +183,7 @@ export class DashboardPanel implements vscode.Disposable {
     this.postScheduled = true;
     queueMicrotask(() => {
       this.postScheduled = false;
-      if (this.ready) this.post({ type: 'update', state: this.dashboard.state });
+      if (this.ready) this.post({ type: 'update', state: this.dashboard.shown() });
     });
   }
 

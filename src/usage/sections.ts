@@ -6,7 +6,15 @@ import type { ServiceApi } from '../api/service';
 import type { UsageRecord, UsageSummary } from '../api/types';
 import { USAGE_METERS, meterFigures } from '../core/meters';
 import type { KeySort, RecordFilter } from '../core/records';
-import { deriveColumns, filterRecords, keyIdOfApiKey, keyRows, sortKeyRows } from '../core/records';
+import {
+  deriveColumns,
+  filterRecords,
+  keyColumn,
+  keyIdOfApiKey,
+  keyRows,
+  maskKeyId,
+  sortKeyRows,
+} from '../core/records';
 import type { TrendPoint } from '../core/trend';
 import { isClosedPeriod, trendPeriods, trendPoint } from '../core/trend';
 import type { DashboardState, DetailsData, KeysData, SummaryData, TrendData, ViewState } from './protocol';
@@ -55,6 +63,24 @@ export async function readKeys(
 export function filterKeyName(keysByMask: KeysByMask, keyId: string | undefined): string | undefined {
   const key = keyId === undefined ? undefined : [...keysByMask.entries()].find(([, k]) => k.keyId === keyId);
   return key ? `${key[1].name} (${key[0]})` : undefined;
+}
+
+/**
+ * The records as the dashboard shows them: each key id in the form the per-key table shows it
+ * (its mask there; an id the table does not list, masked alone), so a key reads the same in
+ * both tables. Filters and exports work on the records as the service sent them.
+ */
+export function recordsShown(details: DetailsData, keysByMask: KeysByMask): DetailsData {
+  const column = keyColumn(details.columns);
+  if (column === undefined) return details;
+  const maskOf = new Map([...keysByMask].map(([mask, key]) => [key.keyId, mask]));
+  return {
+    ...details,
+    records: details.records.map((record) => {
+      const id = record[column];
+      return typeof id === 'string' ? { ...record, [column]: maskOf.get(id) ?? maskKeyId(id) } : record;
+    }),
+  };
 }
 
 /** Summaries asked for during one load, one per period: the trend and the meters share the current period's. */

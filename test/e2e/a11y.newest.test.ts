@@ -11,7 +11,7 @@ import { makeSummary } from '../service/seed';
 import { axeViolations, describeViolations } from './axe';
 import { SCREENSHOT_DIR, useWorkbench, type Workbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const THEMES = [
   { name: 'Default Dark Modern', slug: 'dark' },
   { name: 'Default Light Modern', slug: 'light' },
@@ -108,6 +108,11 @@ for (const theme of THEMES) {
       dashboard = await wb.webviewFrame('.meter-card[data-meter="calls"]:not(.skeleton-card)', 30_000);
       await settled(dashboard);
       await check(wb, dashboard, 'dashboard', theme.slug, 'data');
+      // The records filter's text box reads as a box: its border is drawn, not transparent.
+      const border = await dashboard
+        .locator('#filter-text')
+        .evaluate((e) => getComputedStyle(e).borderTopColor + ' ' + getComputedStyle(e).borderTopWidth);
+      assert.doesNotMatch(border, /rgba\(\d+, \d+, \d+, 0\)|transparent| 0px$/, `the filter box's border: ${border}`);
 
       // Loading: every answer held back; what is on screen says it is busy.
       const release = wb.service.holdAnswers();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { READINGS } from '../service/server';
 import { useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const VIEW = 'Engagements';
 /** The delayed-202 reading, its delay made long enough to see (and photograph) the pending row. */
 const DELAY_MS = 5_000;

@@ -1,12 +1,12 @@
 // Issue 4, as a person does it: from a fresh VS Code with the packaged extension, open the
-// "Engagement & Usage" side bar, press the welcome view's button, type label → base URL →
+// "Engagements" side bar, press the welcome view's button, type label → base URL →
 // key into the input boxes; the status bar then shows the environment, and the key was
 // kept (in code-server's SecretStorage) across a reload of the window. The last test also
 // exercises the palette and webview helpers on the usage dashboard.
 import assert from 'node:assert/strict';
 import { useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 
 describe('Adding the first environment (e2e)', function () {
   this.timeout(120_000);

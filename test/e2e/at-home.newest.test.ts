@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { useWorkbench, type Workbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const WALKTHROUGH = 'Get Started with Engagement & Usage';
 
 function utcPeriod(): string {

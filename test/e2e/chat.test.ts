@@ -13,7 +13,7 @@ import path from 'node:path';
 import { startService } from '../service/server';
 import { required, useWorkbench, type Workbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const UPDATE_TOOL = 'engagementUsage_updateEngagements';
 
 interface ToolReport {

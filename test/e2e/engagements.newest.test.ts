@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Engagement } from '../service/types';
 import { type TreeItem, useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const VIEW = 'Engagements';
 const PAGE_SIZE = 25; // the default of engagementUsage.pageSize
 const NEW_NAME = 'Zürich Onboarding Review (e2e)';
@@ -71,6 +71,11 @@ describe('Engagements view (e2e)', function () {
 
     rows.slice(0, PAGE_SIZE).forEach((row, i) => assertRowShows(row, expected[i]));
     assert.match(rows[PAGE_SIZE].label, /^Load more… \(25 of 60\)$/);
+    // The title reads whole in a side bar of the default width, beside its actions.
+    const title = wb.page.locator('.part.sidebar .composite.title h2').first();
+    const seen = await title.evaluate((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth }));
+    assert.match(seen.text, /^Engagements$/i);
+    assert.equal(seen.cut, false, `the title "${seen.text}" is cut`);
     assert.equal(await wb.treeSize(VIEW), PAGE_SIZE + 1);
     // Every kind of icon is on screen: active, completed and at least one status the contract does not name.
     const kinds = new Set(rows.slice(0, PAGE_SIZE).flatMap((r) => r.icons));

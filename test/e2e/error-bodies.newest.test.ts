@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { NAME_MAX_LENGTH } from '../service/server';
 import { useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const VIEW = 'Engagements';
 
 describe('The service says no in its framework’s words (e2e)', function () {

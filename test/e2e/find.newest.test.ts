@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { utcDateTime } from '../integration/support/dates';
 import { useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const VIEW = 'Engagements';
 
 /** What the view's filter does with a name: case- and accent-insensitive "contains". */
@@ -33,9 +33,22 @@ describe('Find and act on any engagement (e2e)', function () {
         'the last engagement is not loaded yet',
       );
 
+      // The reads behind fail first: the quick pick says so above what is loaded, with Retry
+      // (the reason under it) and Show Logs; Retry reads again with the quick pick open.
+      wb.service.faults.add({ path: '/engagements', kind: 'status', status: 503, times: 1_000 });
       await wb.page.locator('.monaco-workbench').focus();
       await wb.page.keyboard.press('Control+Alt+E');
       await wb.waitForQuickInput('Go to Engagement in Staging');
+      const rows = wb.page.locator('.quick-input-widget .monaco-list-row');
+      const retry = rows.filter({ hasText: 'Retry' }).first();
+      await retry.waitFor({ state: 'visible', timeout: 30_000 });
+      assert.match(await retry.innerText(), /Could not read the engagements[\s\S]*HTTP 503/);
+      assert.ok(await rows.filter({ hasText: 'Show Logs' }).first().isVisible(), 'Show Logs offered');
+      await wb.screenshot('go-to-failed-read');
+      wb.service.faults.clear();
+      await retry.click();
+      await retry.waitFor({ state: 'detached', timeout: 30_000 });
+
       await wb.quickInput().fill(target.id);
       const row = wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: target.id }).first();
       await row.waitFor({ state: 'visible', timeout: 30_000 });

@@ -12,7 +12,7 @@ import { type HonoService, startHonoService } from '../frameworks/hono';
 import { type JsonServer, jsonServerRows, startJsonServer } from '../frameworks/jsonServer';
 import { useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const VIEW = 'Engagements';
 const HONO_KEY = 'hono-e2e-key-7d1c';
 const RECORDS = 60;

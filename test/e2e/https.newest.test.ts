@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { certificatesForRun } from '../../scripts/vscode/tls.mjs';
 import { useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const VIEW = 'Engagements';
 const trust = certificatesForRun();
 const { key, cert } = trust.certificates.served.good;

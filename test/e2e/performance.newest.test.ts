@@ -9,7 +9,7 @@ import path from 'node:path';
 import { type RunningService, startService } from '../service/server';
 import { type Workbench, useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const VIEW = 'Engagements';
 const PAGE_SIZE = 25;
 /** The service answers this late after the reload: long enough to see what shows before. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const VIEW = 'Engagements';
 const TOTAL = 137;
 

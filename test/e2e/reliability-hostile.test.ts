@@ -11,7 +11,7 @@ import type { Engagement } from '../service/types';
 import { useWorkbench } from './workbench';
 import { displayText, shortLabel } from '../../src/core/text';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 
 /** What an injection would leave in a document: the flag its scripts set, and the elements it adds. */
 async function injected(target: Page | Frame): Promise<{ pwned: unknown; elements: number }> {

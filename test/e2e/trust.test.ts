@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { required, useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 
 interface ProbeReport {
   found: boolean;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const count = (n: number) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }).format(n);
 
 function shiftPeriod(period: string, months: number): string {
@@ -113,13 +113,21 @@ describe('Usage trends, alerts and records (e2e)', function () {
     await frame
       .locator('#filtered-count', { hasText: `${count(admin.length)} of ${count(records.length)} records match` })
       .waitFor({ timeout: 15_000 });
+    // Headers in words, the field name in each one's tooltip.
     const headers = (await frame.locator('#details-table thead th').allTextContents()).map((h) => h.trim());
-    const keyColumn = headers.indexOf('keyId') + 1;
-    assert.ok(keyColumn > 0);
+    const keyColumn = headers.indexOf('Key ID') + 1;
+    assert.ok(keyColumn > 0, headers.join(', '));
+    assert.equal(await frame.locator(`#details-table thead th:nth-child(${keyColumn})`).getAttribute('title'), 'keyId');
+    assert.ok(headers.includes('Status code') && headers.includes('Duration (ms)'), headers.join(', '));
+    // The key's records, its id shown as the per-key table shows it.
+    const shownId = (
+      await frame.locator('#keys-table tbody tr', { hasText: 'Admin (demo)' }).locator('code').textContent()
+    )?.trim();
+    assert.ok(shownId?.includes('…'), `the per-key table masks the id: ${shownId}`);
     assert.deepEqual(
       [...new Set(await frame.locator(`#details-table tbody tr td:nth-child(${keyColumn})`).allTextContents())],
-      ['key_admin'],
-      "only that key's records",
+      [shownId],
+      "only that key's records, its id as the per-key table shows it",
     );
     // Timestamps in the user's locale, ISO in the tooltip.
     const time = frame.locator('#details-table tbody tr td.time').first();

@@ -8,7 +8,7 @@ import type { Frame } from 'playwright-core';
 import type { KeyUsage, MeterName, UsageSummary } from '../service/types';
 import { useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagement & Usage';
+const CONTAINER = 'Engagements';
 const METERS: readonly MeterName[] = ['calls', 'webhooks', 'storage_gb'];
 const PAGE_SIZE = 25; // the dashboard's default rows per page
 
@@ -147,7 +147,7 @@ function assertKeyRows(
 
 async function recordIds(frame: Frame): Promise<string[]> {
   const headers = await frame.locator('#details-table thead th').allTextContents();
-  const column = headers.map((h) => h.trim()).indexOf('id');
+  const column = headers.map((h) => h.trim()).indexOf('ID');
   assert.ok(column >= 0, `an id column among ${headers.join(', ')}`);
   return frame.locator(`#details-table tbody tr td:nth-child(${column + 1})`).allTextContents();
 }
@@ -210,6 +210,61 @@ describe('Usage dashboard (e2e)', function () {
       (await frame.locator('#keys-table thead th[aria-sort="descending"]').textContent())?.replace(/[▲▼\s]+$/, ''),
       'Calls',
     );
+  });
+
+  it('the records table for people: headers in words, one line a row, the key id as the per-key table shows it, no sideways scroll at 1,280 px', async () => {
+    const wb = workbench();
+    const headers = frame.locator('#details-table thead th');
+    const words = (await headers.allTextContents()).map((h) => h.trim());
+    const fields = await headers.evaluateAll((ths) => ths.map((th) => th.getAttribute('data-field') ?? ''));
+    assert.deepEqual(fields.slice(0, 3), ['id', 'timestamp', 'keyId']);
+    const expected: Record<string, string> = {
+      id: 'ID',
+      timestamp: 'Timestamp',
+      keyId: 'Key ID',
+      statusCode: 'Status code',
+      durationMs: 'Duration (ms)',
+      meta: 'Meta',
+    };
+    for (const [field, word] of Object.entries(expected)) {
+      const i = fields.indexOf(field);
+      assert.ok(i >= 0, `a ${field} column among ${fields.join(', ')}`);
+      assert.equal(words[i], word);
+      if (word !== field)
+        assert.equal(await headers.nth(i).getAttribute('title'), field, 'the field name in its tooltip');
+    }
+    // The key ids of the records read as the per-key table writes them.
+    const masks = await frame.locator('#keys-table tbody tr code').allTextContents();
+    const keyIds = await frame
+      .locator(`#details-table tbody tr td:nth-child(${fields.indexOf('keyId') + 1})`)
+      .allTextContents();
+    for (const id of keyIds)
+      assert.ok(masks.includes(id.trim()), `${id} is one of the per-key table's ${masks.join(', ')}`);
+
+    // A 1,280 px window, the side bars closed as a person reading the dashboard has them.
+    await wb.hideSideBar();
+    if (await wb.page.locator('.part.auxiliarybar').isVisible()) await wb.runCommand('Hide Secondary Side Bar');
+    await wb.page.setViewportSize({ width: 1280, height: 900 });
+    try {
+      const seen = await wb.waitFor(async () => {
+        const got = await frame.evaluate(() => {
+          const wrap = document.querySelector<HTMLElement>('#details .table-wrap');
+          const rows = [...document.querySelectorAll<HTMLElement>('#details-table tbody tr')];
+          return {
+            width: window.innerWidth,
+            scroll: wrap ? wrap.scrollWidth - wrap.clientWidth : -1,
+            heights: [...new Set(rows.map((r) => Math.round(r.getBoundingClientRect().height)))],
+          };
+        });
+        return got.width < 1280 && got.width > 1100 ? got : undefined;
+      }, 'the dashboard in a 1,280 px window');
+      await wb.screenshot('records-1280');
+      assert.equal(seen.heights.length, 1, `every row one line high: ${seen.heights.join(', ')} px`);
+      assert.ok(seen.scroll <= 1, `the records scroll sideways by ${seen.scroll} px in ${seen.width} px`);
+    } finally {
+      await wb.page.setViewportSize({ width: 1400, height: 900 });
+      await wb.openViewContainer(CONTAINER);
+    }
   });
 
   it('"Previous period" shows that month: over on calls, warning on webhooks, its keys and records', async () => {

@@ -160,6 +160,39 @@ describe('Reliability: hostile and odd input from the user', function () {
     inputs(names.length + 2 + 1 + 2 + 2);
   });
 
+  it('a status the service refuses: its reason said whole beside the list, which asks again with what was typed', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Refused status');
+    await eng().tree();
+    const target = eng().loaded()[0];
+    const reason = "Input should be 'active', 'completed', 'archived' or 'draft'";
+    ctx.service.faults.add({
+      method: 'PATCH',
+      kind: 'status',
+      status: 422,
+      body: { error: { message: 'invalid status', fields: { status: reason } } },
+      times: 1,
+    });
+    ctx.service.clearRequests();
+    ctx.ui.answer(freeEntry('done', [], /./), (_prompt, step) => {
+      assert.ok('items' in step, 'the list of statuses again');
+      assert.equal(step.activeValue, 'done', 'the typed status kept');
+      // The grey line says where the reason is; it is not squeezed in there.
+      assert.equal(
+        step.placeholder,
+        'The service refused this status (its reason is in the notification): choose another',
+      );
+      return undefined;
+    });
+    await runCommand('changeEngagementStatus', target.id);
+    const said = ctx.ui.messages.filter((m) => m.text.includes(reason));
+    assert.deepEqual(
+      said.map((m) => [m.level, m.text]),
+      [['warning', `The service refused this status: ${reason}`]],
+    );
+    assert.equal(ctx.service.requests.filter((r) => r.method === 'PATCH').length, 1, 'sent once');
+    inputs(1);
+  });
+
   it('a 10,000-character name filter and odd webview messages: nothing sent, nothing breaks', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Odd');
     await eng().tree();
@@ -236,6 +269,33 @@ describe('Reliability: hostile and odd input from the user', function () {
     await runCommand('addEnvironment');
     assert.equal(ctx.exports.environments?.active()?.label, 'Redirected');
     assert.equal(await ctx.exports.environments?.keyLocation(ctx.exports.environments.active()!.id), 'secretStorage');
+    inputs(1);
+  });
+
+  it('Replace Key where the base URL redirects elsewhere: said as the URL’s problem, never in the key box', async () => {
+    await useEnvironment(ctx, ctx.service.keys.admin, 'Moved away');
+    const env = ctx.exports.environments!.active()!;
+    ctx.service.faults.add({ kind: 'redirect', location: `${elsewhere.url}/v1/engagements` });
+    try {
+      const before = ctx.ui.prompts.length;
+      ctx.ui.answer(ctx.service.keys.readOnly).onMessages(undefined);
+      await runCommand('replaceKey', env.id);
+      const key = ctx.ui.prompts.slice(before).filter((p) => p.password);
+      assert.equal(key.length, 1, 'the key box is not asked again');
+      assert.equal(key[0].initialError, undefined);
+      const said = ctx.ui.messages.at(-1);
+      assert.equal(said?.text, `The key was not saved: the base URL of Moved away (${env.baseUrl}) has to change.`);
+      assert.match(said?.detail ?? '', /The key was not sent there.*Add the environment again with that address/);
+      assert.deepEqual(said?.actions, ['Add Environment']);
+      assert.equal(said?.modal, true);
+    } finally {
+      ctx.service.faults.clear();
+    }
+    assert.equal(
+      await ctx.exports.environments?.keyLocation(env.id),
+      'secretStorage',
+      'the environment still has its key',
+    );
     inputs(1);
   });
 

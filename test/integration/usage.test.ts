@@ -367,15 +367,18 @@ describe('Usage dashboard', function () {
     assert.equal(vscode.env.language, 'en', 'the suite runs VS Code in English');
     assert.match(view.text, /calls 82%$/);
     assert.equal(view.level, 'warning');
-    assert.match(view.tooltip, /storage_gb/);
-    assert.match(view.tooltip, /calls: 82,140 of 100,000 \(82%\)/);
+    // Each meter named in words, the period as a month, never the contract's field names.
+    assert.match(view.tooltip, /Storage: /);
+    assert.doesNotMatch(view.tooltip, /storage_gb|^calls:|^\d{4}-\d{2}/m);
+    assert.match(view.tooltip, /^[A-Z][a-z]+ \d{4} · /);
+    assert.match(view.tooltip, /API calls: 82,140 of 100,000 \(82%\)/);
 
     // For a user whose display language is German, the same figures in German number format.
     ctx.exports.useLocale('de');
     try {
       await usage().refreshStatusBar();
       assert.match(usage().statusBar().text, /calls 82\u00a0%$/);
-      assert.match(usage().statusBar().tooltip, /calls: 82\.140 of 100\.000 \(82\u00a0%\)/);
+      assert.match(usage().statusBar().tooltip, /API calls: 82\.140 of 100\.000 \(82\u00a0%\)/);
     } finally {
       ctx.exports.useLocale();
     }

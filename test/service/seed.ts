@@ -1,6 +1,6 @@
 // Deterministic demo data. Everything random comes from one seeded PRNG, so the same seed
 // gives the same data; only the time base follows the service's clock (`now`).
-import type { Engagement, KeySpec, KeyUsage, Meter, MeterName, SeededDetail, UsageSummary } from './types';
+import type { Engagement, KeySpec, KeyUsage, Meter, MeterName, Scope, SeededDetail, UsageSummary } from './types';
 import { ALL_SCOPES, ENGAGEMENT_TYPES } from './types';
 import { periodBounds, periodOf, shiftPeriod } from './period';
 
@@ -83,13 +83,26 @@ const NAME_PATTERNS: Record<string, readonly string[]> = {
 const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'];
 const REGIONS = ['EMEA', 'APAC', 'LATAM', 'North America', 'DACH', 'Nordics'];
 const TEAMS = ['Team Falcon', 'Night Shift', 'Tier 1', 'Enterprise', 'SMB', 'Zürich Hub'];
-const DESCRIPTIONS = [
-  'Scores a weekly sample of calls against the updated rubric.',
-  'Tracks how agents handle escalations before and after the new playbook.',
-  'Coaching loop for new account executives: discovery, objection handling and next steps.',
-  'Checks that refund policies are quoted correctly and consistently.',
-  'Baseline evaluation before the tooling change; compare with the follow-up engagement.',
-];
+/** Descriptions by type, so that each says what its engagement's name promises. */
+const DESCRIPTIONS: Record<string, readonly string[]> = {
+  'quality-review': [
+    'Scores a weekly sample of calls against the updated rubric.',
+    'Baseline evaluation before the tooling change; compare with the follow-up engagement.',
+  ],
+  'sales-coaching': [
+    'Coaching loop for new account executives: discovery, objection handling and next steps.',
+    'Reviews recorded calls with each rep against the sales playbook.',
+  ],
+  'support-audit': [
+    'Tracks how agents handle escalations before and after the new playbook.',
+    'Checks that refund policies are quoted correctly and consistently.',
+  ],
+  onboarding: [
+    'Checks that new hires follow the onboarding script in their first calls.',
+    'Scores the first two weeks of calls of each new hire.',
+  ],
+};
+const OTHER_DESCRIPTIONS = ['Evaluations of a sample of calls.'];
 
 function engagementName(rng: Rng, type: string): string {
   return pick(rng, NAME_PATTERNS[type] ?? ['Engagement {q}'])
@@ -125,7 +138,7 @@ export function generateEngagements(rng: Rng, count: number, now: Date): Engagem
       updatedAt: new Date(updated).toISOString(),
     };
     const r = rng();
-    if (r >= 0.2) engagement.description = r < 0.35 ? '' : pick(rng, DESCRIPTIONS);
+    if (r >= 0.2) engagement.description = r < 0.35 ? '' : pick(rng, DESCRIPTIONS[type] ?? OTHER_DESCRIPTIONS);
     list.push(engagement);
   }
   return list.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -208,15 +221,25 @@ function generateByKey(rng: Rng, offset: number, total: number, start: number, u
   });
 }
 
-const ENDPOINTS: readonly { method: string; path: string; weight: number; ok: number; errors: number[] }[] = [
-  { method: 'GET', path: '/v1/engagements', weight: 35, ok: 200, errors: [401, 429, 500] },
-  { method: 'GET', path: '/v1/engagements/{id}', weight: 20, ok: 200, errors: [404, 429] },
-  { method: 'POST', path: '/v1/engagements', weight: 8, ok: 201, errors: [422, 429] },
-  { method: 'PATCH', path: '/v1/engagements/{id}', weight: 7, ok: 200, errors: [404, 422] },
-  { method: 'GET', path: '/v1/usage/summary', weight: 15, ok: 200, errors: [400, 429] },
-  { method: 'GET', path: '/v1/usage/details', weight: 8, ok: 200, errors: [400, 500] },
-  { method: 'GET', path: '/v1/usage/by-key', weight: 7, ok: 200, errors: [403] },
+const ENDPOINTS: readonly {
+  method: string;
+  path: string;
+  scope: Scope;
+  weight: number;
+  ok: number;
+  errors: number[];
+}[] = [
+  { method: 'GET', path: '/v1/engagements', scope: 'engagements:read', weight: 35, ok: 200, errors: [401, 429, 500] },
+  { method: 'GET', path: '/v1/engagements/{id}', scope: 'engagements:read', weight: 20, ok: 200, errors: [404, 429] },
+  { method: 'POST', path: '/v1/engagements', scope: 'engagements:write', weight: 8, ok: 201, errors: [422, 429] },
+  { method: 'PATCH', path: '/v1/engagements/{id}', scope: 'engagements:write', weight: 7, ok: 200, errors: [404, 422] },
+  { method: 'GET', path: '/v1/usage/summary', scope: 'usage:read', weight: 15, ok: 200, errors: [400, 429] },
+  { method: 'GET', path: '/v1/usage/details', scope: 'usage:read', weight: 8, ok: 200, errors: [400, 500] },
+  { method: 'GET', path: '/v1/usage/by-key', scope: 'usage:read', weight: 7, ok: 200, errors: [403] },
 ];
+/** What each demo key may do; a call it has no scope for is answered 403 (a read-only key never writes). */
+const withScope = (allowed: boolean, status: number) => (allowed ? status : 403);
+const SCOPES_BY_KEY = new Map<string, readonly Scope[]>(Object.values(DEMO_KEYS).map((k) => [k.keyId, k.scopes]));
 const ENDPOINT_WEIGHT = ENDPOINTS.reduce((a, e) => a + e.weight, 0);
 const REGIONS_META = ['eu-west-1', 'us-east-1', 'ap-southeast-2'];
 const SDKS = ['node/2.3.1', 'python/1.8.0', 'curl/8.5.0', 'vscode-ext/0.1.0'];
@@ -238,13 +261,18 @@ function generateDetails(rng: Rng, keys: KeyUsage[], start: number, until: numbe
   for (let i = 0; i < count; i++) {
     const endpoint = weighted(rng, ENDPOINTS, ENDPOINT_WEIGHT);
     const failed = rng() < 0.08;
+    const id = randomId(rng, 'req_', 10);
+    const timestamp = new Date(start + Math.floor(rng() * Math.max(1, until - start))).toISOString();
+    const keyId = weighted(rng, keyWeights, keyTotal).keyId;
+    const allowed = SCOPES_BY_KEY.get(keyId)?.includes(endpoint.scope) ?? true;
     records.push({
-      id: randomId(rng, 'req_', 10),
-      timestamp: new Date(start + Math.floor(rng() * Math.max(1, until - start))).toISOString(),
-      keyId: weighted(rng, keyWeights, keyTotal).keyId,
+      id,
+      timestamp,
+      keyId,
       endpoint: endpoint.path.replace('{id}', randomId(rng, 'eng_')),
       method: endpoint.method,
-      statusCode: failed ? pick(rng, endpoint.errors) : endpoint.ok,
+      // Drawn whether or not the key may call it, so every other record stays as it was seeded.
+      statusCode: withScope(allowed, failed ? pick(rng, endpoint.errors) : endpoint.ok),
       durationMs: 18 + Math.floor(rng() * rng() * 900),
       units: endpoint.path === '/v1/usage/details' ? 1 + Math.floor(rng() * 4) : 1,
       meta: { region: pick(rng, REGIONS_META), sdk: pick(rng, SDKS) },

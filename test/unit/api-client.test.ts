@@ -261,6 +261,9 @@ describe('API client against the reference service', function () {
       assert.doesNotMatch(notJson.message, /contract|expected/);
       assert.match(notJson.detail ?? '', /not JSON/);
       assert.match(logs.at(-1)?.message ?? '', /not JSON/, 'the detail reaches the log');
+      // The log holds the details it was promised, not the promise again.
+      assert.doesNotMatch(logs.at(-1)?.message ?? '', /details are in the log/);
+      assert.match(logs.at(-1)?.message ?? '', /does not understand: .*not JSON/);
       service.faults.add({ kind: 'empty200', times: 1 });
       assert.match((await rejectsWith(api.engagements.list(), 'badResponse')).detail ?? '', /empty/);
       service.faults.add({ kind: 'body', body: [1, 2, 3], times: 1 });

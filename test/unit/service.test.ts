@@ -169,6 +169,33 @@ describe('reference service: determinism', () => {
     );
   });
 
+  it('tells one story: descriptions fit their engagement’s type, and a key never succeeds at what it has no scope for', async () => {
+    const svc = await startService({ seed: 42, now: () => FIXED_NOW, engagementCount: 300 });
+    open.push(svc);
+    // What each type's names promise (test/service/seed.ts): the descriptions beside them say the same.
+    const fits: Record<string, RegExp> = {
+      'quality-review': /rubric|Baseline/,
+      'sales-coaching': /account executives|sales playbook/,
+      'support-audit': /escalations|refund/,
+      onboarding: /new hires?/,
+    };
+    for (const e of svc.store.engagements.filter((e) => e.description))
+      assert.match(e.description ?? '', fits[e.type] ?? /./, `${e.name} (${e.type}): ${e.description}`);
+    const scopes = new Map(svc.keySpecs.map((k) => [k.keyId, k.scopes]));
+    const need = (method: string, endpoint: string) =>
+      endpoint.startsWith('/v1/usage') ? 'usage:read' : method === 'GET' ? 'engagements:read' : 'engagements:write';
+    let refused = 0;
+    for (const period of [svc.store.currentPeriod()]) {
+      for (const r of svc.store.details(period)) {
+        const held = scopes.get(String(r.keyId));
+        if (!held || held.includes(need(String(r.method), String(r.endpoint)))) continue;
+        assert.equal(r.statusCode, 403, `${String(r.keyId)} ${String(r.method)} ${String(r.endpoint)}`);
+        refused++;
+      }
+    }
+    assert.ok(refused > 0, 'the demo shows a refused call (a read-only key trying to write)');
+  });
+
   it('seeds 60 engagements by default (seed 42) and honours engagementCount', async () => {
     assert.equal((await engagementsOf(undefined)).length, 60);
     assert.equal((await engagementsOf(undefined, 3)).length, 3);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  columnTitle,
   compactValue,
   deriveColumns,
   fullValue,
@@ -11,6 +12,7 @@ import {
   type KeyRow,
   type KeySort,
 } from '../../src/core/records';
+import { recordsShown } from '../../src/usage/sections';
 
 describe('usage: detail record columns and values', () => {
   it('derives columns from the records, in order of first appearance, id first', () => {
@@ -45,6 +47,73 @@ describe('usage: detail record columns and values', () => {
     assert.ok(long.endsWith('…'));
     assert.equal(fullValue({ a: 1 }), '{\n  "a": 1\n}');
     assert.equal(fullValue('<b>as text</b>'), '<b>as text</b>');
+  });
+
+  it('heads each column with its field name in words: cases split, acronyms in capitals, units in brackets', () => {
+    const heads = Object.fromEntries(
+      [
+        'id',
+        'timestamp',
+        'statusCode',
+        'durationMs',
+        'keyId',
+        'storage_gb',
+        'created_at',
+        'HTTPStatus',
+        'request-url',
+        'bytesSent',
+        'latency_seconds',
+        'meta',
+        'apiKeyId',
+        'constructor',
+        '_',
+      ].map((field) => [field, columnTitle(field)]),
+    );
+    assert.deepEqual(heads, {
+      id: 'ID',
+      timestamp: 'Timestamp',
+      statusCode: 'Status code',
+      durationMs: 'Duration (ms)',
+      keyId: 'Key ID',
+      storage_gb: 'Storage (GB)',
+      created_at: 'Created at',
+      HTTPStatus: 'HTTP status',
+      'request-url': 'Request URL',
+      bytesSent: 'Bytes sent',
+      latency_seconds: 'Latency (s)',
+      meta: 'Meta',
+      apiKeyId: 'API key ID',
+      constructor: 'Constructor',
+      _: '_',
+    });
+  });
+
+  it('shows the records’ key ids as the per-key table does; a key it does not list masked alone; other fields as sent', () => {
+    const details = {
+      period: '2026-11',
+      page: 1,
+      pageSize: 25,
+      totalCount: 3,
+      columns: ['id', 'keyId', 'statusCode'],
+      records: [
+        { id: 'r1', keyId: 'key_admin', statusCode: 200 },
+        { id: 'r2', keyId: 'key_unlisted_one', statusCode: 403 },
+        { id: 'r3', keyId: 7, statusCode: 200 },
+      ],
+    };
+    const byMask = new Map([['key_…min', { keyId: 'key_admin', name: 'Admin' }]]);
+    const shown = recordsShown(details, byMask);
+    assert.deepEqual(
+      shown.records.map((r) => r.keyId),
+      ['key_…min', maskKeyId('key_unlisted_one'), 7],
+    );
+    assert.deepEqual(
+      details.records[0].keyId,
+      'key_admin',
+      'the records themselves (filters, exports) are not changed',
+    );
+    const keyless = { ...details, columns: ['id', 'statusCode'] };
+    assert.equal(recordsShown(keyless, byMask), keyless, 'records without a key column are shown as sent');
   });
 });
 

@@ -200,7 +200,7 @@ const TOP = 4;
 function shortPeriod(period: string, locale?: string): string {
   const [year, month] = period.split('-').map(Number);
   try {
-    return new Intl.DateTimeFormat(locale, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(
+    return new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
       new Date(Date.UTC(year, month - 1, 1)),
     );
   } catch {

@@ -2,7 +2,7 @@
 // whole period to CSV or JSON), the progress of a scan for a filter, and the paged table.
 import { formatCount } from '../../core/format';
 import type { RecordFilter, StatusClass } from '../../core/records';
-import { STATUS_CLASSES, compactValue, fullValue, statusColumn } from '../../core/records';
+import { STATUS_CLASSES, columnTitle, compactValue, fullValue, statusColumn } from '../../core/records';
 import { h, iconButton } from '../../webview/dom';
 import type { DashboardState, DetailsData } from '../protocol';
 import { DETAILS_PAGE_SIZES } from '../protocol';
@@ -77,7 +77,9 @@ function columnSelect(filter: RecordFilter, columns: readonly string[]): HTMLSel
     'select',
     { focusKey: 'filter-column', attrs: { id: 'filter-column', 'aria-label': t('filterColumn') } },
     h('option', { attrs: { value: '', selected: filter.column === undefined } }, t('filterAnyColumn')),
-    ...columns.map((c) => h('option', { attrs: { value: c, selected: filter.column === c } }, c)),
+    ...columns.map((c) =>
+      h('option', { attrs: { value: c, selected: filter.column === c, title: c } }, columnTitle(c)),
+    ),
   );
 }
 
@@ -257,9 +259,9 @@ function toolbar(state: DashboardState, data: DetailsData | undefined): HTMLElem
   );
 }
 
-// The records' table: columns from the records, timestamps in the user's locale and time
-// zone, long values shortened (in full on hover), and a placeholder of the same height while
-// a page loads.
+// The records' table: columns from the records, headed in words, timestamps in the user's
+// locale and time zone, each value on one line cut to its column (in full on hover), and a
+// placeholder of the same height while a page loads.
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -281,7 +283,10 @@ function localTime(value: unknown): string | undefined {
   return format.format(time);
 }
 
-/** One value: a timestamp as a `<time>`, anything else as compact text with the full value as its title. */
+/**
+ * One value on one line: a timestamp as a `<time>`, anything else as compact text cut to the
+ * column's width, the whole value as its title (hover) whenever the cell does not show all of it.
+ */
 function cell(value: unknown): HTMLElement {
   const local = localTime(value);
   if (local !== undefined)
@@ -296,9 +301,19 @@ function cell(value: unknown): HTMLElement {
     'td',
     {
       class: typeof value === 'number' ? 'numeric' : undefined,
-      attrs: { title: full !== text ? full : undefined },
+      attrs: { title: full !== '' && (full !== text || text.length > 24) ? full : undefined },
     },
-    text,
+    h('span', { class: 'cell' }, text),
+  );
+}
+
+/** A column's header: the field name in words, the name itself in its tooltip. */
+function headerCell(column: string): HTMLElement {
+  const title = columnTitle(column);
+  return h(
+    'th',
+    { attrs: { scope: 'col', title: title !== column ? column : undefined, 'data-field': column } },
+    title,
   );
 }
 
@@ -333,7 +348,7 @@ function recordsTable(state: DashboardState): HTMLElement {
     'table',
     { class: `details${loading ? ' stale' : ''}`, attrs },
     h('caption', { class: 'sr-only' }, t('detailsHeading')),
-    h('thead', {}, h('tr', {}, ...data.columns.map((column) => h('th', { attrs: { scope: 'col' } }, column)))),
+    h('thead', {}, h('tr', {}, ...data.columns.map(headerCell))),
     h('tbody', {}, ...data.records.map((record) => h('tr', {}, ...data.columns.map((column) => cell(record[column]))))),
   );
 }
