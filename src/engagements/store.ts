@@ -471,7 +471,16 @@ function savedPage(source: StoreSource): Loaded | undefined {
   if (!page) return undefined;
   const items = dedupe(page.items).slice(0, SAVED_ITEMS_MAX);
   const totalCount = Math.max(page.totalCount, items.length);
-  return { items, totalCount, pages: 1, pageSize: page.pageSize, fetchedAt: page.fetchedAt, fromCache: true };
+  return {
+    items,
+    totalCount,
+    // A page saved from a service that said no total: its count stays an estimate ("50 loaded", not "of 51").
+    ...(page.totalEstimated === true ? { totalEstimated: true } : {}),
+    pages: 1,
+    pageSize: page.pageSize,
+    fetchedAt: page.fetchedAt,
+    fromCache: true,
+  };
 }
 
 /** Saves the first page of what a read returned, for the next session. */
@@ -481,6 +490,7 @@ function savePage(source: StoreSource, loaded: Loaded & { fetchedAt: number }): 
     source.cache?.write(id, {
       items: loaded.items.slice(0, Math.min(loaded.pageSize, SAVED_ITEMS_MAX)),
       totalCount: loaded.totalCount,
+      ...(loaded.totalEstimated ? { totalEstimated: true } : {}),
       pageSize: loaded.pageSize,
       fetchedAt: loaded.fetchedAt,
     });
@@ -636,6 +646,8 @@ class WholeSet {
 export interface CachedPage extends Saved {
   items: Engagement[];
   totalCount: number;
+  /** The service said no total: `totalCount` is an estimate (pages saved before this field read as said). */
+  totalEstimated?: boolean;
   pageSize: number;
 }
 

@@ -3,36 +3,23 @@
 // the memento holds only engagements, for a bounded number of environments.
 import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
-import { MAX_CACHED_ENVIRONMENTS, type MementoLike } from '../../src/shared/perEnvironment';
+import { MAX_CACHED_ENVIRONMENTS } from '../../src/shared/perEnvironment';
 import { EngagementStore, SAVED_ITEMS_MAX, engagementCache } from '../../src/engagements/store';
 import type { RunningService } from '../service/server';
+import { JsonMemento } from './support/memento';
 import { useReferenceService } from './support/referenceService';
 
 const KEY = 'engagementUsage.engagements.cache';
 
-/** A workspace memento in memory that, like VS Code's, keeps JSON copies. */
-class MemoryMemento implements MementoLike {
-  readonly data = new Map<string, string>();
-  get<T>(key: string): T | undefined {
-    const text = this.data.get(key);
-    return text === undefined ? undefined : (JSON.parse(text) as T);
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.data.delete(key);
-    else this.data.set(key, JSON.stringify(value));
-    return Promise.resolve();
-  }
-}
-
 describe('engagements saved between sessions', function () {
   let service: RunningService;
-  let memento: MemoryMemento;
+  let memento: JsonMemento;
   let key: string | undefined;
 
   const reference = useReferenceService();
   beforeEach(() => {
     service = reference.service;
-    memento = new MemoryMemento();
+    memento = new JsonMemento();
     key = service.keys.admin;
   });
 

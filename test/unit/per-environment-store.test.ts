@@ -8,32 +8,12 @@ import { engagementCache } from '../../src/engagements/store';
 import { OwnState } from '../../src/shared/perEnvironment';
 import {
   MAX_CACHED_ENVIRONMENTS,
-  type MementoLike,
   PerEnvironmentCache,
   PerEnvironmentStore,
   saveFailed,
 } from '../../src/shared/perEnvironment';
 import { AlertMarks, ReadCoordinator, UsageHistory, isSavedDashboard } from '../../src/usage/persisted';
-
-/** A memento that, like VS Code's, keeps JSON copies; `failing` makes every update reject as a full disk would. */
-class JsonMemento implements MementoLike {
-  readonly data = new Map<string, string>();
-  failing = false;
-  get<T>(key: string): T | undefined {
-    const text = this.data.get(key);
-    return text === undefined ? undefined : (JSON.parse(text) as T);
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (this.failing) return Promise.reject(new Error('ENOSPC: no space left on device'));
-    if (value === undefined) this.data.delete(key);
-    else this.data.set(key, JSON.stringify(value));
-    return Promise.resolve();
-  }
-  /** What an earlier build left in the memento. */
-  seed(key: string, value: unknown): void {
-    this.data.set(key, JSON.stringify(value));
-  }
-}
+import { JsonMemento } from './support/memento';
 
 /** The log and the notifications a failed save goes to. */
 function sinks() {

@@ -11,11 +11,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceApi } from '../../src/api/service';
 import type { UsageRecord } from '../../src/api/types';
-import { EngagementStore } from '../../src/engagements/store';
+import { type EngagementCache, EngagementStore, engagementCache } from '../../src/engagements/store';
 import type { DetailsData, ViewState } from '../../src/usage/protocol';
 import { RecordsPages, readRecordsPage } from '../../src/usage/sections';
 import { READINGS, type ReadingName } from '../service/readings';
 import { jsonServerRows, startJsonServer } from '../frameworks/jsonServer';
+import { JsonMemento } from './support/memento';
 import { useReferenceService } from './support/referenceService';
 
 const PERIOD = '2026-10';
@@ -145,14 +146,15 @@ function assertHonest(result: Walk, said: number | undefined, count: number): vo
 
 const api = (baseUrl: string) => new ServiceApi({ baseUrl, getKey: () => 'loopback-key', timeoutMs: 5000 });
 
-/** The Engagements view's store over the service at `baseUrl`, 50 engagements a page. */
-function storeOn(baseUrl: string): EngagementStore {
+/** The Engagements view's store over the service at `baseUrl`, 50 engagements a page (the first page saved in `cache`). */
+function storeOn(baseUrl: string, cache?: EngagementCache): EngagementStore {
   const client = api(baseUrl);
   return new EngagementStore({
     environmentId: () => 'env',
     api: () => client,
     hasKey: () => Promise.resolve(true),
     pageSize: () => 50,
+    cache,
   });
 }
 
@@ -402,6 +404,24 @@ describe('The Engagements view over a service paging bare arrays without a total
       );
     } finally {
       store.dispose();
+    }
+  });
+
+  it('the first page saved for the next start stays "50 loaded": a count the service never said is not restored as one', async () => {
+    const memento = new JsonMemento();
+    service = await startEngagements(120);
+    const first = storeOn(service.baseUrl, engagementCache(memento, 'cache'));
+    let next: EngagementStore | undefined;
+    try {
+      await first.refresh();
+      assert.equal(first.snapshot().totalEstimated, true);
+      // The next activation shows the saved page before the service answers.
+      next = storeOn(service.baseUrl, engagementCache(memento, 'cache'));
+      const s = next.snapshot();
+      assert.deepEqual([s.fromCache, s.items.length, s.totalEstimated, s.hasMore], [true, 50, true, true], 'no "of 51"');
+    } finally {
+      first.dispose();
+      next?.dispose();
     }
   });
 
