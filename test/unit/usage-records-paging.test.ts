@@ -418,7 +418,11 @@ describe('The Engagements view over a service paging bare arrays without a total
       // The next activation shows the saved page before the service answers.
       next = storeOn(service.baseUrl, engagementCache(memento, 'cache'));
       const s = next.snapshot();
-      assert.deepEqual([s.fromCache, s.items.length, s.totalEstimated, s.hasMore], [true, 50, true, true], 'no "of 51"');
+      assert.deepEqual(
+        [s.fromCache, s.items.length, s.totalEstimated, s.hasMore],
+        [true, 50, true, true],
+        'no "of 51"',
+      );
     } finally {
       first.dispose();
       next?.dispose();
