@@ -54,7 +54,9 @@ interface Pick {
   reading: boolean;
   /** The engagements it lists (the store's array, replaced by each change). */
   shown?: readonly Engagement[];
-  /** The read failure it shows (Retry and Show Logs above the list), if any. */
+  /** Why its own last read of every page failed, if it did (said with Retry and Show Logs). */
+  failed?: unknown;
+  /** The failure its items show now. */
   failure?: unknown;
 }
 
@@ -108,8 +110,8 @@ function createPick(deps: EngagementDeps): Pick {
 function renderPick(deps: EngagementDeps, pick: Pick): void {
   const { qp, stop, title, placeholder } = pick;
   const snapshot = deps.store.snapshot();
-  // A read that failed is said above the list, with what to do next; what was loaded stays listed.
-  const failure = pick.reading || snapshot.complete ? undefined : snapshot.error;
+  // Its own read that failed is said above the list, with what to do next; what was loaded stays listed.
+  const failure = pick.reading ? undefined : pick.failed;
   if (snapshot.items !== pick.shown || failure !== pick.failure) {
     pick.shown = snapshot.items;
     pick.failure = failure;
@@ -159,10 +161,15 @@ function failureItems(error: unknown, environment: string | undefined): Item[] {
 /** Every page, unless a whole set read lately can be reused. */
 async function readEverything(deps: EngagementDeps, pick: Pick, render: () => void): Promise<void> {
   pick.reading = true;
+  pick.failed = undefined;
   render();
+  const before = deps.store.snapshot().error;
   try {
     await deps.store.ensureLoaded();
-    await deps.store.loadAll(wholeSetMaxAge());
+    const whole = await deps.store.loadAll(wholeSetMaxAge());
+    // Failed, not stopped: the store holds a new error (a Stop or a cancel leaves none).
+    const after = deps.store.snapshot().error;
+    if (!whole && after !== undefined && after !== before) pick.failed = after;
   } finally {
     pick.reading = false;
     render();

@@ -145,8 +145,18 @@ describe('Reliability: hostile data in the real browser (e2e)', function () {
     assert.ok(keysText.includes(displayText(HOSTILE_TEXT.rtl)), 'the right-to-left key name is shown');
     assert.doesNotMatch(keysText, /[\u202A-\u202E\u2066-\u2069]/, 'without the override that would reverse "evil"');
     assert.ok((await frame.locator('#tier').innerText()).includes(HOSTILE_TEXT.imgTag), 'the tier is shown as text');
-    const th = await frame.locator('#details-table th').allInnerTexts();
-    assert.ok(th.includes(HOSTILE_TEXT.imgTag), 'a hostile field name is a column heading, as text');
+    // A hostile field name heads a column in words, as text; the name itself only in attributes.
+    const heads = await frame.locator('#details-table th').evaluateAll((ths) =>
+      ths.map((th) => ({
+        field: th.getAttribute('data-field'),
+        title: th.getAttribute('title'),
+        elements: th.children.length,
+      })),
+    );
+    const hostile = heads.find((h) => h.field === HOSTILE_TEXT.imgTag);
+    assert.ok(hostile, 'a hostile field name is a column heading');
+    assert.equal(hostile.title, HOSTILE_TEXT.imgTag, 'the name whole in its tooltip');
+    assert.equal(hostile.elements, 0, 'its heading is text: no element in it');
     // Every element of the webview is the dashboard's own (or VS Code's API script): no image, no other script, and no
     // SVG but the trend charts, which hold only their bars, lines and text titles.
     const foreign = await frame.evaluate(() => [

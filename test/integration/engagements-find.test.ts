@@ -30,42 +30,6 @@ describe('Engagements: find and act on any engagement', function () {
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
   }
 
-  test('Go to Engagement when the engagements cannot be read: says so above what is loaded, with Retry and Show Logs; Retry reads again', async () => {
-    await seed(60);
-    suite.ctx.service.faults.add({ path: '/engagements', kind: 'status', status: 503, times: 100 });
-    try {
-      const going = run('goToEngagement');
-      const qp = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick');
-      const retry = await waitFor(
-        () => qp.items.find((i) => (i as { action?: string }).action === 'retry'),
-        'Retry in the quick pick once the read failed',
-      );
-      assert.equal(retry.label, '$(refresh) Retry');
-      assert.equal(retry.description, 'Could not read the engagements');
-      assert.match(retry.detail ?? '', /HTTP 503/, 'the reason under Retry');
-      assert.deepEqual(
-        qp.items.slice(0, 2).map((i) => i.label),
-        ['$(refresh) Retry', '$(output) Show Logs'],
-      );
-      assert.equal(qp.items.filter((i) => (i as { id?: string }).id).length, 25, 'the loaded engagements stay listed');
-      assert.match(qp.placeholder ?? '', /^Could not read the engagements: Retry, or type to search the 25 loaded$/);
-
-      // The fault lifted, Retry reads every page with the quick pick open.
-      suite.ctx.service.faults.clear();
-      qp.activeItems = [retry];
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      await waitFor(
-        () => (qp.items.filter((i) => (i as { id?: string }).id).length === 60 ? true : undefined),
-        'all 60 engagements after Retry',
-      );
-      assert.ok(!qp.items.some((i) => (i as { action?: string }).action), 'no Retry once read');
-      qp.hide();
-      await going;
-    } finally {
-      suite.ctx.service.faults.clear();
-    }
-  });
-
   /** 1,000 engagements at the service, sorted by name: once the view settles, every one is read. */
   async function sortThousandByName(): Promise<void> {
     await seed(1000);
@@ -442,5 +406,43 @@ describe('Engagements: find and act on any engagement', function () {
       () => (eng().description() === undefined ? true : undefined),
       'the read-only mark to go with the key',
     );
+  });
+
+  // Last in the file: the whole-set read it makes teaches the client this service's page size,
+  // which the tests above count from the start.
+  test('Go to Engagement when the engagements cannot be read: says so above what is loaded, with Retry and Show Logs; Retry reads again', async () => {
+    await seed(60);
+    suite.ctx.service.faults.add({ path: '/engagements', kind: 'status', status: 503, times: 100 });
+    try {
+      const going = run('goToEngagement');
+      const qp = await waitFor(() => eng().goTo()?.quickPick, 'the quick pick');
+      const retry = await waitFor(
+        () => qp.items.find((i) => (i as { action?: string }).action === 'retry'),
+        'Retry in the quick pick once the read failed',
+      );
+      assert.equal(retry.label, '$(refresh) Retry');
+      assert.equal(retry.description, 'Could not read the engagements');
+      assert.match(retry.detail ?? '', /HTTP 503/, 'the reason under Retry');
+      assert.deepEqual(
+        qp.items.slice(0, 2).map((i) => i.label),
+        ['$(refresh) Retry', '$(output) Show Logs'],
+      );
+      assert.equal(qp.items.filter((i) => (i as { id?: string }).id).length, 25, 'the loaded engagements stay listed');
+      assert.match(qp.placeholder ?? '', /^Could not read the engagements: Retry, or type to search the 25 loaded$/);
+
+      // The fault lifted, Retry reads every page with the quick pick open.
+      suite.ctx.service.faults.clear();
+      qp.activeItems = [retry];
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await waitFor(
+        () => (qp.items.filter((i) => (i as { id?: string }).id).length === 60 ? true : undefined),
+        'all 60 engagements after Retry',
+      );
+      assert.ok(!qp.items.some((i) => (i as { action?: string }).action), 'no Retry once read');
+      qp.hide();
+      await going;
+    } finally {
+      suite.ctx.service.faults.clear();
+    }
   });
 });

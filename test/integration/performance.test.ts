@@ -661,8 +661,12 @@ describe('Performance', function () {
           await road.service.setLatency(0);
           assertRoad(name, found.cost, `Go to Engagement, run ${i + 1}`);
           assertRoad(name, whole.cost, `the whole read, run ${i + 1}`);
-          // Right after Go to, within the keep-alive time of its connections.
-          if (name === 'httpsNodeCa') assertKept(whole.cost, `the whole read, run ${i + 1}`);
+          // Read again at once, within the keep-alive time of the connections just used (right
+          // after Go to it was sometimes past it on a loaded machine): they are reused.
+          if (name === 'httpsNodeCa') {
+            const again = await road.count(() => exports().environments!.api()!.engagements.listAll());
+            assertKept(again.cost, `the whole read again, run ${i + 1}`);
+          }
           // Pages of 100 (the reference service takes no more), and 1,000 asked once per address.
           const pages = ROAD_ITEMS / 100;
           for (const cost of [found.cost, whole.cost])

@@ -284,7 +284,7 @@ describe('Reliability: hostile and odd input from the user', function () {
       assert.equal(key.length, 1, 'the key box is not asked again');
       assert.equal(key[0].initialError, undefined);
       const said = ctx.ui.messages.at(-1);
-      assert.equal(said?.text, `The key was not saved: the base URL of Moved away (${env.baseUrl}) has to change.`);
+      assert.equal(said?.text, `The key was not saved: the base URL of ${env.label} (${env.baseUrl}) has to change.`);
       assert.match(said?.detail ?? '', /The key was not sent there.*Add the environment again with that address/);
       assert.deepEqual(said?.actions, ['Add Environment']);
       assert.equal(said?.modal, true);
