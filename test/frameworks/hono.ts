@@ -12,17 +12,10 @@ import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { appendTrailingSlash } from 'hono/trailing-slash';
 import { z } from 'zod';
+import type { FrameworkRow } from './jsonServer';
 
-interface Row {
-  id: string;
-  name: string;
-  type: string;
-  status: string;
-  evaluationCount: number;
-  createdAt: string;
-  updatedAt: string;
-  description?: string;
-}
+/** An engagement as the Hono service holds it: a string id. */
+type Row = FrameworkRow<string>;
 
 export interface HonoService {
   baseUrl: string;

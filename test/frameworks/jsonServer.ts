@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 // json-server 0.17 ships CommonJS without types: its README's three calls, typed beside this file.
 import jsonServer from 'json-server';
 
-/** An engagement as json-server holds it: an integer id, the contract's field names. */
-export interface JsonServerRow {
-  id: number;
+/** An engagement with the contract's field names, its id of the type the framework gives (json-server: a number). */
+export interface FrameworkRow<Id = number> {
+  id: Id;
   name: string;
   type: string;
   status: string;
@@ -21,6 +21,9 @@ export interface JsonServerRow {
   updatedAt: string;
   description?: string;
 }
+
+/** An engagement as json-server holds it. */
+export type JsonServerRow = FrameworkRow;
 
 /** `count` engagements numbered from 1 (evaluation and pilot, every third one completed). */
 export function jsonServerRows(count: number): JsonServerRow[] {
