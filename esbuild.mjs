@@ -74,6 +74,20 @@ const builds = [
     plugins: seams ? [] : [withoutSeams],
   },
 ];
+// The MCP server (src/mcp/server.ts): a script of its own for plain Node 20+, with the MCP SDK
+// in it. Some of the SDK's dependencies are CommonJS: `require` is made for them in this ES module.
+const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version;
+builds.push({
+  ...common,
+  entryPoints: { 'mcp-server': 'src/mcp/server.ts' },
+  outdir: DIST,
+  platform: 'node',
+  format: 'esm',
+  outExtension: { '.js': '.mjs' },
+  define: { ...common.define, SERVER_VERSION: JSON.stringify(version) },
+  banner: { js: "import { createRequire as __eusRequire } from 'node:module'; const require = __eusRequire(import.meta.url);" },
+  metafile: true,
+});
 if (fs.existsSync('src/usage/webview/main.ts')) {
   builds.push({
     ...common,

@@ -16,7 +16,7 @@ import { EnvironmentStore } from './session/environments';
 import type { ExtensionExports } from './testing/exports';
 import { testSeams } from './testing/seams';
 import { Log } from './shared/log';
-import { readTrend } from './usage/sections';
+import { readTrend } from './api/usage';
 import { registerUsage, type UsageParts } from './usage/index';
 import type { Ui } from './ui/ui';
 import { VscodeUi } from './ui/ui';

@@ -1,34 +1,16 @@
-// The write tools before anything is sent: their input checked, the confirmation a person is
-// shown (`prepareInvocation`), and that confirmation kept until its invocation.
-//
-// The input of the write tools, checked before anything is confirmed or sent: whether this
-// folder and key may write at all, the ids (at most `MAX_UPDATED`), the changes asked (as the
-// service would check them), and how a confirmation is kept until its invocation.
+// The write tools in VS Code before anything is sent: whether this folder and key may write at
+// all, the confirmation a person is shown (`prepareInvocation`: exactly what will change), and
+// that confirmation kept until its invocation, which it binds (src/chat/tools.ts).
 import * as vscode from 'vscode';
-import { updateBody } from '../api/engagements';
 import type { Engagement, EngagementChanges } from '../api/types';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { escapeLine } from '../core/engagementText';
 import type { Environment } from '../session/model';
+import { Tools } from '../tools/definitions';
+import { type CreateInput, type UpdateInput, ids, wanted } from '../tools/engagements';
+import { ToolRefusal } from '../tools/host';
 import type { ChatDeps, Confirmation } from './deps';
-import { MAX_UPDATED, Tools } from './deps';
-import { ToolRefusal, confirmationFor, environmentName, findEnvironment, resolveTarget } from './target';
-import { knownEngagement } from './engagementTools';
-
-export interface CreateInput {
-  environment?: string;
-  name?: string;
-  type?: string;
-  description?: string;
-}
-
-export interface UpdateInput {
-  environment?: string;
-  ids?: string[];
-  name?: string;
-  description?: string;
-  status?: string;
-}
+import { chatHost, confirmationFor, environmentName, findEnvironment, resolveTarget } from './target';
 
 /** Why a write cannot be made here, said instead of a confirmation that could only fail. */
 export function refusal(deps: ChatDeps, named: unknown): string | undefined {
@@ -60,33 +42,6 @@ function untrusted(): string {
 
 function field(text: string | undefined): string {
   return text === undefined || text === '' ? vscode.l10n.t('(none)') : `“${escapeLine(text)}”`;
-}
-
-export function ids(input: UpdateInput): string[] {
-  const list = Array.isArray(input.ids) ? input.ids : [];
-  const clean = [...new Set(list.filter((id): id is string => typeof id === 'string').map((id) => id.trim()))].filter(
-    (id) => id !== '' && id.length <= 200,
-  );
-  if (clean.length === 0) throw new ToolRefusal(vscode.l10n.t('Give the ids of the engagements to change.'));
-  if (clean.length > MAX_UPDATED)
-    throw new ToolRefusal(vscode.l10n.t('At most {0} engagements can be changed at once.', MAX_UPDATED));
-  return clean;
-}
-
-export function wanted(input: UpdateInput, count: number): EngagementChanges {
-  const changes: EngagementChanges = {};
-  if (typeof input.name === 'string') changes.name = input.name;
-  if (typeof input.description === 'string') changes.description = input.description;
-  if (typeof input.status === 'string') changes.status = input.status;
-  if (count > 1 && (changes.name !== undefined || changes.description !== undefined))
-    throw new ToolRefusal(
-      vscode.l10n.t(
-        'Only the status can be changed for several engagements at once; name and description one at a time.',
-      ),
-    );
-  // Refused here as the service would: an empty name or status, nothing to change.
-  updateBody(changes);
-  return changes;
 }
 
 /** Confirmations kept at most: one a person cancelled is never invoked, and goes with the oldest. */
@@ -194,7 +149,7 @@ export async function prepareUpdate(
   const target = await resolveTarget(deps, input.environment).catch(() => undefined);
   const current = new Map<string, Engagement>();
   for (const id of list) {
-    const known = target && knownEngagement(deps, target, id);
+    const known = target && chatHost(deps).known(target, id);
     if (known) current.set(id, known);
   }
   const missing = list.filter((id) => !current.has(id));

@@ -1,12 +1,11 @@
-// What the chat tools and links are built from, and the tools' names and bounds. The services,
-// and ports to what other
-// features own, declared here as narrowly as chat uses them and wired by the composition root
+// What the chat tools, links and MCP server definitions are built from: the services, and ports to what other features own, declared here as narrowly as chat uses them and wired by the composition root
 // (src/extension.ts): the store of the active environment's engagements (the tree's, so a
 // whole set read for the tree or for a tool is read once while fresh), the engagement a tree
 // row shows, and the usage trend's reader.
 import type { AcceptedWrite, Engagement, UsageSummary } from '../api/types';
 import type { TrendPoint } from '../core/trend';
 import type { Services } from '../shared/services';
+import type { WholeSets } from '../tools/host';
 
 /** What chat reads and writes of the active environment's engagements. */
 interface EngagementsPort {
@@ -58,33 +57,8 @@ export interface Confirmation {
 
 export interface ChatDeps extends ChatPorts {
   services: Services;
-  /** Engagements of other environments read for a tool, by environment id, while fresh. */
-  wholeSets: Map<string, { items: Engagement[]; readAt: number }>;
+  /** Engagements of other environments read for a tool, while fresh. */
+  wholeSets: WholeSets;
   /** Confirmations not yet invoked, by the tool and its input (see `confirmationKey`). */
   confirmed: Map<string, Confirmation>;
 }
-
-// The Language Model Tools this extension contributes (package.json `languageModelTools`):
-// their names, and the bounds of what they list and change.
-export const Tools = {
-  findEngagements: 'engagementUsage_findEngagements',
-  getEngagement: 'engagementUsage_getEngagement',
-  createEngagement: 'engagementUsage_createEngagement',
-  updateEngagements: 'engagementUsage_updateEngagements',
-  usage: 'engagementUsage_usage',
-} as const;
-
-export type ToolName = (typeof Tools)[keyof typeof Tools];
-
-export const TOOL_NAMES: readonly ToolName[] = Object.values(Tools);
-
-/** The most engagements a result lists (the count of all that matched is given with it). */
-export const MAX_LISTED = 50;
-/** The most engagements one update changes. */
-export const MAX_UPDATED = 50;
-/** The most usage records a result lists. */
-export const MAX_RECORDS = 50;
-/** The longest text of one field in a list (a whole engagement read alone gives more). */
-export const FIELD_LIMIT = 300;
-/** The longest text of a field of one engagement read alone. */
-export const SINGLE_FIELD_LIMIT = 4_000;

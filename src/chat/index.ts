@@ -2,9 +2,10 @@
 // that open an engagement (a URI handler) and Copy Link. Registering reads nothing.
 import * as vscode from 'vscode';
 import { Commands } from '../shared/constants';
-import type { Feature, Services } from '../shared/services';
+import { type Feature, type Services, wholeSetMaxAge } from '../shared/services';
 import type { ChatDeps, ChatPorts } from './deps';
-import { TOOL_NAMES } from './deps';
+import { TOOL_NAMES } from '../tools/definitions';
+import { WholeSets } from '../tools/host';
 import { copyLink, openLink } from './links';
 import { invokeTool, prepareTool } from './tools';
 
@@ -16,7 +17,7 @@ export interface ChatParts {
 }
 
 export function registerChat(services: Services, ports: ChatPorts) {
-  const deps: ChatDeps = { ...ports, services, wholeSets: new Map(), confirmed: new Map() };
+  const deps: ChatDeps = { ...ports, services, wholeSets: new WholeSets(wholeSetMaxAge), confirmed: new Map() };
   const { context, connection, environments } = services;
   const registered: string[] = [];
   // The tools API is stable since 1.95; a host without it (or one that turned tools off) simply has none.

@@ -2,20 +2,17 @@
 // its label. Never a URL: a tool never adds an environment or sends a key anywhere new. A
 // write goes where its confirmation said, with the key it was confirmed with, or nowhere:
 // switching the active environment while the person reads the confirmation does not move it.
+//
+// VS Code's side of the agent tools (src/tools/host.ts): the user's environments, the tree's
+// store for the active one (a whole set read for the tree or for a tool is read once while
+// fresh), the dashboard's trend history, links that open an engagement, and the log.
 import * as vscode from 'vscode';
-import type { ServiceApi } from '../api/service';
+import { describeError } from '../api/errorText';
 import type { Environment } from '../session/model';
+import { wholeSetMaxAge } from '../shared/services';
+import { type Target, type ToolHost, ToolRefusal } from '../tools/host';
 import type { ChatDeps, Confirmation } from './deps';
-
-export interface Target {
-  env: Environment;
-  api: ServiceApi;
-  /** The active environment: what the tree shows is kept up to date with what a tool reads and writes. */
-  active: boolean;
-}
-
-/** A tool's answer that is not a result: said in words, with what to do. */
-export class ToolRefusal extends Error {}
+import { engagementLink } from './links';
 
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:|\/\/|^www\./i;
 
@@ -128,4 +125,46 @@ export async function confirmedTarget(deps: ChatDeps, confirmed: Confirmation | 
 /** Production marked as such wherever an environment is named to the person. */
 export function environmentName(env: Environment): string {
   return env.production ? vscode.l10n.t('“{0}” (PRODUCTION)', env.label) : `“${env.label}”`;
+}
+
+/** The tools' host in VS Code. */
+export function chatHost(deps: ChatDeps): ToolHost {
+  const { store, wholeSets, services } = deps;
+  return {
+    replaceKey: vscode.l10n.t('(“Engagements: Replace API Key…”)'),
+    resolve: (named) => resolveTarget(deps, named),
+    labelOf(named) {
+      try {
+        return findEnvironment(deps, named).label;
+      } catch {
+        return undefined;
+      }
+    },
+    async wholeSet(target, signal) {
+      if (!target.active) return wholeSets.read(target, signal);
+      const maxAge = wholeSetMaxAge();
+      const fresh = store.snapshot().complete && store.age() < maxAge;
+      const loaded = await store.loadAll(maxAge);
+      const shown = store.snapshot();
+      if (!loaded) throw shown.error instanceof Error ? shown.error : new Error('Reading the engagements was cancelled.');
+      return { items: shown.items, read: !fresh };
+    },
+    known: (target, id) => (target.active ? store.get(id) : wholeSets.get(target, id)),
+    written(target, engagement, created = false) {
+      if (target.active) store.upsert(engagement, created);
+      else wholeSets.written(target, engagement, created);
+    },
+    accepted(target, write) {
+      if (target.active) void store.track(write);
+    },
+    readTrend: (target, current) =>
+      deps.readTrend(
+        (p) => target.api.usage.summary(p),
+        target.env,
+        current,
+        (e) => describeError(e, target.env.label),
+      ),
+    link: (target, id) => engagementLink(target.env.label, id),
+    logFailure: (tool, error) => services.log.error(`The chat tool ${tool} failed`, error),
+  };
 }

@@ -1,14 +1,13 @@
-// The tools' dispatch: which function answers each tool, and one place that turns every
-// failure into words for the model. Never throws: VS Code would show a thrown error's message raw.
-import type * as vscode from 'vscode';
-import type { ChatDeps, ToolName } from './deps';
-import { Tools } from './deps';
-import { findEngagements, getEngagement } from './engagementTools';
-import { errorResult } from './result';
-import { findEnvironment } from './target';
-import { usage } from './usageTool';
-import { prepareCreate, prepareUpdate } from './confirm';
-import { createEngagement, updateEngagements } from './writes';
+// The Language Model Tools: VS Code's transport of the agent tools (src/tools). A write goes
+// where the person's confirmation said (confirm.ts, target.ts), with the key it was confirmed
+// with and over no version other than the ones it showed, or it is refused in words.
+import * as vscode from 'vscode';
+import { type ToolName, Tools, WRITE_TOOLS } from '../tools/definitions';
+import { ToolRefusal } from '../tools/host';
+import { runTool, type WriteTarget } from '../tools/run';
+import type { ChatDeps } from './deps';
+import { prepareCreate, prepareUpdate, refusal, refusalIn, takeConfirmation } from './confirm';
+import { chatHost, confirmedTarget } from './target';
 
 type Input = Record<string, unknown>;
 
@@ -18,29 +17,30 @@ export async function invokeTool(
   input: Input,
   token: vscode.CancellationToken,
 ): Promise<vscode.LanguageModelToolResult> {
+  const abort = new AbortController();
+  const cancel = token.onCancellationRequested(() => abort.abort());
   try {
-    switch (name) {
-      case Tools.findEngagements:
-        return await findEngagements(deps, input, token);
-      case Tools.getEngagement:
-        return await getEngagement(deps, input);
-      case Tools.createEngagement:
-        return await createEngagement(deps, input);
-      case Tools.updateEngagements:
-        return await updateEngagements(deps, input);
-      case Tools.usage:
-        return await usage(deps, input);
-    }
-  } catch (error) {
-    deps.services.log.error(`The chat tool ${name} failed`, error);
-    let label: string | undefined;
-    try {
-      label = findEnvironment(deps, input.environment).label;
-    } catch {
-      label = undefined;
-    }
-    return errorResult(error, label);
+    const result = await runTool(chatHost(deps), name, input, {
+      signal: abort.signal,
+      writeTarget: WRITE_TOOLS.includes(name) ? () => boundTarget(deps, name, input) : undefined,
+    });
+    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(result.text)]);
+  } finally {
+    cancel.dispose();
   }
+}
+
+/**
+ * Where a confirmed write goes: why it cannot be written (checked again, in the environment
+ * confirmed), or where the confirmation bound it to, with the versions it showed.
+ */
+async function boundTarget(deps: ChatDeps, name: ToolName, input: Input): Promise<WriteTarget> {
+  const confirmed = takeConfirmation(deps, name, input);
+  const refused = confirmed
+    ? refusalIn(deps, { id: confirmed.environmentId, label: confirmed.label })
+    : refusal(deps, input.environment);
+  if (refused) throw new ToolRefusal(refused);
+  return { target: await confirmedTarget(deps, confirmed), versions: confirmed?.versions };
 }
 
 /** The confirmation of a write; reads get none (undefined: VS Code's own message). */

@@ -8,7 +8,7 @@ import { formatCount } from '../core/format';
 import { statusLook } from '../core/engagementText';
 import { escapeIcons, safeText, shortLabel } from '../core/text';
 import { Commands } from '../shared/constants';
-import { describeError } from '../ui/errorMessages';
+import { describeError } from '../api/errorText';
 import { type EngagementDeps, environmentLabel, notice, requireApi } from './update';
 import { stopMessage } from './view';
 import { wholeSetMaxAge } from '../shared/services';

@@ -8,7 +8,7 @@ import { applyQuery, describeFilter } from '../core/query';
 import { safeText } from '../core/text';
 import { ContextKeys, Settings, Views } from '../shared/constants';
 import { recorder } from '../testing/record';
-import { describeError, serviceReason } from '../ui/errorMessages';
+import { describeError, serviceReason } from '../api/errorText';
 import type { QueryState, TreeNode } from './tree';
 import { EngagementTreeProvider } from './tree';
 import type { EngagementStore, StoreSnapshot } from './store';

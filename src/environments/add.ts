@@ -10,7 +10,7 @@ import type { Capabilities, Environment } from '../session/model';
 import { newEnvironmentId, originOf } from '../session/model';
 import { Commands } from '../shared/constants';
 import type { Services } from '../shared/services';
-import { describeError, serviceReason } from '../ui/errorMessages';
+import { describeError, serviceReason } from '../api/errorText';
 import type { Back, InputStep, Ui } from '../ui/ui';
 import { runSteps } from '../ui/ui';
 

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { linkOf, openLink } from '../chat/links';
 import type { ChatParts } from '../chat/index';
-import type { ToolName } from '../chat/deps';
+import type { ToolName } from '../tools/definitions';
 import { invokeTool, prepareTool } from '../chat/tools';
 
 export interface ChatExports {

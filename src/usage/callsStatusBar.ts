@@ -14,7 +14,7 @@ import { displayText, safeText } from '../core/text';
 import { Commands, Settings } from '../shared/constants';
 import type { Services } from '../shared/services';
 import { recorder } from '../testing/record';
-import { describeError } from '../ui/errorMessages';
+import { describeError } from '../api/errorText';
 import { meterName } from './alerts';
 import type { ReadCoordinator } from './persisted';
 

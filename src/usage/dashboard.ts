@@ -14,7 +14,7 @@ import { isFilterActive, sortKeyRows } from '../core/records';
 import type { Environment } from '../session/model';
 import type { Services } from '../shared/services';
 import { recorder } from '../testing/record';
-import { describeError, serviceReason } from '../ui/errorMessages';
+import { describeError, serviceReason } from '../api/errorText';
 import type { KeysByMask, SectionData, SectionName } from './sections';
 import {
   PERIOD_SECTIONS,
@@ -27,9 +27,9 @@ import {
   readKeys,
   readRecordsPage,
   recordsShown,
-  readTrend,
   summarySection,
 } from './sections';
+import { readTrend } from '../api/usage';
 import type { Blocked, DashboardState, ErrorView, ExportView, Section, TrendData, ViewState } from './protocol';
 import type { SavedDashboard, UsageHistory } from './persisted';
 

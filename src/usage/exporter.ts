@@ -8,7 +8,8 @@ import type { ServiceApi } from '../api/service';
 import type { UsageRecord } from '../api/types';
 import { isFilterActive, toCsv, toJsonExport } from '../core/records';
 import type { Services } from '../shared/services';
-import { describeError, showError } from '../ui/errorMessages';
+import { describeError } from '../api/errorText';
+import { showError } from '../ui/errorMessages';
 import type { Dashboard } from './dashboard';
 import { filtered } from './sections';
 

@@ -190,8 +190,31 @@ export class Workbench {
       await page.keyboard.press('Escape');
     }
     const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ state: 'visible', timeout: SHORT });
+    const listed = await row.waitFor({ state: 'visible', timeout: SHORT }).then(
+      () => true,
+      (error: unknown) => error,
+    );
+    if (listed !== true) {
+      // What the palette showed instead, in words: CI keeps the log, not the pictures.
+      const shown = await this.quickInputState(page);
+      throw new Error(`the Command Palette did not list "${title}"; it showed ${shown}`, { cause: listed });
+    }
     await page.keyboard.press('Enter');
+  }
+
+  /** The quick input as a person sees it: whether it is open, what is typed, the rows listed. */
+  async quickInputState(page: Page = this.page): Promise<string> {
+    const widget = page.locator('.quick-input-widget');
+    if (!(await widget.isVisible().catch(() => false))) return 'no quick input (it was closed)';
+    const value = await widget
+      .locator('.quick-input-box input')
+      .inputValue({ timeout: 1_000 })
+      .catch(() => '?');
+    const message = (await widget.locator('.quick-input-message').allInnerTexts().catch(() => [])).join(' ');
+    const rows = (await widget.locator('.monaco-list-row').allInnerTexts().catch(() => [])).map((r) =>
+      r.replace(/\s+/g, ' ').trim(),
+    );
+    return `"${value}" typed, message "${message}", ${rows.length} row(s): ${rows.slice(0, 8).join(' | ') || 'none'}`;
   }
 
   /** The text of each dialog shown (VS Code's and the extension's modal messages), in this window or `page`. */
@@ -486,6 +509,7 @@ export class Workbench {
           break;
         } catch (error) {
           if (attempt >= 3) throw error;
+          console.log(`    (attempt ${attempt} to remove an environment: ${(error as Error).message.split('\n')[0]})`);
           await this.page.keyboard.press('Escape');
         }
       }

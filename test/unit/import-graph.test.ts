@@ -36,9 +36,12 @@ const MAY_IMPORT: Record<string, string[]> = {
   protocol: ['core', 'api/types', 'protocol'],
   webview: ['core', 'api/types', 'protocol', 'webview'],
   ui: ['api', 'core', 'shared/constants'],
+  // The agent tools and the MCP server: free of \`vscode\`, over the client and core.
+  tools: ['api', 'core'],
+  mcp: ['tools', 'api', 'core'],
   shared: ['api', 'core', 'ui', 'session'],
   session: ['api', 'core', 'shared'],
-  feature: ['api', 'core', 'ui', 'shared', 'session', 'protocol', 'record'],
+  feature: ['api', 'core', 'ui', 'shared', 'session', 'protocol', 'record', 'tools'],
   record: ['api/types', 'core'],
   testing: ['*'],
   root: ['*'],
@@ -181,5 +184,16 @@ describe('The import graph of src (unit)', () => {
     const layers = new Set(modules.map(layerOf));
     for (const name of [...FEATURES, 'api', 'core', 'ui', 'shared', 'session', 'testing', 'webview', 'protocol'])
       assert.ok(layers.has(name), `no module of src is in ${name}`);
+    for (const name of ['tools', 'mcp']) assert.ok(layers.has(name), `no module of src is in ${name}`);
+  });
+
+  it('the layers the MCP server is built from import no `vscode`: it runs in plain Node', () => {
+    const plain = modules.filter((m) => ['api', 'core', 'tools', 'mcp'].includes(layerOf(m)));
+    const found = plain.filter((m) =>
+      ts
+        .preProcessFile(fs.readFileSync(path.join(SRC, `${m}.ts`), 'utf8'), true, true)
+        .importedFiles.some((f) => f.fileName === 'vscode'),
+    );
+    assert.deepEqual(found, []);
   });
 });

@@ -113,9 +113,13 @@ function isTranslation(call: ts.CallExpression): boolean {
 export function untranslatedTexts(list: Source[]): string[] {
   const found: string[] = [];
   for (const source of list) {
-    // The network layer's messages are diagnostics for the log; src/ui/errorMessages.ts says what
-    // happened in the user's language, by kind.
-    if (source.file.startsWith('src/api/')) continue;
+    // The network layer's messages are diagnostics for the log; src/api/errorText.ts says what
+    // happened in the user's language, by kind (and is checked as product prose).
+    if (source.file.startsWith('src/api/') && source.file !== 'src/api/errorText.ts') continue;
+    // What the agent tools tell a model of themselves (schemas, MCP titles and descriptions) is
+    // written for models, in English, as package.json's input schemas are; the MCP server runs
+    // outside VS Code, where no language bundle is loaded.
+    if (source.file === 'src/tools/definitions.ts' || source.file.startsWith('src/mcp/')) continue;
     const check = (value: ts.Expression, how: string) => {
       for (const node of alternatives(value)) {
         const text = literalText(node);

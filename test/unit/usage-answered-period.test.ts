@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { RequestLog } from '../../src/api/client';
 import { shiftPeriod } from '../../src/core/period';
-import { readTrend } from '../../src/usage/sections';
+import { readTrend } from '../../src/api/usage';
 import { rejectsWith } from './support/apiErrors';
 import { useReferenceService } from './support/referenceService';
 

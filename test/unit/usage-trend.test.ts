@@ -3,7 +3,7 @@ import { ApiError } from '../../src/api/errors';
 import { alertId, alertThresholds, dueAlerts } from '../../src/core/alerts';
 import { dailyPace, meterFigures, periodProgress, projectMeter, projectPeriod } from '../../src/core/meters';
 import { chartMax, isClosedPeriod, meterChange, trendPeriods, trendPoint, type TrendPoint } from '../../src/core/trend';
-import { readTrend } from '../../src/usage/sections';
+import { readTrend } from '../../src/api/usage';
 import { ReadCoordinator, UsageHistory } from '../../src/usage/persisted';
 
 /** A memento in memory, as VS Code's behaves: values are copied in and out. */

@@ -1,18 +1,17 @@
 // The usage tool: the summary of a billing period (with the projection, an estimate, for the
 // current one, and the 12-period trend), usage by key (key ids masked as the dashboard does),
 // or the usage records of a period filtered by key, status class and endpoint, at most 50.
-import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorText';
 import type { UsageRecord } from '../api/types';
 import { USAGE_METERS, projectPeriod } from '../core/meters';
 import { currentPeriod, isPeriod } from '../core/period';
 import type { RecordFilter, StatusClass } from '../core/records';
 import { STATUS_CLASSES, deriveColumns, filterRecords, keyColumn, maskKeyId, maskKeyIds } from '../core/records';
-import { describeError } from '../ui/errorMessages';
-import type { ChatDeps } from './deps';
-import { MAX_RECORDS } from './deps';
-import { dataBlock, heading, textResult } from './result';
-import { resolveTarget, type Target, ToolRefusal } from './target';
+import { l10n } from '../core/l10n';
+import { MAX_RECORDS } from './definitions';
+import { type Target, type ToolHost, ToolRefusal } from './host';
+import { dataBlock, heading, textResult, type ToolResult } from './result';
 
 export interface UsageInput {
   environment?: string;
@@ -27,36 +26,29 @@ export interface UsageInput {
 function period(input: UsageInput): string {
   const value = input.billingPeriod?.trim();
   if (!value) return currentPeriod();
-  if (!isPeriod(value)) throw new ToolRefusal(vscode.l10n.t('A billing period is written YYYY-MM, e.g. 2026-03.'));
+  if (!isPeriod(value)) throw new ToolRefusal(l10n.t('A billing period is written YYYY-MM, e.g. 2026-03.'));
   return value;
 }
 
-export async function usage(deps: ChatDeps, input: UsageInput) {
-  const target = await resolveTarget(deps, input.environment);
+export async function usage(host: ToolHost, input: UsageInput): Promise<ToolResult> {
+  const target = await host.resolve(input.environment);
   switch (input.view ?? 'summary') {
     case 'summary':
-      return summary(deps, target, period(input));
+      return summary(host, target, period(input));
     case 'byKey':
       return byKey(target, period(input));
     case 'records':
       return records(target, period(input), input);
     default:
-      throw new ToolRefusal(vscode.l10n.t('“view” is one of summary, byKey, records.'));
+      throw new ToolRefusal(l10n.t('“view” is one of summary, byKey, records.'));
   }
 }
 
-async function summary(deps: ChatDeps, target: Target, billingPeriod: string) {
+async function summary(host: ToolHost, target: Target, billingPeriod: string) {
   const current = currentPeriod();
   const [read, trend] = await Promise.all([
     target.api.usage.summary(billingPeriod),
-    deps
-      .readTrend(
-        (p) => target.api.usage.summary(p),
-        target.env,
-        current,
-        (e) => describeError(e, target.env.label),
-      )
-      .catch((error: unknown) => ({ error })),
+    host.readTrend(target, current).catch((error: unknown) => ({ error })),
   ]);
   const meters = USAGE_METERS.map((name) => ({ name, ...read.usage[name] }));
   const projection = billingPeriod === current ? projectPeriod(billingPeriod, meters, Date.now()) : undefined;
@@ -86,14 +78,14 @@ async function summary(deps: ChatDeps, target: Target, billingPeriod: string) {
   const over = projection?.meters.filter((p) => p.overBy !== undefined).map((p) => p.meter) ?? [];
   const words =
     billingPeriod !== current
-      ? vscode.l10n.t('Usage of {0} (a closed period: no estimate).', billingPeriod)
+      ? l10n.t('Usage of {0} (a closed period: no estimate).', billingPeriod)
       : over.length
-        ? vscode.l10n.t(
+        ? l10n.t(
             'Usage of {0}. At the current pace (an estimate) these meters pass what is included: {1}.',
             billingPeriod,
             over.join(', '),
           )
-        : vscode.l10n.t(
+        : l10n.t(
             'Usage of {0}. At the current pace (an estimate) no meter passes what is included.',
             billingPeriod,
           );
@@ -114,7 +106,7 @@ async function byKey(target: Target, billingPeriod: string) {
   }));
   return textResult(
     heading(target),
-    vscode.l10n.t(
+    l10n.t(
       'Calls by API key in {0}: {1} keys, {2} calls (key ids shown masked).',
       billingPeriod,
       keys.length,
@@ -129,7 +121,7 @@ const normalise = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
 async function records(target: Target, billingPeriod: string, input: UsageInput) {
   const status = input.statusClass?.trim().toLowerCase();
   if (status && !STATUS_CLASSES.includes(status as StatusClass))
-    throw new ToolRefusal(vscode.l10n.t('“statusClass” is one of {0}.', STATUS_CLASSES.join(', ')));
+    throw new ToolRefusal(l10n.t('“statusClass” is one of {0}.', STATUS_CLASSES.join(', ')));
   const limit = Math.min(MAX_RECORDS, Math.max(1, Math.floor(Number(input.limit ?? 20)) || 20));
   const filter: RecordFilter = {};
   if (status) filter.status = status as StatusClass;
@@ -139,13 +131,13 @@ async function records(target: Target, billingPeriod: string, input: UsageInput)
     all = (await target.api.usage.detailsAll(billingPeriod)).items;
   } catch (error) {
     if (isApiError(error) && error.kind === 'notFound')
-      return textResult(heading(target), vscode.l10n.t('The service has no usage records for {0}.', billingPeriod));
+      return textResult(heading(target), l10n.t('The service has no usage records for {0}.', billingPeriod));
     throw error;
   }
   const columns = deriveColumns(all);
   if (input.endpoint?.trim()) {
     filter.column = columns.find((c) => ['endpoint', 'path', 'route'].includes(normalise(c)));
-    if (!filter.column) throw new ToolRefusal(vscode.l10n.t('These usage records name no endpoint.'));
+    if (!filter.column) throw new ToolRefusal(l10n.t('These usage records name no endpoint.'));
     filter.text = input.endpoint.trim();
   }
   const found = filterRecords(all, columns, filter);
@@ -155,14 +147,14 @@ async function records(target: Target, billingPeriod: string, input: UsageInput)
     .map((r) => (keyCol && typeof r[keyCol] === 'string' ? { ...r, [keyCol]: maskKeyId(r[keyCol]) } : r));
   const hint =
     found.length > shown.length
-      ? vscode.l10n.t(
+      ? l10n.t(
           'More matched than are listed: narrow by key, status class or endpoint (at most {0} are listed).',
           MAX_RECORDS,
         )
       : '';
   return textResult(
     heading(target),
-    vscode.l10n.t(
+    l10n.t(
       '{0} of the {1} usage records of {2} matched; listing {3}.',
       found.length,
       all.length,
@@ -182,6 +174,6 @@ async function keyIdOf(target: Target, billingPeriod: string, named: string): Pr
     (k, i) => k.keyId === named || masks[i] === named || k.name.toLowerCase() === named.toLowerCase(),
   );
   if (index < 0)
-    throw new ToolRefusal(vscode.l10n.t('No API key “{0}” used the service in {1}.', named, billingPeriod));
+    throw new ToolRefusal(l10n.t('No API key “{0}” used the service in {1}.', named, billingPeriod));
   return keys[index].keyId;
 }

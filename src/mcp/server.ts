@@ -1,0 +1,187 @@
+// The MCP server: the agent tools (src/tools) for any MCP client, over stdio, in plain Node 20+.
+// It serves one environment: its base URL and API key come from environment variables, never
+// from an argument, and the key is never written anywhere (not to stdout, not to stderr, not
+// in an answer: every text goes through the client's redaction and ours). It is read-only
+// unless started with `--allow-writes`; each tool declares MCP's annotations so a client asks
+// before a write, and an update is based on the `updatedAt` it was read with.
+//
+// Shipped in the package as dist/mcp-server.mjs; VS Code starts it for each environment of the
+// user's own (src/chat/mcp.ts); anyone can start it from a terminal:
+//   EUS_BASE_URL=https://api.example.com/v1 EUS_API_KEY=… node dist/mcp-server.mjs [--allow-writes]
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { userAgent } from '../api/client';
+import { logText } from '../api/errors';
+import { describeError } from '../api/errorText';
+import { redact } from '../api/redact';
+import { ServiceApi } from '../api/service';
+import { readTrend } from '../api/usage';
+import { l10n } from '../core/l10n';
+import { parseBaseUrl } from '../core/validation';
+import { INPUT_SCHEMAS, MCP_TOOLS, TOOL_NAMES, type ToolName, WRITE_TOOLS } from '../tools/definitions';
+import { type Target, type ToolEnvironment, type ToolHost, ToolRefusal, WholeSets } from '../tools/host';
+import type { ToolResult } from '../tools/result';
+import { runTool } from '../tools/run';
+
+/** The version of the package, set by the build (esbuild `define`). */
+declare const SERVER_VERSION: string;
+const VERSION = typeof SERVER_VERSION === 'string' ? SERVER_VERSION : '0.0.0-dev';
+
+/** The environment variables the server reads. */
+export const ENV = {
+  baseUrl: 'EUS_BASE_URL',
+  key: 'EUS_API_KEY',
+  label: 'EUS_ENVIRONMENT',
+  production: 'EUS_PRODUCTION',
+  timeoutSeconds: 'EUS_TIMEOUT_SECONDS',
+} as const;
+
+export interface ServerOptions {
+  /** The environment variables (process.env). */
+  env: Record<string, string | undefined>;
+  /** The arguments after the script (process.argv.slice(2)). */
+  args: readonly string[];
+  /** Where diagnostics go (stderr): never the key. */
+  warn: (line: string) => void;
+}
+
+/** How the server was started: the environment it serves, or why it cannot serve one. */
+type Setup =
+  | { ok: true; env: ToolEnvironment; key: string; writes: boolean; timeoutMs: number }
+  | { ok: false; problem: string; writes: boolean };
+
+const USAGE = `Usage: ${ENV.baseUrl}=https://api.example.com/v1 ${ENV.key}=… node mcp-server.mjs [--allow-writes]`;
+
+export function readSetup(options: Pick<ServerOptions, 'env' | 'args'>): Setup {
+  const { env, args } = options;
+  const unknown = args.filter((a) => a !== '--allow-writes');
+  const writes = args.includes('--allow-writes');
+  // An argument is never read as a key (arguments show in process lists and client configs);
+  // what an unknown one held is not repeated.
+  if (unknown.length)
+    return {
+      ok: false,
+      writes,
+      problem: `The server takes only --allow-writes; the base URL and the key are read from ${ENV.baseUrl} and ${ENV.key}. ${USAGE}`,
+    };
+  const url = parseBaseUrl(env[ENV.baseUrl] ?? '');
+  if (!url.ok) return { ok: false, writes, problem: `${ENV.baseUrl}: ${url.message}` };
+  const key = env[ENV.key]?.trim() ?? '';
+  if (!key) return { ok: false, writes, problem: `No API key: set ${ENV.key}. ${USAGE}` };
+  const label = env[ENV.label]?.trim() || new URL(url.url).host;
+  const timeout = Number(env[ENV.timeoutSeconds] ?? 30);
+  return {
+    ok: true,
+    key,
+    writes,
+    timeoutMs: Math.max(1, Number.isFinite(timeout) ? timeout : 30) * 1000,
+    env: { id: 'mcp', label, baseUrl: url.url, production: /^(1|true|yes)$/i.test(env[ENV.production] ?? '') },
+  };
+}
+
+/** The tools' host over MCP: the one environment the server serves. */
+function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string) => void): ToolHost {
+  const { env, key } = setup;
+  const api = new ServiceApi({
+    baseUrl: env.baseUrl,
+    getKey: () => key,
+    timeoutMs: setup.timeoutMs,
+    userAgent: userAgent('eus-tools.engagement-usage', VERSION, 'MCP server'),
+  });
+  const target: Target = { env, api, active: true };
+  const wholeSets = new WholeSets(() => 60_000);
+  return {
+    replaceKey: l10n.t('in the MCP server’s configuration ({0})', ENV.key),
+    async resolve(named) {
+      const asked = typeof named === 'string' ? named.trim() : '';
+      if (asked && asked.toLowerCase() !== env.label.toLowerCase())
+        throw new ToolRefusal(
+          l10n.t('This server serves one environment, “{0}”; omit “environment” or name it.', env.label),
+        );
+      return target;
+    },
+    labelOf: () => env.label,
+    wholeSet: (t, signal) => wholeSets.read(t, signal),
+    known: (t, id) => wholeSets.get(t, id),
+    written: (t, engagement, created) => wholeSets.written(t, engagement, created),
+    accepted: () => undefined,
+    readTrend: (t, current) =>
+      readTrend((p) => t.api.usage.summary(p), undefined, current, (e) => describeError(e, env.label)),
+    link: () => undefined,
+    logFailure: (tool, error) =>
+      warn(redact(`${tool} failed: ${error instanceof Error ? logText(error) : String(error)}`, key)),
+  };
+}
+
+/** The MCP server over the given options; connect it to a transport to serve. */
+export function createServer(options: ServerOptions): Server {
+  const setup = readSetup(options);
+  const warn = (line: string) => options.warn(setup.ok ? redact(line, setup.key) : redact(line));
+  if (!setup.ok) warn(setup.problem);
+  const host = setup.ok ? mcpHost(setup, warn) : undefined;
+  const listed = TOOL_NAMES.filter((name) => setup.writes || !WRITE_TOOLS.includes(name));
+  const server = new Server(
+    { name: 'engagement-usage', title: 'Engagement & Usage', version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions: setup.ok
+        ? `Engagements and API usage of the Engagement and Usage Service at ${setup.env.label}${setup.env.production ? ' (production)' : ''}; ${setup.writes ? 'creating and changing engagements is allowed' : 'read-only'}.`
+        : `Not configured: ${setup.problem}`,
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: listed.map((name) => ({
+      name,
+      title: MCP_TOOLS[name].title,
+      description: MCP_TOOLS[name].description,
+      inputSchema: INPUT_SCHEMAS[name] as { type: 'object' },
+      annotations: { title: MCP_TOOLS[name].title, ...MCP_TOOLS[name].annotations },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name as ToolName;
+    const input = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const result = await call(name, input, extra.signal);
+    // Redacted once more at the edge: nothing the server sends holds the key.
+    const text = setup.ok ? redact(result.text, setup.key) : redact(result.text);
+    return { content: [{ type: 'text' as const, text }], isError: result.isError };
+  });
+
+  async function call(name: ToolName, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    if (!TOOL_NAMES.includes(name)) return refused(l10n.t('There is no tool “{0}”.', String(name).slice(0, 100)));
+    if (!setup.ok || !host) return refused(l10n.t('The MCP server is not configured: {0}', setup.ok ? '' : setup.problem));
+    if (WRITE_TOOLS.includes(name) && !setup.writes)
+      return refused(
+        l10n.t(
+          'This MCP server is read-only: nothing was sent. The user can start it with --allow-writes to create and change engagements.',
+        ),
+      );
+    return runTool(host, name, input, { signal });
+  }
+  return server;
+}
+
+function refused(text: string): ToolResult {
+  return { text, isError: true };
+}
+
+/** Serves over stdio until the client closes it. */
+export async function main(): Promise<void> {
+  const server = createServer({
+    env: process.env,
+    args: process.argv.slice(2),
+    warn: (line) => process.stderr.write(`${line}\n`),
+  });
+  // The key stays in this process's memory only: no child process or later read of the environment gets it.
+  delete process.env[ENV.key];
+  await server.connect(new StdioServerTransport());
+}
+
+// Run when started as a script (the bundle); not when a test imports it.
+if (typeof process !== 'undefined' && process.argv[1] && /mcp-server\.m?js$/.test(process.argv[1])) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${redact(error instanceof Error ? error.message : String(error))}\n`);
+    process.exit(1);
+  });
+}
