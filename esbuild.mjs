@@ -85,7 +85,9 @@ builds.push({
   format: 'esm',
   outExtension: { '.js': '.mjs' },
   define: { ...common.define, SERVER_VERSION: JSON.stringify(version) },
-  banner: { js: "import { createRequire as __eusRequire } from 'node:module'; const require = __eusRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __eusRequire } from 'node:module'; const require = __eusRequire(import.meta.url);",
+  },
   metafile: true,
 });
 if (fs.existsSync('src/usage/webview/main.ts')) {

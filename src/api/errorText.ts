@@ -7,7 +7,6 @@ import { isApiError } from './errors';
 import type { ConnectionFailure, ConnectionProblem } from './network';
 import { currentLocale, l10n } from '../core/l10n';
 
-
 /** Words for the user, by kind. Never contains the key (the client's messages are redacted). */
 export function describeError(error: unknown, environmentLabel?: string): string {
   if (!isApiError(error)) return error instanceof Error ? error.message : String(error);
@@ -56,11 +55,7 @@ const ACCESS: Record<'unauthorized' | 'forbidden' | 'redirected', Words> = {
       : withReason(l10n.t('The service rejected the API key of {0} (401). Replace the key.', env), error),
   forbidden: (error, env) =>
     withReason(
-      l10n.t(
-        'The API key of {0} lacks the {1} scope this needs.',
-        env,
-        error.scope ?? error.endpoint?.scope ?? '?',
-      ),
+      l10n.t('The API key of {0} lacks the {1} scope this needs.', env, error.scope ?? error.endpoint?.scope ?? '?'),
       error,
     ),
   redirected: (error, env) => {
@@ -236,8 +231,7 @@ const ROUTE: Record<Exclude<ConnectionProblem, keyof typeof SECURE | keyof typeo
   hostUnreachable: (host, code) => l10n.t('{0} cannot be reached ({1}). Check the network or VPN.', host, code),
   connectTimeout: (host, code) =>
     l10n.t('{0} did not accept a connection in time ({1}). Check the network, VPN or proxy.', host, code),
-  connectionDropped: (host, code) =>
-    l10n.t('The connection to {0} closed before an answer came ({1}).', host, code),
+  connectionDropped: (host, code) => l10n.t('The connection to {0} closed before an answer came ({1}).', host, code),
   other: (_host, code) => l10n.t('Cannot reach the service ({0}).', code),
 };
 

@@ -1,5 +1,6 @@
-// The chat feature: the Language Model Tools (package.json `languageModelTools`), the links
-// that open an engagement (a URI handler) and Copy Link. Registering reads nothing.
+// The chat feature: the Language Model Tools (package.json `languageModelTools`), the MCP
+// servers offered to VS Code (mcp.ts), the links that open an engagement (a URI handler) and
+// Copy Link. Registering reads nothing.
 import * as vscode from 'vscode';
 import { Commands } from '../shared/constants';
 import { type Feature, type Services, wholeSetMaxAge } from '../shared/services';
@@ -7,6 +8,7 @@ import type { ChatDeps, ChatPorts } from './deps';
 import { TOOL_NAMES } from '../tools/definitions';
 import { WholeSets } from '../tools/host';
 import { copyLink, openLink } from './links';
+import { type McpServers, registerMcpServers } from './mcp';
 import { invokeTool, prepareTool } from './tools';
 
 /** What the chat feature built: the tools it registered and what they are built from. */
@@ -14,6 +16,7 @@ export interface ChatParts {
   /** The tools this extension registered (none where the VS Code has no tools API). */
   tools: readonly string[];
   deps: ChatDeps;
+  mcp: McpServers;
 }
 
 export function registerChat(services: Services, ports: ChatPorts) {
@@ -52,6 +55,6 @@ export function registerChat(services: Services, ports: ChatPorts) {
     commands: {
       [Commands.copyEngagementLink]: (...args: unknown[]) => copyLink(services, ports, args),
     },
-    parts: { tools: registered, deps },
+    parts: { tools: registered, deps, mcp: registerMcpServers(services) },
   } satisfies Feature<ChatParts>;
 }

@@ -146,7 +146,8 @@ export function chatHost(deps: ChatDeps): ToolHost {
       const fresh = store.snapshot().complete && store.age() < maxAge;
       const loaded = await store.loadAll(maxAge);
       const shown = store.snapshot();
-      if (!loaded) throw shown.error instanceof Error ? shown.error : new Error('Reading the engagements was cancelled.');
+      if (!loaded)
+        throw shown.error instanceof Error ? shown.error : new Error('Reading the engagements was cancelled.');
       return { items: shown.items, read: !fresh };
     },
     known: (target, id) => (target.active ? store.get(id) : wholeSets.get(target, id)),

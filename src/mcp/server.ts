@@ -93,13 +93,15 @@ function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string) => vo
   const wholeSets = new WholeSets(() => 60_000);
   return {
     replaceKey: l10n.t('in the MCP server’s configuration ({0})', ENV.key),
-    async resolve(named) {
+    resolve(named) {
       const asked = typeof named === 'string' ? named.trim() : '';
       if (asked && asked.toLowerCase() !== env.label.toLowerCase())
-        throw new ToolRefusal(
-          l10n.t('This server serves one environment, “{0}”; omit “environment” or name it.', env.label),
+        return Promise.reject(
+          new ToolRefusal(
+            l10n.t('This server serves one environment, “{0}”; omit “environment” or name it.', env.label),
+          ),
         );
-      return target;
+      return Promise.resolve(target);
     },
     labelOf: () => env.label,
     wholeSet: (t, signal) => wholeSets.read(t, signal),
@@ -107,7 +109,12 @@ function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string) => vo
     written: (t, engagement, created) => wholeSets.written(t, engagement, created),
     accepted: () => undefined,
     readTrend: (t, current) =>
-      readTrend((p) => t.api.usage.summary(p), undefined, current, (e) => describeError(e, env.label)),
+      readTrend(
+        (p) => t.api.usage.summary(p),
+        undefined,
+        current,
+        (e) => describeError(e, env.label),
+      ),
     link: () => undefined,
     logFailure: (tool, error) =>
       warn(redact(`${tool} failed: ${error instanceof Error ? logText(error) : String(error)}`, key)),
@@ -141,7 +148,7 @@ export function createServer(options: ServerOptions): Server {
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name as ToolName;
-    const input = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const input = request.params.arguments ?? {};
     const result = await call(name, input, extra.signal);
     // Redacted once more at the edge: nothing the server sends holds the key.
     const text = setup.ok ? redact(result.text, setup.key) : redact(result.text);
@@ -150,7 +157,8 @@ export function createServer(options: ServerOptions): Server {
 
   async function call(name: ToolName, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     if (!TOOL_NAMES.includes(name)) return refused(l10n.t('There is no tool “{0}”.', String(name).slice(0, 100)));
-    if (!setup.ok || !host) return refused(l10n.t('The MCP server is not configured: {0}', setup.ok ? '' : setup.problem));
+    if (!setup.ok || !host)
+      return refused(l10n.t('The MCP server is not configured: {0}', setup.ok ? '' : setup.problem));
     if (WRITE_TOOLS.includes(name) && !setup.writes)
       return refused(
         l10n.t(

@@ -134,7 +134,23 @@ export class Connection implements vscode.Disposable {
   /** The context keys as last set, for menus and welcome content (unknown counts as allowed). */
   readonly context: Record<string, boolean> = {};
 
-  async updateContext(): Promise<void> {
+  /** The context keys being set; the next update waits for it. */
+  private contextSet: Promise<void> = Promise.resolve();
+
+  /**
+   * Sets the context keys from the state as it is when they are set. Updates run one after the
+   * other, each reading the state afresh: two changes close together (an environment added and
+   * made active) cannot leave the keys of the first one set after the second's.
+   */
+  updateContext(): Promise<void> {
+    this.contextSet = this.contextSet.then(
+      () => this.setContext(),
+      () => this.setContext(),
+    );
+    return this.contextSet;
+  }
+
+  private async setContext(): Promise<void> {
     const env = this.store.active();
     const caps = this.capabilities();
     const values = {

@@ -76,6 +76,7 @@ export const Settings = {
   usageStatusBarRefreshMinutes: 'usage.statusBarRefreshMinutes',
   usageAlerts: 'usage.alerts',
   usageAlertThresholds: 'usage.alertThresholds',
+  mcpAllowWrites: 'mcp.allowWrites',
 } as const;
 
 /** Keys of globalState / workspaceState. None of them ever holds an API key. */

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { linkOf, openLink } from '../chat/links';
 import type { ChatParts } from '../chat/index';
+import type { McpServers } from '../chat/mcp';
 import type { ToolName } from '../tools/definitions';
 import { invokeTool, prepareTool } from '../chat/tools';
 
@@ -18,6 +19,8 @@ export interface ChatExports {
   openLink(link: string): Promise<void>;
   /** The link of an engagement in the active environment, as Copy Link writes it. */
   link(id: string): Promise<string | undefined>;
+  /** The MCP server definitions provider, as VS Code calls it. */
+  mcp: McpServers;
 }
 
 export function chatProbe(parts: ChatParts): ChatExports {
@@ -33,5 +36,6 @@ export function chatProbe(parts: ChatParts): ChatExports {
     },
     openLink: (link) => openLink(services, vscode.Uri.parse(link)),
     link: (id) => Promise.resolve(linkOf(services, id)),
+    mcp: parts.mcp,
   };
 }

@@ -40,9 +40,7 @@ function instant(value: unknown, field: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(time))
-    throw new ToolRefusal(
-      l10n.t('“{0}” must be an ISO date such as 2026-01-31 or 2026-01-31T12:00:00Z.', field),
-    );
+    throw new ToolRefusal(l10n.t('“{0}” must be an ISO date such as 2026-01-31 or 2026-01-31T12:00:00Z.', field));
   return time;
 }
 
@@ -160,7 +158,7 @@ export interface UpdateInput {
 }
 
 /** The versions an update was based on, as its input gives them. */
-export function basedOn(input: UpdateInput): Map<string, string> {
+function basedOn(input: UpdateInput): Map<string, string> {
   const given = input.basedOn && typeof input.basedOn === 'object' ? Object.entries(input.basedOn) : [];
   return new Map(given.filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
@@ -183,9 +181,7 @@ export function wanted(input: UpdateInput, count: number): EngagementChanges {
   if (typeof input.status === 'string') changes.status = input.status;
   if (count > 1 && (changes.name !== undefined || changes.description !== undefined))
     throw new ToolRefusal(
-      l10n.t(
-        'Only the status can be changed for several engagements at once; name and description one at a time.',
-      ),
+      l10n.t('Only the status can be changed for several engagements at once; name and description one at a time.'),
     );
   // Refused here as the service would: an empty name or status, nothing to change.
   updateBody(changes);

@@ -1,12 +1,11 @@
 // Running a tool, for both transports: which function answers each, and one place that turns
 // every failure into words for the model. Never throws: a transport would show a thrown error's
 // message raw. Free of `vscode`.
-import type { CreateInput, FindInput, GetInput, UpdateInput } from './engagements';
 import { createEngagement, findEngagements, getEngagement, updateEngagements } from './engagements';
 import { type ToolName, Tools } from './definitions';
 import type { Target, ToolHost } from './host';
 import { errorResult, type ToolResult } from './result';
-import { type UsageInput, usage } from './usage';
+import { usage } from './usage';
 
 /** Where a write is sent, and the version of each engagement it is based on. */
 export interface WriteTarget {
@@ -34,16 +33,16 @@ export async function runTool(
   try {
     switch (name) {
       case Tools.findEngagements:
-        return await findEngagements(host, input as FindInput, options.signal);
+        return await findEngagements(host, input, options.signal);
       case Tools.getEngagement:
-        return await getEngagement(host, input as GetInput);
+        return await getEngagement(host, input);
       case Tools.usage:
-        return await usage(host, input as UsageInput);
+        return await usage(host, input);
       case Tools.createEngagement:
-        return await createEngagement(host, (await writeTarget()).target, input as CreateInput);
+        return await createEngagement(host, (await writeTarget()).target, input);
       case Tools.updateEngagements: {
         const { target, versions } = await writeTarget();
-        return await updateEngagements(host, target, input as UpdateInput, versions);
+        return await updateEngagements(host, target, input, versions);
       }
     }
   } catch (error) {

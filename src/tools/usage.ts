@@ -85,10 +85,7 @@ async function summary(host: ToolHost, target: Target, billingPeriod: string) {
             billingPeriod,
             over.join(', '),
           )
-        : l10n.t(
-            'Usage of {0}. At the current pace (an estimate) no meter passes what is included.',
-            billingPeriod,
-          );
+        : l10n.t('Usage of {0}. At the current pace (an estimate) no meter passes what is included.', billingPeriod);
   return textResult(heading(target), words, dataBlock(data));
 }
 
@@ -106,12 +103,7 @@ async function byKey(target: Target, billingPeriod: string) {
   }));
   return textResult(
     heading(target),
-    l10n.t(
-      'Calls by API key in {0}: {1} keys, {2} calls (key ids shown masked).',
-      billingPeriod,
-      keys.length,
-      total,
-    ),
+    l10n.t('Calls by API key in {0}: {1} keys, {2} calls (key ids shown masked).', billingPeriod, keys.length, total),
     dataBlock(shown),
   );
 }
@@ -173,7 +165,6 @@ async function keyIdOf(target: Target, billingPeriod: string, named: string): Pr
   const index = keys.findIndex(
     (k, i) => k.keyId === named || masks[i] === named || k.name.toLowerCase() === named.toLowerCase(),
   );
-  if (index < 0)
-    throw new ToolRefusal(l10n.t('No API key “{0}” used the service in {1}.', named, billingPeriod));
+  if (index < 0) throw new ToolRefusal(l10n.t('No API key “{0}” used the service in {1}.', named, billingPeriod));
   return keys[index].keyId;
 }

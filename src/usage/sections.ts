@@ -263,4 +263,3 @@ export class RecordsScan {
 export function filtered(scan: ScanResult, filter: RecordFilter): UsageRecord[] {
   return filterRecords(scan.records, scan.columns, filter);
 }
-

@@ -210,10 +210,18 @@ export class Workbench {
       .locator('.quick-input-box input')
       .inputValue({ timeout: 1_000 })
       .catch(() => '?');
-    const message = (await widget.locator('.quick-input-message').allInnerTexts().catch(() => [])).join(' ');
-    const rows = (await widget.locator('.monaco-list-row').allInnerTexts().catch(() => [])).map((r) =>
-      r.replace(/\s+/g, ' ').trim(),
-    );
+    const message = (
+      await widget
+        .locator('.quick-input-message')
+        .allInnerTexts()
+        .catch(() => [])
+    ).join(' ');
+    const rows = (
+      await widget
+        .locator('.monaco-list-row')
+        .allInnerTexts()
+        .catch(() => [])
+    ).map((r) => r.replace(/\s+/g, ' ').trim());
     return `"${value}" typed, message "${message}", ${rows.length} row(s): ${rows.slice(0, 8).join(' | ') || 'none'}`;
   }
 

@@ -230,7 +230,7 @@ describe('Chat: the Language Model Tools', function () {
         // A 202 whose change the read-back already shows counts as changed.
         assert.match(
           text,
-          /Changed 1, accepted for processing 0, already so \(nothing sent\) 1, changed by someone else since confirmed \(nothing sent\) 1, failed 0/,
+          /Changed 1, accepted for processing 0, already so \(nothing sent\) 1, changed by someone else since it was read or confirmed \(nothing sent\) 1, failed 0/,
         );
         const patches = ctx.service.requests.filter((r) => r.method === 'PATCH');
         assert.deepEqual(

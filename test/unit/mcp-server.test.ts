@@ -268,7 +268,10 @@ describe('The MCP server over stdio, with the SDK client (unit)', function () {
       const secret = 'sk-typed-on-the-command-line';
       const argued = await open({ EUS_BASE_URL: service.baseUrl }, ['--api-key', secret]);
       const said = await call(argued, Tools.findEngagements);
-      assert.match(said.text, /takes only --allow-writes; the base URL and the key are read from EUS_BASE_URL and EUS_API_KEY/);
+      assert.match(
+        said.text,
+        /takes only --allow-writes; the base URL and the key are read from EUS_BASE_URL and EUS_API_KEY/,
+      );
       assert.ok(!argued.transcript().includes(secret), 'what the argument held is not repeated');
     });
 
@@ -279,10 +282,17 @@ describe('The MCP server over stdio, with the SDK client (unit)', function () {
         path: `/engagements/${id}`,
         kind: 'status',
         status: 400,
-        body: { error: { message: `Bad key ${key} / ${encodeURIComponent(key)} / ${Buffer.from(key).toString('base64')}` } },
+        body: {
+          error: { message: `Bad key ${key} / ${encodeURIComponent(key)} / ${Buffer.from(key).toString('base64')}` },
+        },
         times: 1,
       });
-      service.faults.add({ path: '/usage', kind: 'redirect', status: 302, location: `http://127.0.0.2:9/steal?k=${key}` });
+      service.faults.add({
+        path: '/usage',
+        kind: 'redirect',
+        status: 302,
+        location: `http://127.0.0.2:9/steal?k=${key}`,
+      });
       const session = await open(config());
       const echoed = await call(session, Tools.getEngagement, { id });
       assert.equal(echoed.isError, true);

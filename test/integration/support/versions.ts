@@ -40,6 +40,7 @@ const NEWEST: Record<string, OnNewest> = {
   'reliability-secrets.test.ts': { why: 'SecretStorage' },
   'chat-tools.test.ts': { why: 'the language model tools API and its confirmations' },
   'chat-links.test.ts': { why: 'URL handling (vscode:// links)' },
+  'mcp.test.ts': { why: 'the MCP server definition provider API (1.101+): registered there, absent on 1.100' },
   'performance.test.ts': {
     why: 'activation reads nothing; the connections each road opens',
     only: [/makes no request when it activates/, /counting requests, new connections/],
