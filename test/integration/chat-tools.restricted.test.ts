@@ -1,6 +1,6 @@
 // The chat tools in Restricted Mode (run by `node scripts/run-integration.mjs --restricted`):
 // they read the user's own environment, and every write answers that the folder is not
-// trusted, with no confirmation to give and nothing sent.
+// trusted, with no confirmation to give and nothing sent; no MCP server is offered.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { runCommand, suiteContext } from './support/helpers';
@@ -35,5 +35,8 @@ describe('Chat tools in Restricted Mode', function () {
       [],
       'no write sent',
     );
+    // Nor does an agent get an MCP server here: VS Code is offered none (1.101+), and none starts.
+    const mcp = ctx.exports.chat!.mcp;
+    assert.deepEqual(await mcp.definitions(), []);
   });
 });

@@ -13,7 +13,7 @@ import { defineEnvironment, pickByLabel, runCommand, suiteContext, useEnvironmen
 const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
   contributes: { languageModelTools: Array<{ name: string; toolReferenceName: string; inputSchema: object }> };
 };
-/** The most characters a result holds (src/chat/result.ts). */
+/** The most characters a result holds (src/tools/result.ts). */
 const RESULT_LIMIT = 24_000;
 
 async function invoke(name: string, input: object): Promise<string> {

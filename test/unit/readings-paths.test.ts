@@ -305,7 +305,7 @@ describe('Every reading of the contract × every path, in Node (matrix)', functi
 describe('The chat tools’ whole set under every reading, in Node', function () {
   const reference = useReferenceService();
   // Moved from test/integration/chat-tools.test.ts ("finds engagements among 230 over every page"),
-  // which keeps the reference: the tools read the tree's store whole (src/chat/engagementTools.ts) and
+  // which keeps the reference: the tools read the tree's store whole (src/chat/target.ts) and
   // count what matched; what a reading changes is in that read.
   for (const name of READING_NAMES) {
     it(`reads all 230 over every page, each once, and counts those of a status (${name})`, async () => {
