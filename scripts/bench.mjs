@@ -34,6 +34,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { readZip } from './bench-zip.mjs';
 

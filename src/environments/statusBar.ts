@@ -31,7 +31,11 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     void this.update();
   }
 
+  /** Counts updates: one that finds a newer one started when its key lookup ends shows nothing. */
+  private updates = 0;
+
   async update(): Promise<void> {
+    const update = ++this.updates;
     const env = this.store.active();
     if (!env) {
       this.item.text = `$(server-environment) ${vscode.l10n.t('No environment')}`;
@@ -45,6 +49,9 @@ export class EnvironmentStatusBar implements vscode.Disposable {
       return;
     }
     const hasKey = await this.vault.usable(env);
+    // Removing the last environment deletes its key too: the update for the key's deletion may
+    // end after the one for the removal, and must not put the removed environment back.
+    if (update !== this.updates) return;
     const label = shownLabel(env, this.store.list());
     this.item.command = Commands.switchEnvironment;
     // The label may come from a workspace: `$(…)` in it shows as written (safeLabel).

@@ -504,10 +504,11 @@ export class Workbench {
   async removeEnvironments(container: string): Promise<void> {
     const environment = async () =>
       (await this.statusBarItems()).find((i) => i.ariaLabel.startsWith('Engagements environment:'))?.ariaLabel;
+    const none = (label: string | undefined) => label?.startsWith('Engagements environment: none') === true;
     // The view activates the extension, whose status bar item names the active environment.
     await this.openViewContainer(container);
     let shown = await this.waitFor(environment, 'the environment item in the status bar', 30_000);
-    for (let removed = 0; !shown.startsWith('Engagements environment: none'); removed++) {
+    for (let removed = 0; !none(shown); removed++) {
       if (removed === 10) throw new Error(`10 environments removed and the status bar still says ${shown}`);
       // After a reload the palette lists the extension's commands once the extension host has
       // scanned it again, which under load has taken longer than one attempt waits.
@@ -516,9 +517,16 @@ export class Workbench {
           await this.runCommand('Engagements: Remove Environment…');
           break;
         } catch (error) {
-          if (attempt >= 3) throw error;
-          console.log(`    (attempt ${attempt} to remove an environment: ${(error as Error).message.split('\n')[0]})`);
           await this.page.keyboard.press('Escape');
+          // The palette lists Remove Environment only while there is one: read the status bar again.
+          const now = await environment();
+          if (none(now)) return this.welcomeShown();
+          if (attempt >= 3) throw error;
+          const shot = await this.screenshot(`remove-environment-attempt-${attempt}`).catch(() => 'none');
+          console.log(
+            `    (attempt ${attempt} to remove an environment: ${(error as Error).message.split('\n')[0]}; ` +
+              `status bar: ${now}; screenshot: ${shot})`,
+          );
         }
       }
       const dialog = this.page.locator('.monaco-dialog-box', { hasText: 'Remove the environment' });
@@ -531,6 +539,11 @@ export class Workbench {
         return now !== before ? now : undefined;
       }, 'the status bar to name another environment, or none');
     }
+    await this.welcomeShown();
+  }
+
+  /** Waits for the view's welcome to offer Add Environment (no environment left). */
+  private async welcomeShown(): Promise<void> {
     await this.page
       .locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Add Environment' })
       .waitFor({ state: 'visible', timeout: SHORT });

@@ -256,10 +256,10 @@ describe('Usage dashboard', function () {
     const exportPages = ctx.service.requests.filter(
       (r) => r.path === '/v1/usage/details' && r.query.pageSize === '100',
     );
-    assert.deepEqual(
-      exportPages.map((r) => r.query.page),
-      ['1'],
-      'cancelled during the first page: no other page was asked for',
+    // Cancelled while the first page was asked for (or, under load, before it left): no other page.
+    assert.ok(
+      exportPages.length <= 1 && exportPages.every((r) => r.query.page === '1'),
+      `cancelled during the first page: no other page was asked for (${exportPages.map((r) => r.query.page).join(', ')})`,
     );
     assert.equal(ctx.ui.messages.filter((m) => m.level === 'error').length, 0, 'a cancel is not an error');
   });
