@@ -233,9 +233,24 @@ const ROUTE: Record<Exclude<ConnectionProblem, keyof typeof SECURE | keyof typeo
     l10n.t('{0} did not accept a connection in time ({1}). Check the network, VPN or proxy.', host, code),
   connectionDropped: (host, code) => l10n.t('The connection to {0} closed before an answer came ({1}).', host, code),
   other: (_host, code) => l10n.t('Cannot reach the service ({0}).', code),
+  refusedByBrowser: (host, code) =>
+    l10n.t(
+      'The browser gave no answer from {0} that this extension may read ({1}). In VS Code for the Web the service must allow requests from {2} (CORS): ask its owners to answer with Access-Control-Allow-Origin for that origin, and to allow the headers Authorization and Content-Type and the method PATCH in preflight requests. If it does, check the network or VPN.',
+      host,
+      code,
+      pageOrigin(),
+    ),
 };
 
 const SENTENCES: Record<ConnectionProblem, Sentence> = { ...SECURE, ...PROXY, ...ROUTE };
+
+/** The origin a browser sends requests from (VS Code for the Web), in words when it cannot be told. */
+function pageOrigin(): string {
+  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  return typeof origin === 'string' && origin !== 'null' && origin !== ''
+    ? origin
+    : l10n.t('the address VS Code for the Web runs at');
+}
 
 /** What went wrong with a connection, and what fixes it; the technical code in brackets. */
 function describeConnection(connection: ConnectionFailure, env: string): string {

@@ -30,6 +30,12 @@ export type ConnectionProblem =
   | 'connectTimeout'
   /** The connection closed before an answer came: the request may have been received. */
   | 'connectionDropped'
+  /**
+   * In a browser (VS Code for the Web): `fetch` failed without saying why, which is what a
+   * browser does when the service does not allow the page's origin (CORS), as well as when the
+   * network fails; the browser hides which from the page.
+   */
+  | 'refusedByBrowser'
   /** Anything else. */
   | 'other';
 
@@ -74,6 +80,8 @@ const DROPPED = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
 ]);
+
+const BROWSER_FAILURE = /^\s*(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed)\s*$/;
 
 interface Cause {
   code?: unknown;
@@ -144,6 +152,10 @@ export function classifyConnectionFailure(error: unknown, target: string): Conne
       notSent: true,
     };
   }
+  // A browser's fetch says only this, whether CORS refused the answer or the network failed
+  // (Chromium, Firefox, Safari); the request may have been sent (a preflight passed, the answer refused).
+  if (!code && BROWSER_FAILURE.test(message))
+    return { problem: 'refusedByBrowser', code: message.trim().split(/\s{2,}/)[0], host: service, notSent: false };
   if (!code) return undefined;
   const failure = (problem: ConnectionProblem, notSent: boolean, host = service): ConnectionFailure => ({
     problem,

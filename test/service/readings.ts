@@ -66,6 +66,11 @@ export interface Reading {
   /** How pages of the list and of the usage records are put (default the contract's envelope). */
   pageForm?: PageForm;
   errorBodies?: ErrorBodies;
+  /**
+   * Answers no browser's CORS: no `Access-Control-Allow-*` header on any answer or preflight,
+   * as a service built without a browser in mind (VS Code for the Web cannot read it).
+   */
+  noCors?: boolean;
 }
 
 /** The delay of the readings whose accepted writes are applied later: a look or two after the answer. */
@@ -104,6 +109,7 @@ export const READINGS = {
   springErrors: { errorBodies: 'spring' },
   djangoErrors: { errorBodies: 'django' },
   graphqlErrors: { errorBodies: 'graphql' },
+  noCors: { noCors: true },
 } as const satisfies Record<string, Reading>;
 
 export type ReadingName = keyof typeof READINGS;

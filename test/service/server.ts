@@ -262,6 +262,30 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     requests.push(record);
     const id = `req_${++requestCounter}`;
 
+    // CORS, for a page in a browser (VS Code for the Web): the origin asking is allowed, with the
+    // headers and methods the contract needs; a preflight is answered here, before any key is asked.
+    const origin = req.headers.origin;
+    const cors: Record<string, string> =
+      origin && !reading.noCors
+        ? {
+            'Access-Control-Allow-Origin': origin,
+            'Access-Control-Expose-Headers': 'Location, Retry-After',
+            Vary: 'Origin',
+          }
+        : {};
+    if (method === 'OPTIONS' && origin && req.headers['access-control-request-method']) {
+      record.status = 204;
+      const allow = reading.noCors
+        ? {}
+        : {
+            'Access-Control-Allow-Methods': 'GET, POST, PATCH',
+            'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+            'Access-Control-Max-Age': '600',
+          };
+      res.writeHead(204, { ...cors, ...allow });
+      res.end();
+      return;
+    }
     const body = await readBody(req);
     if (body.text !== '') record.body = parseBodyForRecord(body.text);
     const local = rawPath === '/v1' ? '' : rawPath.startsWith('/v1/') ? rawPath.slice(3) : undefined;
@@ -300,6 +324,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       if (fault) Object.assign(answer.headers, fault.headers);
     }
     record.status = answer.status;
+    Object.assign(answer.headers, cors);
     deliver(res, answer, mode, timers, fault?.ms ?? 0);
   }
 

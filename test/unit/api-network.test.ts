@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { ServiceApi } from '../../src/api/service';
+import { ApiError } from '../../src/api/errors';
+import { describeError } from '../../src/api/errorText';
 import { classifyConnectionFailure, hostOf } from '../../src/api/network';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
@@ -83,6 +85,37 @@ describe('Connection failures (src/api/network.ts)', () => {
 
   it('reads nothing into an error without a code', () => {
     assert.equal(classifyConnectionFailure(new TypeError('fetch failed'), target), undefined);
+  });
+
+  it("a browser's bare fetch failure (CORS or the network, which it does not tell): refused by the browser, perhaps sent", () => {
+    for (const message of ['Failed to fetch', 'NetworkError when attempting to fetch resource.', 'Load failed']) {
+      const failure = classifyConnectionFailure(new TypeError(message), target);
+      assert.equal(failure?.problem, 'refusedByBrowser', message);
+      assert.equal(failure?.notSent, false, 'a preflight may have passed and the request been received');
+      assert.equal(failure?.code, message);
+    }
+    // Node's own failure with these words in a cause is not a browser's.
+    assert.notEqual(
+      classifyConnectionFailure(fetchFailed({ message: 'Failed to fetch' }), target)?.problem,
+      'refusedByBrowser',
+    );
+  });
+
+  it('the words for it name the origin the service must allow, and what to allow', () => {
+    const error = new ApiError('network', 'GET /engagements could not reach the service.', {
+      connection: classifyConnectionFailure(new TypeError('Failed to fetch'), target),
+    });
+    const global = globalThis as { location?: { origin: string } };
+    global.location = { origin: 'https://vscode.example.dev' };
+    try {
+      const words = describeError(error, 'Staging');
+      assert.match(words, /must allow requests from https:\/\/vscode\.example\.dev \(CORS\)/);
+      assert.match(words, /Access-Control-Allow-Origin/);
+      assert.match(words, /Authorization and Content-Type and the method PATCH/);
+    } finally {
+      delete global.location;
+    }
+    assert.match(describeError(error, 'Staging'), /must allow requests from the address VS Code for the Web runs at/);
   });
 
   describe('as Node really fails on loopback', () => {

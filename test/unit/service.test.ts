@@ -6,7 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { RunningService } from '../service/server';
 import type { Engagement } from '../service/types';
-import { READING_NAMES, startService } from '../service/server';
+import { READINGS, READING_NAMES, startService } from '../service/server';
 import { probe } from '../service/probe';
 import { useReferenceService } from './support/referenceService';
 import { until } from './support/until';
@@ -234,6 +234,47 @@ describe('reference service: close()', () => {
       assert.equal(second.url, `http://127.0.0.1:${port}`);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('reference service: CORS, for VS Code for the Web', () => {
+  const ORIGIN = 'https://vscode.example.dev';
+
+  it("answers a browser's preflight and allows the origin on every answer; the noCors reading does neither", async () => {
+    const service = await startService({ engagementCount: 3 });
+    try {
+      const preflight = await fetch(`${service.baseUrl}/engagements/e1`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: ORIGIN,
+          'Access-Control-Request-Method': 'PATCH',
+          'Access-Control-Request-Headers': 'authorization,content-type',
+        },
+      });
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), ORIGIN);
+      assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /PATCH/);
+      assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization, Content-Type/);
+      const read = await fetch(`${service.baseUrl}/engagements`, {
+        headers: { Origin: ORIGIN, Authorization: `Bearer ${service.keys.admin}` },
+      });
+      assert.equal(read.status, 200);
+      assert.equal(read.headers.get('access-control-allow-origin'), ORIGIN);
+
+      service.setReading(READINGS.noCors);
+      const refused = await fetch(`${service.baseUrl}/engagements`, {
+        method: 'OPTIONS',
+        headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'GET' },
+      });
+      assert.equal(refused.headers.get('access-control-allow-origin'), null);
+      const unread = await fetch(`${service.baseUrl}/engagements`, {
+        headers: { Origin: ORIGIN, Authorization: `Bearer ${service.keys.admin}` },
+      });
+      assert.equal(unread.status, 200, 'it answers; a browser would not let the page read it');
+      assert.equal(unread.headers.get('access-control-allow-origin'), null);
+    } finally {
+      await service.close();
     }
   });
 });
