@@ -3,7 +3,7 @@
 // from an argument, and the key is never written anywhere (not to stdout, not to stderr, not
 // in an answer: every text goes through the client's redaction and ours). It is read-only
 // unless started with `--allow-writes`; each tool declares MCP's annotations so a client asks
-// before a write, and an update is based on the `updatedAt` it was read with.
+// before a write, and an update must say the `updatedAt` each engagement was read with.
 //
 // Shipped in the package as dist/mcp-server.mjs; VS Code starts it for each environment of the
 // user's own (src/chat/mcp.ts); anyone can start it from a terminal:
@@ -19,7 +19,7 @@ import { ServiceApi } from '../api/service';
 import { readTrend } from '../api/usage';
 import { l10n } from '../core/l10n';
 import { parseBaseUrl } from '../core/validation';
-import { INPUT_SCHEMAS, MCP_TOOLS, TOOL_NAMES, type ToolName, WRITE_TOOLS } from '../tools/definitions';
+import { INPUT_SCHEMAS, MCP_TOOLS, TOOL_NAMES, type ToolName, Tools, WRITE_TOOLS } from '../tools/definitions';
 import { type Target, type ToolEnvironment, type ToolHost, ToolRefusal, WholeSets } from '../tools/host';
 import type { ToolResult } from '../tools/result';
 import { runTool } from '../tools/run';
@@ -165,9 +165,27 @@ export function createServer(options: ServerOptions): Server {
           'This MCP server is read-only: nothing was sent. The user can start it with --allow-writes to create and change engagements.',
         ),
       );
+    if (name === Tools.updateEngagements) {
+      const missing = unversioned(input);
+      if (missing.length)
+        return refused(
+          l10n.t(
+            'Nothing was sent: give in “basedOn” the updatedAt each engagement was read with (read it with {0}), so that a change made since is not written over. Missing for: {1}.',
+            Tools.getEngagement,
+            missing.slice(0, 10).join(', '),
+          ),
+        );
+    }
     return runTool(host, name, input, { signal });
   }
   return server;
+}
+
+/** The ids of an update whose `basedOn` gives no version: over MCP every change is based on one. */
+function unversioned(input: Record<string, unknown>): string[] {
+  const ids = Array.isArray(input.ids) ? input.ids.filter((id): id is string => typeof id === 'string') : [];
+  const based = input.basedOn && typeof input.basedOn === 'object' ? (input.basedOn as Record<string, unknown>) : {};
+  return ids.filter((id) => typeof based[id.trim()] !== 'string' && typeof based[id] !== 'string');
 }
 
 function refused(text: string): ToolResult {

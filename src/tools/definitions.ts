@@ -149,7 +149,7 @@ export const MCP_TOOLS: Record<ToolName, McpToolText> = {
   [Tools.updateEngagements]: {
     title: 'Update engagements',
     description:
-      'Changes the name, description or status of one engagement, or the status of up to 50 at once, by id. Give in basedOn the updatedAt each engagement was read with: one changed by someone else since is not written over. Only when the server was started with writes allowed.',
+      'Changes the name, description or status of one engagement, or the status of up to 50 at once, by id. basedOn must give the updatedAt each engagement was read with: one changed by someone else since is not written over. Only when the server was started with writes allowed.',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   },
   [Tools.usage]: {

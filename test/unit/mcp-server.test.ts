@@ -225,6 +225,13 @@ describe('The MCP server over stdio, with the SDK client (unit)', function () {
       assert.match(changed.text, /Changed 1,/);
       assert.equal(service.store.getEngagement(made.id)?.status, 'completed');
 
+      // An update that does not say which version it was based on is not sent.
+      service.clearRequests();
+      const unbased = await call(session, Tools.updateEngagements, { ids: [made.id], status: 'archived' });
+      assert.equal(unbased.isError, true);
+      assert.match(unbased.text, /Nothing was sent: give in “basedOn” the updatedAt/);
+      assert.equal(service.requests.length, 0, 'no request');
+
       // Someone changes it after the agent read it: the agent's update is not written over it.
       const read = service.store.getEngagement(made.id)?.updatedAt;
       service.store.updateEngagement(made.id, { name: 'Renamed by a person' });
