@@ -31,7 +31,7 @@ const common = {
   // dropped (test/unit/bundle.test.ts checks the built bundle). `--production --seams` is the
   // minified build with the seams kept, for the Performance suite (`npm run bench`), which
   // reads its figures through them; `npm run package` never passes it.
-  define: { TEST_SEAMS: String(seams) },
+  define: { TEST_SEAMS: String(seams), WEB: 'false' },
 };
 
 /**
@@ -62,18 +62,50 @@ const withoutSeams = {
 const builds = [
   {
     ...common,
-    // One ES module (VS Code 1.100+ loads them in the Node extension host): loading one file
-    // is faster than an entry and the chunks it imports, and a flow reads in one bundle.
+    // One CommonJS file: loading one file is faster than an entry and the chunks it imports,
+    // and a flow reads in one bundle. Not an ES module: VS Code 1.100 decides how to load an
+    // extension from `main` alone, and refuses a `.mjs` one in the web worker even though the
+    // worker loads `browser` (dist/web.js).
     entryPoints: { extension: 'src/extension.ts' },
     outdir: DIST,
     platform: 'node',
-    format: 'esm',
-    outExtension: { '.js': '.mjs' },
+    format: 'cjs',
     external: ['vscode'],
     metafile: true,
     plugins: seams ? [] : [withoutSeams],
   },
 ];
+/**
+ * The browser build has no Node: `node:os` is a stand-in there (the one use is under
+ * `if (!WEB)`), and any other Node built-in fails the build, naming who imports it.
+ */
+const browserStandIns = {
+  name: 'browser-stand-ins',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) =>
+      args.path === 'node:os'
+        ? { path: 'os', namespace: 'browser-stand-in' }
+        : { errors: [{ text: `${args.path} (imported by ${args.importer}) does not exist in the browser build` }] },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'browser-stand-in' }, () => ({
+      contents: "export function homedir() { throw new Error('there is no home folder in the browser'); }",
+      loader: 'js',
+    }));
+  },
+};
+// VS Code for the Web (package.json `browser`): the same extension for the browser's web-worker
+// extension host, which loads one CommonJS file with `vscode` given. `WEB` is true in it.
+builds.push({
+  ...common,
+  entryPoints: { web: 'src/extension.ts' },
+  outdir: DIST,
+  platform: 'browser',
+  format: 'cjs',
+  external: ['vscode'],
+  define: { ...common.define, WEB: 'true' },
+  metafile: true,
+  plugins: seams ? [browserStandIns] : [browserStandIns, withoutSeams],
+});
 // The MCP server (src/mcp/server.ts): a script of its own for plain Node 20+, with the MCP SDK
 // in it. Some of the SDK's dependencies are CommonJS: `require` is made for them in this ES module.
 const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version;

@@ -75,15 +75,20 @@ const absent = (figure, target, skipped, failed) => {
 // Sizes, as shipped: read from the .vsix (other work may rebuild dist/ meanwhile).
 const vsix = path.join('dist-vsix', 'engagement-usage.vsix');
 const shipped = readZip(vsix);
-const ENTRY = 'extension/dist/extension.mjs';
+const ENTRY = 'extension/dist/extension.js';
 const WEBVIEW = 'extension/dist/webview.js';
 const DETAILS = 'extension/dist/details.js';
+const WEB = 'extension/dist/web.js';
 const MCP_SERVER = 'extension/dist/mcp-server.mjs';
-for (const file of [ENTRY, WEBVIEW, DETAILS, MCP_SERVER])
+for (const file of [ENTRY, WEB, WEBVIEW, DETAILS, MCP_SERVER])
   if (!shipped.has(file)) throw new Error(`${file} is not in ${vsix}`);
-// The extension is one ES module: what activation loads is all of it (the MCP server is a program of its own).
-const extensionFiles = [...shipped.keys()].filter((f) => /^extension\/dist\/.*\.mjs$/.test(f) && f !== MCP_SERVER);
-if (extensionFiles.length !== 1) throw new Error(`one extension bundle expected, found ${extensionFiles.join(', ')}`);
+// The extension is one file per host: what activation loads is all of it (the webviews' scripts
+// and the MCP server, a program of its own, are the other files).
+const extensionFiles = [...shipped.keys()].filter(
+  (f) => /^extension\/dist\/[^/]*\.m?js$/.test(f) && ![WEBVIEW, DETAILS, MCP_SERVER].includes(f),
+);
+if (extensionFiles.sort().join() !== [ENTRY, WEB].sort().join())
+  throw new Error(`one bundle per extension host expected (${ENTRY}, ${WEB}), found ${extensionFiles.join(', ')}`);
 const measure = (files) => {
   const bytes = Buffer.concat(files.map((f) => shipped.get(f)));
   return {
@@ -94,7 +99,13 @@ const measure = (files) => {
   };
 };
 const sizes = [
-  { name: 'extension', detail: '`dist/extension.mjs`', ...measure([ENTRY]), target: false },
+  { name: 'extension', detail: '`dist/extension.js`, the Node extension host', ...measure([ENTRY]), target: false },
+  {
+    name: 'extension in the browser',
+    detail: '`dist/web.js`, the web-worker extension host (VS Code for the Web)',
+    ...measure([WEB]),
+    target: false,
+  },
   { name: 'webview', detail: '`dist/webview.js`', ...measure([WEBVIEW]), target: true },
   { name: 'details webview', detail: '`dist/details.js`', ...measure([DETAILS]), target: true },
   { name: 'MCP server', detail: '`dist/mcp-server.mjs`, the MCP SDK in it', ...measure([MCP_SERVER]), target: false },

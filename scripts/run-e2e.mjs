@@ -1,5 +1,10 @@
-// `node scripts/run-e2e.mjs [--grep pattern] [--timeout seconds] [--vscode oldest|newest] [--built]`
+// `node scripts/run-e2e.mjs [--grep pattern] [--timeout seconds] [--vscode oldest|newest] [--built] [--shard i/n [--lead s,…]] [--prepare]`
 // --vscode: which VS Code (code-server) the tests drive, as for scripts/run-integration.mjs.
+// --shard i/n: only the test files of shard i of n (dealt by their seconds, SECONDS below); --lead
+// gives each shard's seconds of other work in its lane, so the shards end together (`npm test`
+// runs the newest's files as two shards side by side, the oldest's suite before the second).
+// --prepare: only builds the test bundles and the packages, and empties the screenshot folders,
+// for sharded runs with --built after it (which then leave the screenshots of the others).
 // End-to-end tests: mocha in plain Node runs test/e2e/*.test.ts (bundled into out/), whose
 // helpers (test/e2e/workbench.ts) start a fresh code-server with the extension INSTALLED from
 // the packaged .vsix (`npm run package`), the reference service on loopback, and headless
@@ -25,6 +30,9 @@ const { values } = parseArgs({
     // The test bundles and the .vsix (and the probe's) made by an earlier e2e run of the same
     // sources: `npm test` passes it to its second e2e stage, which would make the same files again.
     built: { type: 'boolean', default: false },
+    shard: { type: 'string' },
+    lead: { type: 'string' },
+    prepare: { type: 'boolean', default: false },
   },
 });
 vscodeVersion(values.vscode); // an unknown --vscode stops here
@@ -48,17 +56,61 @@ function step(what, cmd, args) {
  */
 const versionOnly = (file) => !file.endsWith('.newest.test.js') || values.vscode === 'newest';
 
+/**
+ * About the seconds each file takes on the newest VS Code on 2 cores, its workbench included
+ * (the runner prints them after a run), only to deal the files to shards; a file not named counts 30.
+ */
+const SECONDS = {
+  'a11y.newest.test.js': 124,
+  'performance.newest.test.js': 53,
+  'usage-trends.newest.test.js': 44,
+  'find.newest.test.js': 38,
+  'at-home.newest.test.js': 38,
+  'chat.test.js': 31,
+  'web.test.js': 30,
+  'usage.test.js': 29,
+  'keyboard.newest.test.js': 29,
+  'add-environment.test.js': 27,
+  'accepted.newest.test.js': 26,
+  'frameworks.newest.test.js': 26,
+  'reliability-hostile.test.js': 22,
+  'engagements.newest.test.js': 21,
+  'https.newest.test.js': 20,
+  'error-bodies.newest.test.js': 19,
+  'readings.newest.test.js': 19,
+  'trust.test.js': 18,
+  'extension-page.test.js': 15,
+};
+
+/** `--shard i/n` with `--lead`: whether `file` (a name in out/test/e2e) is in shard i. */
+function inShard(files) {
+  if (!values.shard) return () => true;
+  const match = /^(\d+)\/(\d+)$/.exec(values.shard);
+  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || count < 1 || index < 1 || index > count) throw new Error(`--shard ${values.shard}: expected i/n`);
+  const totals = Array.from({ length: count }, (_, i) => Number((values.lead ?? '').split(',')[i] ?? 0) || 0);
+  const dealt = new Map();
+  const seconds = (f) => SECONDS[f] ?? 30;
+  // The longest first, each to the shard with the fewest seconds so far.
+  for (const file of [...files].sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b))) {
+    const to = totals.indexOf(Math.min(...totals));
+    totals[to] += seconds(file);
+    dealt.set(file, to + 1);
+  }
+  return (file) => dealt.get(file) === index;
+}
+
 function testFiles() {
   const dir = path.join(ROOT, 'out', 'test', 'e2e');
   const sources = path.join(ROOT, 'test', 'e2e');
   if (!fs.existsSync(dir)) return [];
-  return fs
+  const files = fs
     .readdirSync(dir, { recursive: true })
     .map(String)
     .filter((f) => f.endsWith('.test.js') && fs.existsSync(path.join(sources, f.replace(/\.js$/, '.ts'))))
     .filter(versionOnly)
-    .sort()
-    .map((f) => path.join(dir, f));
+    .sort();
+  return files.filter(inShard(files)).map((f) => path.join(dir, f));
 }
 
 // Stopping: the helpers register process 'exit' handlers that kill code-server's process
@@ -79,8 +131,9 @@ const overall = setTimeout(
 overall.unref();
 
 async function main() {
-  const { chromium, codeServer } = ensureCodeServerPrereqs(values.vscode);
-  console.log(`[e2e] ${codeServer.label}`);
+  // --prepare needs no VS Code: only what the suites load.
+  const { chromium, codeServer } = values.prepare ? {} : ensureCodeServerPrereqs(values.vscode);
+  if (codeServer) console.log(`[e2e] ${codeServer.label}`);
   ensureNetworkTestTools(); // openssl for the HTTPS test's certificates
   if (!values.built) step('building the test bundles', process.execPath, ['esbuild.mjs', '--tests']);
   if (values.built && fs.existsSync(VSIX) && fs.existsSync(PROBE_VSIX)) {
@@ -99,7 +152,14 @@ async function main() {
     if (probe.status !== 0 || !fs.existsSync(PROBE_VSIX))
       throw new Error(`packaging the probe extension failed:\n${probe.stdout}${probe.stderr}`);
   }
-  fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
+  if (values.prepare) {
+    for (const which of ['e2e', 'e2e-newest'])
+      fs.rmSync(path.join(ROOT, 'test-results', which), { recursive: true, force: true });
+    console.log('[e2e] the test bundles and packages are made, the screenshot folders emptied');
+    return 0;
+  }
+  // A shard leaves the other shards' screenshots (--prepare emptied the folder).
+  if (!values.shard) fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   Object.assign(process.env, {
     EUS_E2E_CODE_SERVER: codeServer.bin,
@@ -131,7 +191,7 @@ async function main() {
   const shots = fs.readdirSync(SCREENSHOTS).filter((f) => f.endsWith('.png'));
   console.log(`[e2e] ${shots.length} screenshot(s) in ${path.relative(ROOT, SCREENSHOTS)}/`);
   console.log(
-    `[e2e] ${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} pending` : ''} (${seconds} s, VS Code ${codeServer.vscode})`,
+    `[e2e] ${stats.passes} passed, ${stats.failures} failed${stats.pending ? `, ${stats.pending} pending` : ''} (${seconds} s, VS Code ${codeServer.vscode}${values.shard ? `, files of shard ${values.shard}` : ''})`,
   );
   if (stats.passes === 0 && stats.failures === 0) {
     console.log(`[e2e] no test ran${values.grep ? ` (nothing matched ${values.grep})` : ''}`);

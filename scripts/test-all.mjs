@@ -44,15 +44,32 @@ const stages = [
   { ...integration('oldest', '2/2'), lane: 'typecheck' },
   { ...restricted('newest'), lane: 'typecheck' },
   { ...restricted('oldest'), lane: 'typecheck' },
-  // The e2e suites drive a browser and measure what a person waits for: one at a time. The
-  // first builds its bundles and packages the extension (rewriting dist/, so only after the
-  // suites above); the next installs the same .vsix.
-  ...Object.entries(VSCODE_VERSIONS).map(([which, { vscode }], index) => ({
-    name: `e2e (${vscode})`,
-    cmd: process.execPath,
-    args: ['scripts/run-e2e.mjs', '--vscode', which, ...(index > 0 ? ['--built'] : [])],
-  })),
+  // The e2e suites mostly wait for the browser and VS Code too: their bundles and the .vsix are
+  // made once (rewriting dist/, so only after the suites above), then two lanes side by side:
+  // the first half of the newest's files; the oldest's suite, then the other half. The halves
+  // are dealt by their seconds with the oldest's suite (about 170 s) counted before the second.
+  { name: 'e2e packages', cmd: process.execPath, args: ['scripts/run-e2e.mjs', '--prepare'] },
+  e2e('newest', '1/2'),
+  { ...e2e('oldest'), alongside: true },
+  { ...e2e('newest', '2/2'), lane: `e2e (${VSCODE_VERSIONS.oldest.vscode})` },
 ];
+
+/** The e2e suite on `which` VS Code (or one `shard` of its files), on the packages made before. */
+function e2e(which, shard) {
+  const { vscode } = VSCODE_VERSIONS[which];
+  return {
+    name: shard ? `e2e (${vscode}, ${shard})` : `e2e (${vscode})`,
+    cmd: process.execPath,
+    args: [
+      'scripts/run-e2e.mjs',
+      '--vscode',
+      which,
+      '--built',
+      ...(shard ? ['--shard', shard, '--lead', '0,170'] : []),
+    ],
+    after: which,
+  };
+}
 
 /** The integration suite on `which` VS Code (or one `shard` of its files), on the bundles the unit stage built. */
 function integration(which, shard) {

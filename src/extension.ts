@@ -38,7 +38,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   const globalState = new OwnState(context.globalState);
   const store = new EnvironmentStore(context, globalState);
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
-  const connection = new Connection(store, vault, log, userAgent(EXTENSION_ID, version, `VS Code ${vscode.version}`));
+  // A browser sends its own User-Agent (and one set by a script would have to be allowed by CORS).
+  const agent = WEB ? undefined : userAgent(EXTENSION_ID, version, `VS Code ${vscode.version}`);
+  const connection = new Connection(store, vault, log, agent);
   const realUi = new VscodeUi();
   const ui: { current: Ui } = { current: realUi };
   context.subscriptions.push(log, vault, store, connection);

@@ -235,7 +235,7 @@ const ROUTE: Record<Exclude<ConnectionProblem, keyof typeof SECURE | keyof typeo
   other: (_host, code) => l10n.t('Cannot reach the service ({0}).', code),
   refusedByBrowser: (host, code) =>
     l10n.t(
-      'The browser gave no answer from {0} that this extension may read ({1}). In VS Code for the Web the service must allow requests from {2} (CORS): ask its owners to answer with Access-Control-Allow-Origin for that origin, and to allow the headers Authorization and Content-Type and the method PATCH in preflight requests. If it does, check the network or VPN.',
+      'The browser gave no answer from {0} that this extension may read ({1}). In VS Code for the Web the service must allow requests from {2} (CORS): ask its owners to answer with Access-Control-Allow-Origin for that origin, to allow the headers Authorization, Content-Type, If-Match and If-Unmodified-Since and the method PATCH in preflight requests, and to expose the header ETag. If it does, check the network or VPN.',
       host,
       code,
       pageOrigin(),

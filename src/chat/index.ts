@@ -8,7 +8,7 @@ import type { ChatDeps, ChatPorts } from './deps';
 import { TOOL_NAMES } from '../tools/definitions';
 import { WholeSets } from '../tools/host';
 import { copyLink, openLink } from './links';
-import { type McpServers, registerMcpServers } from './mcp';
+import { type McpServers, NO_MCP_SERVERS, registerMcpServers } from './mcp';
 import { invokeTool, prepareTool } from './tools';
 
 /** What the chat feature built: the tools it registered and what they are built from. */
@@ -55,6 +55,6 @@ export function registerChat(services: Services, ports: ChatPorts) {
     commands: {
       [Commands.copyEngagementLink]: (...args: unknown[]) => copyLink(services, ports, args),
     },
-    parts: { tools: registered, deps, mcp: registerMcpServers(services) },
+    parts: { tools: registered, deps, mcp: WEB ? NO_MCP_SERVERS : registerMcpServers(services) },
   } satisfies Feature<ChatParts>;
 }

@@ -70,8 +70,8 @@ function definitionOf(
   );
 }
 
-/** Where VS Code has no (stable) MCP provider API. */
-const NONE: McpServers = {
+/** Where VS Code has no (stable) MCP provider API, and in the browser, which has no process to start. */
+export const NO_MCP_SERVERS: McpServers = {
   registered: false,
   definitions: () => Promise.resolve([]),
   resolve: () => Promise.resolve(undefined),
@@ -112,7 +112,7 @@ export function registerMcpServers(services: Services): McpServers {
   // 1.100 has a proposed form of the API under another contribution point, which refuses ours: 1.101 or later only.
   const [major, minor] = vscode.version.split('.').map(Number);
   const stable = major > 1 || (major === 1 && minor >= 101);
-  if (!stable || typeof lm?.registerMcpServerDefinitionProvider !== 'function' || !Definition) return NONE;
+  if (!stable || typeof lm?.registerMcpServerDefinitionProvider !== 'function' || !Definition) return NO_MCP_SERVERS;
 
   const changed = new vscode.EventEmitter<void>();
   let registration: vscode.Disposable;
@@ -126,7 +126,7 @@ export function registerMcpServers(services: Services): McpServers {
     // Never a reason not to activate: agents in VS Code simply get no server.
     log.error('The MCP servers could not be offered to VS Code', error);
     changed.dispose();
-    return NONE;
+    return NO_MCP_SERVERS;
   }
   context.subscriptions.push(
     changed,

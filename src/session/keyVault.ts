@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import * as vscode from 'vscode';
 import { SECRET_PREFIX } from '../shared/constants';
 import { type Environment, legacySettingsEnvironmentId, originOf } from './model';
@@ -34,7 +35,7 @@ function parseEntry(raw: string | undefined): Entry | undefined {
  * one key is sent with that key or not at all.
  */
 export function keyFingerprint(key: string): string {
-  return createHash('sha256').update(`engagement-usage key\0${key}`).digest('hex');
+  return bytesToHex(sha256(utf8ToBytes(`engagement-usage key\0${key}`)));
 }
 
 /**

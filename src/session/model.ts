@@ -1,6 +1,7 @@
 // What an environment is (its record, where it comes from, what its key may do) and how it is
 // named on screen.
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { l10n } from '../core/l10n';
 import type { Scope } from '../api/types';
 
@@ -41,7 +42,7 @@ export const SCOPE_CAPABILITY: Record<Scope, keyof Capabilities> = {
  * made to give it (the 32-bit id it replaces could be matched by a crafted URL in a second).
  */
 export function settingsEnvironmentId(label: string, baseUrl: string): string {
-  return `s2-${createHash('sha256').update(`${label}\u0000${baseUrl}`, 'utf8').digest('hex').slice(0, 40)}`;
+  return `s2-${bytesToHex(sha256(utf8ToBytes(`${label}\u0000${baseUrl}`))).slice(0, 40)}`;
 }
 
 /**
@@ -69,7 +70,7 @@ export function originOf(baseUrl: string): string {
 export function newEnvironmentId(): string {
   const bytes = new Uint8Array(8);
   globalThis.crypto.getRandomValues(bytes);
-  return `e-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  return `e-${bytesToHex(bytes)}`;
 }
 
 export function describeCapabilities(caps: Capabilities): string {

@@ -5,6 +5,7 @@
 // is loaded through VS Code's webview service worker, which in code-server 4.100 (VS Code
 // 1.100) took 1.0–1.6 s for every dashboard after the first of a window (see docs/performance.md,
 // "Performance"). Written in, nothing is loaded before the script runs and says `ready`.
+import { bytesToHex } from '@noble/hashes/utils.js';
 
 /** The webview's script and style sheet: written in as text (the dashboard), or linked. */
 type ShellAssets = { script: string; style: string } | { scriptUri: string; styleUri: string };
@@ -21,7 +22,7 @@ export function createNonce(): string {
   const bytes = new Uint8Array(18);
   globalThis.crypto.getRandomValues(bytes);
   // Hex: always 36 characters (base64 with its + and / removed was sometimes under 20).
-  return Buffer.from(bytes).toString('hex');
+  return bytesToHex(bytes);
 }
 
 /** Text that cannot end the element it is written in (`</script`, `</style`, `<!--`). */

@@ -125,12 +125,13 @@ export class Exporter {
   }
 }
 
-function defaultTarget(label: string, period: string, format: 'csv' | 'json'): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+function defaultTarget(label: string, period: string, format: 'csv' | 'json'): vscode.Uri | undefined {
+  // No folder open: the home folder; in the browser, which has none, where the dialog starts by itself.
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? (WEB ? undefined : vscode.Uri.file(os.homedir()));
   const slug =
     label
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'environment';
-  return vscode.Uri.joinPath(folder, `usage-${slug}-${period}.${format}`);
+  return folder && vscode.Uri.joinPath(folder, `usage-${slug}-${period}.${format}`);
 }

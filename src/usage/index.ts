@@ -1,7 +1,6 @@
 // The usage feature's wiring: the shared reads, the trend's history, the alerts, the calls
 // status-bar item and the dashboards (with what each showed last), and what goes with an
 // environment or its key.
-import { randomUUID } from 'node:crypto';
 import { forgetWithEnvironmentOrKey, PerEnvironmentCache, saveFailed } from '../shared/perEnvironment';
 import { Commands, StateKeys } from '../shared/constants';
 import type { Feature, Services } from '../shared/services';
@@ -29,7 +28,7 @@ export function registerUsage(services: Services) {
   const coordinator = new ReadCoordinator(
     context.globalState,
     StateKeys.usageReads,
-    randomUUID(),
+    globalThis.crypto.randomUUID(),
     saveFailed(services, 'the shared usage read'),
   );
   const alerts = new UsageAlerts(services, ownState, StateKeys.usageAlertsShown);

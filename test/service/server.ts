@@ -64,6 +64,8 @@ export interface RecordedRequest {
   authorization?: string;
   /** The User-Agent header as sent. */
   userAgent?: string;
+  /** The Origin header: sent by a browser (VS Code for the Web's web worker), never by Node's extension host. */
+  origin?: string;
   /** Parsed JSON body, or the raw text when it is not JSON; absent when no body was sent. */
   body?: unknown;
   /** The status answered; 0 while in flight and for dropped requests. */
@@ -257,6 +259,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const record: RecordedRequest = { method, path: rawPath, query: firstValues(query), status: 0, at: Date.now() };
     if (req.headers.authorization !== undefined) record.authorization = req.headers.authorization;
     if (req.headers['user-agent'] !== undefined) record.userAgent = req.headers['user-agent'];
+    if (req.headers.origin !== undefined) record.origin = req.headers.origin;
     const sentKey = store.findKey(bearerToken(record.authorization) ?? '');
     if (sentKey) record.keyId = sentKey.keyId;
     requests.push(record);
@@ -269,7 +272,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       origin && !reading.noCors
         ? {
             'Access-Control-Allow-Origin': origin,
-            'Access-Control-Expose-Headers': 'Location, Retry-After',
+            'Access-Control-Expose-Headers': 'ETag, Location, Retry-After',
             Vary: 'Origin',
           }
         : {};
@@ -279,7 +282,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         ? {}
         : {
             'Access-Control-Allow-Methods': 'GET, POST, PATCH',
-            'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+            'Access-Control-Allow-Headers': 'Authorization, Content-Type, If-Match, If-Unmodified-Since',
             'Access-Control-Max-Age': '600',
           };
       res.writeHead(204, { ...cors, ...allow });

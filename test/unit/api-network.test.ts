@@ -111,7 +111,8 @@ describe('Connection failures (src/api/network.ts)', () => {
       const words = describeError(error, 'Staging');
       assert.match(words, /must allow requests from https:\/\/vscode\.example\.dev \(CORS\)/);
       assert.match(words, /Access-Control-Allow-Origin/);
-      assert.match(words, /Authorization and Content-Type and the method PATCH/);
+      assert.match(words, /Authorization, Content-Type, If-Match and If-Unmodified-Since and the method PATCH/);
+      assert.match(words, /expose the header ETag/);
     } finally {
       delete global.location;
     }

@@ -15,6 +15,8 @@ const SRC = path.join(ROOT, 'src');
 interface Built {
   /** Every script the build wrote, as text. */
   code: string;
+  /** Each script by its file name (extension.js, web.js, …). */
+  scripts: Record<string, string>;
   /** The bytes each source file contributed to the output (metafile). */
   inputs: Record<string, number>;
   /** The extension bundle, in KB. */
@@ -32,17 +34,17 @@ function build(production: boolean): Built {
     const inputs: Record<string, number> = {};
     let extensionBytes = 0;
     for (const [file, output] of Object.entries(meta.outputs)) {
-      if (file.endsWith('extension.mjs')) extensionBytes += output.bytes;
+      if (file.endsWith('extension.js')) extensionBytes += output.bytes;
       for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
         inputs[input] = (inputs[input] ?? 0) + bytesInOutput;
     }
-    const code = fs
-      .readdirSync(dir, { recursive: true })
-      .map(String)
-      .filter((f) => /\.m?js$/.test(f))
-      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
-      .join('\n');
-    return { code, inputs, extensionKb: extensionBytes / 1024 };
+    const scripts = Object.fromEntries(
+      fs
+        .readdirSync(dir)
+        .filter((f) => /\.m?js$/.test(f))
+        .map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]),
+    );
+    return { code: Object.values(scripts).join('\n'), scripts, inputs, extensionKb: extensionBytes / 1024 };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -127,7 +129,27 @@ describe('The production bundle holds only the product (unit)', function () {
     const count = (code: string) => (code.match(/\.secrets\.store\(/g) ?? []).length;
     const vault = count(fs.readFileSync(path.join(SRC, 'session', 'keyVault.ts'), 'utf8'));
     assert.ok(vault > 0);
-    assert.equal(count(production.code), vault);
-    assert.equal(count(development.code), vault + 1);
+    for (const bundle of ['extension.js', 'web.js']) {
+      assert.equal(count(production.scripts[bundle]), vault, bundle);
+      assert.equal(count(development.scripts[bundle]), vault + 1, bundle);
+    }
+  });
+
+  it('the browser bundle (VS Code for the Web) needs nothing of Node: only `vscode` is required, no Node global is used', () => {
+    for (const built of [production, development]) {
+      const web = built.scripts['web.js'];
+      assert.ok(web, 'the build wrote web.js');
+      const required = [...new Set([...web.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]))];
+      assert.deepEqual(required, ['vscode']);
+      assert.deepEqual(web.match(/["'`]node:\w+/g) ?? [], []);
+      // A global Node gives and a web worker does not (a method named `process` is not one).
+      const globals =
+        web.match(
+          /(?<![\w.$])(?:process|Buffer)(?=\s*\.)|\btypeof\s+(?:process|Buffer)\b|(?<![\w.$])(?:__dirname|__filename|setImmediate)\b/g,
+        ) ?? [];
+      assert.deepEqual([...new Set(globals)], []);
+    }
+    // The Node bundle does have them, so the check can fail.
+    assert.match(production.scripts['extension.js'], /(?<![\w.$])process\.execPath/);
   });
 });

@@ -255,7 +255,10 @@ describe('reference service: CORS, for VS Code for the Web', () => {
       assert.equal(preflight.status, 204);
       assert.equal(preflight.headers.get('access-control-allow-origin'), ORIGIN);
       assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /PATCH/);
-      assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization, Content-Type/);
+      assert.match(
+        preflight.headers.get('access-control-allow-headers') ?? '',
+        /^Authorization, Content-Type, If-Match, If-Unmodified-Since$/,
+      );
       const read = await fetch(`${service.baseUrl}/engagements`, {
         headers: { Origin: ORIGIN, Authorization: `Bearer ${service.keys.admin}` },
       });
