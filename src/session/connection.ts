@@ -3,8 +3,8 @@ import { ServiceApi } from '../api/service';
 import type { Scope } from '../api/types';
 import { ContextKeys, Settings } from '../shared/constants';
 import type { Log } from '../shared/log';
-import { keyFingerprint, type KeyVault } from './keyVault';
-import { type Capabilities, type Environment, originOf, SCOPE_CAPABILITY } from './model';
+import type { KeyVault } from './keyVault';
+import { type Capabilities, type Environment, keyFingerprint, originOf, SCOPE_CAPABILITY } from './model';
 
 type ApiTarget = Pick<Environment, 'id' | 'label' | 'baseUrl' | 'source'>;
 import type { EnvironmentStore } from './environments';

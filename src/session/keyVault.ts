@@ -1,8 +1,6 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import * as vscode from 'vscode';
 import { SECRET_PREFIX } from '../shared/constants';
-import { type Environment, legacySettingsEnvironmentId, originOf } from './model';
+import { type Environment, keyFingerprint, legacySettingsEnvironmentId, originOf } from './model';
 
 export type StoreOutcome = 'stored' | 'unavailable';
 
@@ -28,14 +26,6 @@ function parseEntry(raw: string | undefined): Entry | undefined {
     }
   }
   return { key: raw };
-}
-
-/**
- * Which key is meant, as a digest that cannot give the key back: what a person confirmed with
- * one key is sent with that key or not at all.
- */
-export function keyFingerprint(key: string): string {
-  return bytesToHex(sha256(utf8ToBytes(`engagement-usage key\0${key}`)));
 }
 
 /**

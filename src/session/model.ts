@@ -67,6 +67,14 @@ export function originOf(baseUrl: string): string {
   }
 }
 
+/**
+ * Which key is meant, as a digest that cannot give the key back: what a person confirmed with
+ * one key is sent with that key or not at all.
+ */
+export function keyFingerprint(key: string): string {
+  return bytesToHex(sha256(utf8ToBytes(`engagement-usage key\0${key}`)));
+}
+
 export function newEnvironmentId(): string {
   const bytes = new Uint8Array(8);
   globalThis.crypto.getRandomValues(bytes);

@@ -3,12 +3,13 @@
 // the request's headers, redirects never followed with the key, service text that cannot
 // become a link or an icon, and an environment id a crafted URL cannot match.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import { redact } from '../../src/api/redact';
 import { ServiceApi } from '../../src/api/service';
 import { safeLabel, safeText } from '../../src/core/text';
 import { parseBaseUrl } from '../../src/core/validation';
-import { legacySettingsEnvironmentId, settingsEnvironmentId } from '../../src/session/model';
+import { keyFingerprint, legacySettingsEnvironmentId, settingsEnvironmentId } from '../../src/session/model';
 import type { RunningService } from '../service/server';
 import { findLegacyCollision, legacySettingsEnvironmentId as testsLegacyId } from '../fnvCollision';
 import { rejection } from './support/apiErrors';
@@ -247,6 +248,19 @@ describe('Trust boundaries (unit)', function () {
       assert.notEqual(settingsEnvironmentId(label, found), settingsEnvironmentId(label, own), 'the new id does not');
       assert.match(settingsEnvironmentId(label, own), /^s2-[0-9a-f]{40}$/);
       assert.equal(settingsEnvironmentId(label, own), settingsEnvironmentId(label, own), 'stable');
+    });
+
+    it('ids and key fingerprints are the SHA-256 Node gave before the browser build (stored ids still match)', () => {
+      const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+      for (const [label, url] of [
+        ['Staging', 'https://api.example.com/v1'],
+        ['Zürich 🚀 prod', 'http://127.0.0.1:8080/v1'],
+        ['', ''],
+      ]) {
+        assert.equal(settingsEnvironmentId(label, url), `s2-${sha(`${label}\u0000${url}`).slice(0, 40)}`, label);
+        assert.equal(keyFingerprint(`${label}.key-ünï`), sha(`engagement-usage key\0${label}.key-ünï`), label);
+      }
+      assert.equal(settingsEnvironmentId('Staging', 'https://api.example.com/v1').length, 43);
     });
   });
 });
