@@ -174,6 +174,27 @@ if (!browserSkipped) {
   }
 }
 
+// Activation in the browser's web worker (VS Code for the Web): the e2e suite moves the packaged
+// extension there and reads VS Code's own activation stats, the same figures as the Node host's.
+let web;
+let webNote = browserSkipped;
+if (!browserSkipped) {
+  const resultFile = path.join(root, '.bench', 'web.json');
+  fs.rmSync(resultFile, { force: true });
+  const grep = 'VS Code for the Web';
+  console.log(`Measuring in the web worker (node scripts/run-e2e.mjs --vscode newest --grep "${grep}")…`);
+  const result = spawnSync(process.execPath, ['scripts/run-e2e.mjs', '--grep', grep, '--vscode', 'newest'], {
+    encoding: 'utf8',
+    env: { ...process.env, EUS_BENCH_OUT_WEB: resultFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (result.status === 0 && fs.existsSync(resultFile)) web = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+  else {
+    webNote = `not measured: the e2e suite exited with ${result.status}`;
+    process.stderr.write(`${result.stdout.slice(-4000)}${result.stderr.slice(-2000)}`);
+  }
+}
+
 // ---- the table ----
 const pageSize = 100;
 for (const r of listing.rows) {
@@ -220,6 +241,15 @@ if (perf) {
     );
     row('Activation: VS Code "finish activate"', ms(stats.finishActivateMs), '', '');
   }
+  if (web) {
+    row(
+      `Activation in the browser's web worker: VS Code "load code" (${web.vscodeVersion})`,
+      ms(web.loadCodeMs),
+      '',
+      '',
+    );
+    row(`Activation in the browser's web worker: VS Code "call activate"`, ms(web.callActivateMs), '', '');
+  } else row(`Activation in the browser's web worker`, webNote, '', '');
   if (perf.activation) {
     row('Activation by a command (Show Logs): until its handler ran', ms(perf.activation.firstCommandMs), '', '');
     row(
@@ -426,7 +456,12 @@ for (const size of sizes) {
     size.target ? met(size.bytes < limit * 1024) : '',
   );
 }
-row('Size: `.vsix`', kb(vsixBytes), '< 350 KB (250 KB before the MCP server)', met(vsixBytes < 350 * 1024));
+row(
+  'Size: `.vsix`',
+  kb(vsixBytes),
+  '< 500 KB (350 KB before the browser build, 250 KB before the MCP server)',
+  met(vsixBytes < 500 * 1024),
+);
 for (const [figure, ms] of Object.entries(await mcpStartup())) row(figure, `${ms.toFixed(0)} ms`, '', '');
 
 const cores = os.cpus().length;
