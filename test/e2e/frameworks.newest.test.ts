@@ -115,6 +115,7 @@ describe('Services built with real frameworks (e2e)', function () {
     const asked = js.requests.filter((r) => r.startsWith('GET /v1/usage/details')).length;
     await dashboard.getByRole('button', { name: 'Next page' }).click();
     await dashboard.locator('#page-of', { hasText: 'Page 2 of 3' }).waitFor({ timeout: 15_000 });
+    await dashboard.locator('#records-range', { hasText: `Records 26–50 of ${RECORDS}` }).waitFor({ timeout: 15_000 });
     assert.equal(await dashboard.locator('#records-range').textContent(), `Records 26–50 of ${RECORDS}`);
     const headers = (await dashboard.locator('#details-table thead th').allTextContents()).map((h) => h.trim());
     const column = headers.findIndex((h) => /^id$/i.test(h));

@@ -307,8 +307,18 @@ describe('Usage dashboard (e2e)', function () {
     const records = wb.service.store.details(previous).map((r) => String(r.id));
     const pages = Math.ceil(records.length / PAGE_SIZE);
 
-    await frame.getByRole('button', { name: 'Next page' }).click();
-    await frame.locator('#page-of', { hasText: `Page 2 of ${pages}` }).waitFor({ timeout: 15_000 });
+    // While page 2 is read, the pager names the page asked for; the range and the rows are still
+    // page 1's, the table marked busy: never "26–50" over the rows 1–25.
+    const release = wb.service.holdAnswers();
+    try {
+      await frame.getByRole('button', { name: 'Next page' }).click();
+      await frame.locator('#page-of', { hasText: `Page 2 of ${pages}` }).waitFor({ timeout: 15_000 });
+      await frame.locator('#details-table[aria-busy="true"]').waitFor({ timeout: 15_000 });
+      assert.equal(await frame.locator('#records-range').textContent(), `Records 1–${PAGE_SIZE} of ${records.length}`);
+      assert.deepEqual(await recordIds(frame), records.slice(0, PAGE_SIZE));
+    } finally {
+      release();
+    }
     await waitForPeriod(frame, previous);
     assert.equal(
       await frame.locator('#records-range').textContent(),

@@ -175,9 +175,11 @@ function pager(page: number, pageSize: number, data: DetailsData | undefined): H
   // range has no "of N" and the pages no "of M".
   const total = data?.totalCount;
   const locale = getLocale();
+  // The range tells the rows on screen: while the next page is read, it is still the page shown.
   const shown = data?.records.length ?? 0;
-  const from = shown === 0 ? 0 : (page - 1) * pageSize + 1;
-  const to = shown === 0 ? 0 : (page - 1) * pageSize + shown;
+  const first = ((data?.page ?? page) - 1) * pageSize;
+  const from = shown === 0 ? 0 : first + 1;
+  const to = shown === 0 ? 0 : first + shown;
   const pages = total === undefined ? undefined : Math.max(1, Math.ceil(total / pageSize));
   const hasNext = data?.hasNext ?? (pages !== undefined && page < pages);
   const range = !data
