@@ -218,6 +218,7 @@ export class ApiClient {
     const http = (this.#http ??= createHttp(this.#settings));
     const headers = { ...init.headers, ...this.#agent, Authorization: `Bearer ${key}`, Accept: 'application/json' };
     const signal = init.signal ? AbortSignal.any([init.signal, bodyDeadline]) : bodyDeadline;
+    const context = { endpoint, asked: address.logPath, baseUrl: this.baseUrl, key };
     let hop: Hop = { url: this.#urlOf(address), method: endpoint.method, count: 0, slashResent: false };
     for (;;) {
       const method = hop.method;
@@ -228,13 +229,20 @@ export class ApiClient {
         headers,
         context: { call },
       }).catch((error: unknown) => {
-        if (error instanceof HTTPError && isRedirect(error.response)) return error.response;
+        if (!(error instanceof HTTPError)) throw error;
+        if (isRedirect(error.response)) return error.response;
+        // No such path with the slash changed: the redirect was not the routing's, and stays hidden.
+        if (hop.guessed && (error.response.status === 404 || error.response.status === 405))
+          redirectRefused({ ...context, reason: 'hidden', status: 0, target: undefined, write: false });
         throw error;
       });
-      if (!isRedirect(response)) return response;
-      const next = nextHop(response, hop, { endpoint, asked: address.logPath, baseUrl: this.baseUrl, key });
+      if (!isRedirect(response)) {
+        if (hop.guessed) this.#slashes.set(this.baseUrl, hop.slash === true);
+        return response;
+      }
+      const next = nextHop(response, hop, context);
       if ('answer' in next) return next.answer;
-      if (next.slash !== undefined) this.#slashes.set(this.baseUrl, next.slash);
+      if (next.slash !== undefined && !next.guessed) this.#slashes.set(this.baseUrl, next.slash);
       hop = next;
     }
   }
@@ -304,6 +312,8 @@ interface Hop {
   slashResent: boolean;
   /** The slash the service wants, when this redirect told it. */
   slash?: boolean;
+  /** The slash changed on a guess (a redirect the browser hid): learned only if it is answered. */
+  guessed?: boolean;
 }
 
 interface RedirectContext {
@@ -361,7 +371,18 @@ function nextHop(response: Response, hop: Hop, context: RedirectContext): Hop | 
   const write = hop.method !== 'GET';
   const refuse = (reason: Parameters<typeof redirectRefused>[0]['reason']) =>
     redirectRefused({ ...context, reason, status: response.status, target: target?.href, write });
-  if (!target) return refuse('hidden');
+  if (!target) {
+    // A browser hides where a redirect points (an opaque redirect). The redirect frameworks
+    // answer for their routing alone adds or drops a trailing slash: a GET tries its path so
+    // changed, once. That stays inside the base URL, so the key goes nowhere else.
+    if (response.type === 'opaqueredirect' && !write && !hop.guessed && hop.count < MAX_REDIRECTS) {
+      const url = new URL(hop.url);
+      const slash = !url.pathname.endsWith('/');
+      url.pathname = slash ? `${url.pathname}/` : url.pathname.replace(/\/+$/, '');
+      return { ...hop, url: url.href, count: hop.count + 1, slash, guessed: true };
+    }
+    return refuse('hidden');
+  }
   if (!withinBase(target, context.baseUrl)) return refuse('elsewhere');
   if (hop.count >= MAX_REDIRECTS) return refuse('tooMany');
   const slash = slashOnly(target, hop.url);

@@ -2,8 +2,9 @@
 // extension host (`remote.extensionKind` set to `web`, as a user moves it in code-server), then
 // the main paths a person takes, in one window: add an environment, the tree and Load more,
 // create, rename and status, the details, Go to Engagement, the dashboard and its records'
-// page 2, export, and a service that allows no other origin (CORS). On both VS Code versions:
-// the web-worker host is another runtime than the Node one, and each version has its own.
+// page 2, export, a service built with Hono and its cors middleware, and a service that allows
+// no other origin (CORS). On both VS Code versions: the web-worker host is another runtime
+// than the Node one, and each version has its own.
 // That the code runs in the worker is read from what the service received: the browser's own
 // user agent and the page's origin on every request, after a CORS preflight; from the Node
 // host no request carries an Origin, and the user agent is the extension's.
@@ -11,6 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type HonoService, startHonoService } from '../frameworks/hono';
 import { type RunningService, READINGS, startService } from '../service/server';
 import { required, type Workbench, useWorkbench } from './workbench';
 
@@ -20,6 +22,7 @@ const EXTENSION = 'eus-tools.engagement-usage';
 const NEW_NAME = 'Web Worker Review (e2e)';
 const RENAMED = 'Web Worker Review, renamed (e2e)';
 const PAGE_SIZE = 25;
+const HONO_KEY = 'hono-web-key-5b2e';
 /** Where `npm run bench` wants the activation figures read here (unset in a test run). */
 const BENCH_OUT = process.env.EUS_BENCH_OUT_WEB || undefined;
 
@@ -73,8 +76,10 @@ describe('VS Code for the Web: the extension in the browser web worker (e2e)', f
     env: { EUS_PROBE_TOOL_OUT: toolReport, EUS_PROBE_OUT: `${toolReport}.exports` },
   });
   let noCors: RunningService | undefined;
+  let hono: HonoService | undefined;
   after(async () => {
     await noCors?.close();
+    await hono?.close();
     fs.rmSync(path.dirname(toolReport), { recursive: true, force: true });
   });
 
@@ -294,6 +299,58 @@ describe('VS Code for the Web: the extension in the browser web worker (e2e)', f
       'one PATCH, sent from the browser',
     );
     assert.equal(wb.service.store.engagements.find((e) => e.id === target.id)?.status, 'paused');
+  });
+
+  it('a Hono service (its cors middleware, routes ending in a slash): the tree, a rename and the meters, from the browser', async () => {
+    const wb = workbench();
+    const origin = new URL(wb.page.url()).origin;
+    hono = await startHonoService({ token: HONO_KEY, corsOrigin: origin });
+    await wb.closeEditors();
+    await wb.runCommand('Engagements: Add Environment…');
+    await wb.answerInput('short name', 'Hono');
+    await wb.answerInput('ending in /v1', hono.baseUrl);
+    await wb.answerInput('API key', HONO_KEY);
+    await wb.waitFor(
+      async () => (await wb.statusBarItems()).some((i) => i.text.includes('Hono')),
+      'Hono to be the active environment',
+      30_000,
+    );
+    await wb.waitFor(
+      async () => {
+        const items = await wb.treeItems(VIEW);
+        return items.length === PAGE_SIZE + 1 && items[0].label === 'Engagement 1';
+      },
+      'the first page of the Hono service’s engagements',
+      30_000,
+    );
+    await wb.treeRow(VIEW, `Load more… (${PAGE_SIZE} of 60)`).waitFor({ timeout: 15_000 });
+    // The browser hides where a redirect points: the client tried the path with a slash, once
+    // per read until the slash was learned; no request after those reads was redirected.
+    const redirected = hono.requests.filter((r) => / 30\d$/.test(r));
+    assert.ok(redirected.length > 0 && redirected.length <= 2, hono.requests.join('\n'));
+    for (const r of redirected) assert.match(r, /^GET \/v1\/[a-z/]+[^/](\?\S*)? 301$/);
+    const afterLearned = hono.requests.slice(hono.requests.lastIndexOf(redirected.at(-1)!) + 1);
+    assert.ok(afterLearned.length > 0 && afterLearned.every((r) => !/ 30\d$/.test(r)), hono.requests.join('\n'));
+
+    await wb.contextMenu(wb.treeRow(VIEW, 'Engagement 3'), /^Rename Engagement…$/);
+    await wb.answerInput(/name/i, 'Renamed in the browser');
+    await wb.treeRow(VIEW, 'Renamed in the browser').waitFor({ timeout: 30_000 });
+    assert.equal(hono.held().find((row) => row.id === 'eng_003')?.name, 'Renamed in the browser');
+    assert.deepEqual(
+      hono.requests.filter((r) => r.startsWith('PATCH')),
+      ['PATCH /v1/engagements/eng_003/ 200'],
+      'one PATCH, straight to the path with its slash',
+    );
+
+    await wb.runCommand('Open Usage Dashboard');
+    const frame = await wb.webviewFrame('.meter-card[data-meter="calls"]:not(.skeleton-card)', 30_000);
+    const figures = await frame.locator('.meter-card:not(.skeleton-card) [data-part="figures"]').allTextContents();
+    assert.equal(figures[0]?.trim(), '12,500 of 10,000', 'calls: used of included, as the Hono service says');
+    assert.ok(
+      hono.requests.some((r) => r.startsWith('OPTIONS /v1/engagements')),
+      'the browser asked first (a CORS preflight), and Hono’s cors middleware allowed it',
+    );
+    await wb.closeEditors();
   });
 
   it('a service that allows no other origin: adding it says, in words, which origin it must allow', async () => {

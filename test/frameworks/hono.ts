@@ -3,13 +3,16 @@
 // `c.json` answers, and routes declared with a trailing slash. Hono's own `appendTrailingSlash`
 // (`alwaysRedirect: true`) answers a GET without one with a 301 to the path with it; with
 // `slashWrites`, writes are redirected the same way, as Django's APPEND_SLASH does for every
-// method. Nothing here is shaped for the client: the tests run the client against it as it is.
+// method. With `corsOrigin`, Hono's `cors` middleware lets a page of that origin call the API
+// (VS Code for the Web). Nothing here is shaped for the client: the tests run the client
+// against it as it is.
 // Started on 127.0.0.1, port 0, by each test.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
+import { cors } from 'hono/cors';
 import { appendTrailingSlash } from 'hono/trailing-slash';
 import { z } from 'zod';
 import type { FrameworkRow } from './jsonServer';
@@ -138,6 +141,8 @@ export async function startHonoService(options: {
   createAnswer?: CreateAnswer;
   /** Every GET of the usage summary answers 302 to this address (a service moved elsewhere). */
   summaryMovedTo?: string;
+  /** A page of this origin may call the API (Hono's `cors` middleware), for VS Code for the Web. */
+  corsOrigin?: string;
 }): Promise<HonoService> {
   const rows = seed(options.count ?? 60);
   const requests: string[] = [];
@@ -147,6 +152,17 @@ export async function startHonoService(options: {
     const url = new URL(c.req.url);
     requests.push(`${c.req.method} ${url.pathname}${url.search} ${c.res.status}`);
   });
+  if (options.corsOrigin) {
+    app.use(
+      '/v1/*',
+      cors({
+        origin: options.corsOrigin,
+        allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-Unmodified-Since'],
+        allowMethods: ['GET', 'POST', 'PATCH'],
+        exposeHeaders: ['ETag', 'Location'],
+      }),
+    );
+  }
   if (options.slashWrites) {
     app.use(async (c, next) => {
       if (c.req.method === 'GET' || c.req.path.endsWith('/')) return next();
