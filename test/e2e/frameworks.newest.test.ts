@@ -136,15 +136,7 @@ describe('Services built with real frameworks (e2e)', function () {
   it('a service whose routes end in a slash (Hono): add an environment, the first page, a create', async () => {
     const wb = workbench();
     await wb.closeEditors();
-    await wb.runCommand('Add Environment');
-    await wb.answerInput('short name', 'Hono');
-    await wb.answerInput('ending in /v1', hono.baseUrl);
-    await wb.answerInput('API key', HONO_KEY);
-    await wb.waitFor(
-      async () => (await wb.statusBarItems()).some((i) => i.text.includes('Hono')),
-      'Hono to be the active environment',
-      30_000,
-    );
+    await wb.addEnvironment('Hono', hono.baseUrl, HONO_KEY);
     const rows = await wb.waitFor(
       async () => {
         const items = await wb.treeItems(VIEW);

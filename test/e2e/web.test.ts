@@ -306,15 +306,7 @@ describe('VS Code for the Web: the extension in the browser web worker (e2e)', f
     const origin = new URL(wb.page.url()).origin;
     hono = await startHonoService({ token: HONO_KEY, corsOrigin: origin });
     await wb.closeEditors();
-    await wb.runCommand('Engagements: Add Environment…');
-    await wb.answerInput('short name', 'Hono');
-    await wb.answerInput('ending in /v1', hono.baseUrl);
-    await wb.answerInput('API key', HONO_KEY);
-    await wb.waitFor(
-      async () => (await wb.statusBarItems()).some((i) => i.text.includes('Hono')),
-      'Hono to be the active environment',
-      30_000,
-    );
+    await wb.addEnvironment('Hono', hono.baseUrl, HONO_KEY);
     await wb.waitFor(
       async () => {
         const items = await wb.treeItems(VIEW);

@@ -358,6 +358,16 @@ export class Workbench {
       hasText: 'Add Environment',
     });
     await button.click({ timeout: 30_000 });
+    await this.answerAddEnvironment(label, baseUrl, key);
+  }
+
+  /** Adds one more environment from the palette (Add Environment); resolves once the status bar shows it. */
+  async addEnvironment(label: string, baseUrl: string, key: string): Promise<void> {
+    await this.runCommand('Engagements: Add Environment');
+    await this.answerAddEnvironment(label, baseUrl, key);
+  }
+
+  private async answerAddEnvironment(label: string, baseUrl: string, key: string): Promise<void> {
     await this.answerInput('short name', label);
     await this.answerInput('ending in /v1', baseUrl);
     await this.answerInput('API key', key);
