@@ -239,12 +239,33 @@ export class Workbench {
     return this.page.locator('.quick-input-widget .quick-input-box input');
   }
 
-  /** Waits for an input box whose title or prompt contains `text`, types `value`, presses Enter. */
+  /**
+   * Waits for an input box whose title or prompt contains `text`, types `value`, presses Enter.
+   * Under load an Enter has gone unanswered (a CI run: the box still asking the same, the value
+   * typed, no message, 30 s later); as a person would, it is pressed again when the box has
+   * not moved on within 5 s, at most twice more.
+   */
   async answerInput(text: string | RegExp, value: string): Promise<void> {
     await this.waitForQuickInput(text);
     const input = this.quickInput();
     await input.fill(value);
-    await this.page.keyboard.press('Enter');
+    const asked = await this.quickInputText();
+    const stillAsking = async () =>
+      (await this.quickInputText()) === asked &&
+      (await input.inputValue().catch(() => undefined)) === value &&
+      (await this.page
+        .locator('.quick-input-widget .monaco-inputbox.error, .quick-input-widget .monaco-inputbox.warning')
+        .count()) === 0;
+    for (let press = 1; ; press++) {
+      await this.page.keyboard.press('Enter');
+      if (press === 3) return;
+      const moved = await this.waitFor(async () => !(await stillAsking()), 'the input box to move on', 5_000).then(
+        () => true,
+        () => false,
+      );
+      if (moved) return;
+      console.log(`    (Enter in the box "${String(text)}" not answered within 5 s: pressed again)`);
+    }
   }
 
   /** Waits until the quick input shows `text` in its title, prompt or message. */
