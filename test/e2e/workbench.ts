@@ -241,9 +241,9 @@ export class Workbench {
 
   /**
    * Waits for an input box whose title or prompt contains `text`, types `value`, presses Enter.
-   * Under load an Enter has gone unanswered (a CI run: the box still asking the same, the value
-   * typed, no message, 30 s later); as a person would, it is pressed again when the box has
-   * not moved on within 5 s, at most twice more.
+   * Under load an Enter has gone unanswered (two CI runs: the box still asking the same, the
+   * value typed, no message, 30 s later, the chat view beside it): the Enter is pressed in the
+   * box itself, and again when the box has not moved on within 5 s, at most twice more.
    */
   async answerInput(text: string | RegExp, value: string): Promise<void> {
     await this.waitForQuickInput(text);
@@ -257,7 +257,8 @@ export class Workbench {
         .locator('.quick-input-widget .monaco-inputbox.error, .quick-input-widget .monaco-inputbox.warning')
         .count()) === 0;
     for (let press = 1; ; press++) {
-      await this.page.keyboard.press('Enter');
+      // Into the box itself: a view that takes the focus meanwhile (1.139's chat) must not get the Enter.
+      await input.press('Enter');
       if (press === 3) return;
       const moved = await this.waitFor(async () => !(await stillAsking()), 'the input box to move on', 5_000).then(
         () => true,
