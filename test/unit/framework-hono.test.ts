@@ -5,7 +5,8 @@
 // landed, the usage shown, a refusal that names its field) and what it cost: one redirect per
 // client (a window) whatever is asked after it, a create one POST and at most one GET. Then the
 // redirects that must not be followed: another origin (the key never sent there), a write
-// moved elsewhere (checked, not sent again), and a wrong key told as the service's 401.
+// moved elsewhere (checked, not sent again), and a wrong key told as the service's 401. Last,
+// the redirects as a browser hands them back (their target hidden, as in VS Code for the Web).
 import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
 import { isAccepted } from '../../src/api/types';
@@ -193,5 +194,52 @@ describe('Hono 4: trailing-slash routes, zod validation, bearer auth (unit)', fu
     await second.engagements.get('eng_001');
     await second.usage.summary();
     assert.equal(redirects().length, 1);
+  });
+  describe('as a browser sees it: fetch hides where every redirect points (an opaque redirect)', () => {
+    /** fetch as a browser answers `redirect: 'manual'`: a redirect's status and Location hidden. */
+    const browserFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status < 300 || response.status >= 400) return response;
+      const hidden = Response.error();
+      Object.defineProperty(hidden, 'type', { value: 'opaqueredirect' });
+      return hidden;
+    };
+    const browserApi = (slashes?: Map<string, boolean>) =>
+      new ServiceApi({ baseUrl: hono.baseUrl, getKey: () => KEY, timeoutMs: 5000, fetch: browserFetch, slashes });
+
+    it('a read tries its path with the slash once, keeps it, and later reads and writes go straight there', async () => {
+      await start();
+      const slashes = new Map<string, boolean>();
+      const web = browserApi(slashes);
+      const page = await web.engagements.list({ page: 1, pageSize: 10 });
+      assert.equal(page.data[0].name, 'Engagement 1');
+      assert.equal(slashes.get(hono.baseUrl), true, 'the slash is learned');
+      await web.usage.summary();
+      await web.engagements.update('eng_004', { name: 'Renamed from a browser' });
+      assert.equal(hono.held().find((row) => row.id === 'eng_004')?.name, 'Renamed from a browser');
+      assert.deepEqual(redirects(), ['GET /v1/engagements?page=1&pageSize=10 301'], 'one redirect for the window');
+      assert.ok(hono.requests.includes('PATCH /v1/engagements/eng_004/ 200'), hono.requests.join('\n'));
+    });
+
+    it('a redirect the slash does not explain stays refused as hidden, learns nothing, and the other origin receives nothing', async () => {
+      const other = await startLoopbackServer();
+      try {
+        await start({ summaryMovedTo: `${other.origin}/v1/usage/summary` });
+        const slashes = new Map<string, boolean>();
+        const error = await rejectsWith(browserApi(slashes).usage.summary('2026-10'), 'redirected');
+        assert.match(
+          error.message,
+          /redirected GET \/usage\/summary\?billingPeriod=2026-10 to an address it did not show/,
+        );
+        assert.equal(slashes.get(hono.baseUrl), undefined, 'no slash learned from a guess not answered');
+        assert.deepEqual(redirects(), [
+          'GET /v1/usage/summary?billingPeriod=2026-10 301',
+          'GET /v1/usage/summary/?billingPeriod=2026-10 302',
+        ]);
+        assert.deepEqual(other.received, [], 'the other origin received nothing');
+      } finally {
+        await other.close();
+      }
+    });
   });
 });
