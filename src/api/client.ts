@@ -16,6 +16,7 @@ import { ApiError, MAX_REDIRECTS, isAbort, logText, parseRetryAfter, redirectRef
 import type { ConnectionProblem } from './network';
 import { classifyConnectionFailure } from './network';
 import type { WriteAnswer } from './readings';
+import type { PageAnswer } from './pageLinks';
 import { ShapeError, UnreadFields, readWriteAnswer } from './readings';
 import { redact, redactKey } from './redact';
 
@@ -92,8 +93,16 @@ export interface RequestInit<T> {
   signal?: AbortSignal;
   /** Extra request headers (conditional headers of a write). */
   headers?: Record<string, string>;
-  /** `unread` collects the fields only shown that the answer lacks (see `parseEngagement`). */
-  parse: (body: unknown, unread: UnreadFields) => T;
+  /**
+   * The next page's URL as the service named it (a GET of the list it came from): asked as it
+   * is, instead of the endpoint's path and `query`; refused unless it is within the base URL.
+   */
+  link?: string;
+  /**
+   * `unread` collects the fields only shown that the answer lacks (see `parseEngagement`);
+   * `answer` is what the answer says besides its body (its headers, the URL that answered).
+   */
+  parse: (body: unknown, unread: UnreadFields, answer: PageAnswer) => T;
 }
 
 export interface WriteInit<T> extends RequestInit<T> {
@@ -105,6 +114,8 @@ interface Exchange {
   status: number;
   text: string;
   headers: Headers;
+  /** The URL that answered (after the redirects followed). */
+  url: string;
 }
 
 /** Where one request goes: the path for ky, its query, and both as the log shows them. */
@@ -112,6 +123,8 @@ interface Address {
   path: string;
   searchParams?: URLSearchParams;
   logPath: string;
+  /** A link the service named, asked exactly as it is. */
+  url?: string;
 }
 
 export class ApiClient {
@@ -146,7 +159,9 @@ export class ApiClient {
 
   /** Sends one request of the contract and returns its checked body. */
   async request<T>(endpoint: Endpoint, init: RequestInit<T>): Promise<T> {
-    return this.#exchange(endpoint, init, (answer, unread) => init.parse(parseJson(answer.text), unread));
+    return this.#exchange(endpoint, init, (answer, unread) =>
+      init.parse(parseJson(answer.text), unread, { headers: answer.headers, url: answer.url }),
+    );
   }
 
   /**
@@ -156,7 +171,13 @@ export class ApiClient {
    */
   async send<T>(endpoint: Endpoint, init: WriteInit<T>): Promise<WriteAnswer<T>> {
     return this.#exchange(endpoint, init, (answer, unread) =>
-      readWriteAnswer(answer.status, answer.text, answer.headers, (body) => init.parse(body, unread), init.marker),
+      readWriteAnswer(
+        answer.status,
+        answer.text,
+        answer.headers,
+        (body) => init.parse(body, unread, { headers: answer.headers, url: answer.url }),
+        init.marker,
+      ),
     );
   }
 
@@ -165,14 +186,14 @@ export class ApiClient {
     init: RequestInit<T>,
     read: (answer: Exchange, unread: UnreadFields) => R,
   ): Promise<R> {
-    const address = addressOf(endpoint, init);
+    const address = addressOf(endpoint, init, this.baseUrl);
     const started = Date.now();
     const call: CallState = { retries: 0, readingBody: false };
     const bodyDeadline = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       if (init.signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.', { endpoint });
-      const response = await this.#send(endpoint, init, address, call, bodyDeadline.signal);
+      const { response, url } = await this.#send(endpoint, init, address, call, bodyDeadline.signal);
       call.status = response.status;
       timer = setTimeout(() => bodyDeadline.abort(), this.#settings.timeoutMs);
       call.readingBody = true;
@@ -181,7 +202,7 @@ export class ApiClient {
       const text = redactKey(await response.text(), call.key);
       call.readingBody = false;
       const unread = new UnreadFields();
-      const result = read({ status: response.status, text, headers: response.headers }, unread);
+      const result = read({ status: response.status, text, headers: response.headers, url }, unread);
       const unreadable = (result as { unreadable?: string }).unreadable;
       const note = unreadable ? `answered without a usable body (${unreadable})` : undefined;
       this.#log(endpoint, address.logPath, started, call, 'ok', note, unread.summary());
@@ -209,7 +230,7 @@ export class ApiClient {
     address: Address,
     call: CallState,
     bodyDeadline: AbortSignal,
-  ): Promise<Response> {
+  ): Promise<{ response: Response; url: string }> {
     // The key is read at request time (a replaced key takes effect at once); retries reuse it.
     // Plain headers and the instance's hooks: per-request hooks cost a merge on every call.
     const key = (await this.#getKey())?.trim();
@@ -219,7 +240,7 @@ export class ApiClient {
     const headers = { ...init.headers, ...this.#agent, Authorization: `Bearer ${key}`, Accept: 'application/json' };
     const signal = init.signal ? AbortSignal.any([init.signal, bodyDeadline]) : bodyDeadline;
     const context = { endpoint, asked: address.logPath, baseUrl: this.baseUrl, key };
-    let hop: Hop = { url: this.#urlOf(address), method: endpoint.method, count: 0, slashResent: false };
+    let hop: Hop = { url: address.url ?? this.#urlOf(address), method: endpoint.method, count: 0, slashResent: false };
     for (;;) {
       const method = hop.method;
       const response = await http(hop.url, {
@@ -238,10 +259,10 @@ export class ApiClient {
       });
       if (!isRedirect(response)) {
         if (hop.guessed) this.#slashes.set(this.baseUrl, hop.slash === true);
-        return response;
+        return { response, url: hop.url };
       }
       const next = nextHop(response, hop, context);
-      if ('answer' in next) return next.answer;
+      if ('answer' in next) return { response: next.answer, url: hop.url };
       if (next.slash !== undefined && !next.guessed) this.#slashes.set(this.baseUrl, next.slash);
       hop = next;
     }
@@ -277,13 +298,37 @@ export class ApiClient {
   }
 }
 
-function addressOf(endpoint: Endpoint, init: RequestInit<unknown>): Address {
+function addressOf(endpoint: Endpoint, init: RequestInit<unknown>, baseUrl: string): Address {
+  if (init.link !== undefined) return linkAddress(endpoint, init.link, baseUrl);
   const path = buildPath(endpoint.path, init.params ?? {});
   const searchParams = new URLSearchParams();
   for (const [name, value] of Object.entries(init.query ?? {}))
     if (value !== undefined) searchParams.set(name, String(value));
   const query = searchParams.toString();
   return { path, searchParams: query ? searchParams : undefined, logPath: `/${path}${query ? `?${query}` : ''}` };
+}
+
+/**
+ * A next page's link, asked as the service wrote it, when it is within the base URL (the same
+ * origin, under its path, no credentials): a link elsewhere is refused as a redirect elsewhere
+ * is, and the key is not sent there.
+ */
+function linkAddress(endpoint: Endpoint, link: string, baseUrl: string): Address {
+  let url: URL | undefined;
+  try {
+    url = new URL(link);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !withinBase(url, baseUrl))
+    throw new ApiError(
+      'redirected',
+      `The service named its next page at ${link}, outside the environment's base URL; the key was not sent there.`,
+      { endpoint, location: link, redirect: 'elsewhere' },
+    );
+  const base = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const path = url.pathname.slice(base.length).replace(/^\//, '');
+  return { path, searchParams: url.searchParams, logPath: `/${path}${url.search}`, url: url.href };
 }
 
 /** Fills `{name}` placeholders with URL-encoded values; `.` and `..` are refused outright. */

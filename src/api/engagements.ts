@@ -8,6 +8,7 @@ import type { ApiClient } from './client';
 import type { Endpoint } from './errors';
 import { ApiError, isApiError } from './errors';
 import type { PagedResult } from './paging';
+import { pageQuery } from './pageLinks';
 import { fetchAllPages } from './paging';
 import type { UnreadFields, WriteAnswer } from './readings';
 import { locatedId, parseEngagement, readPage } from './readings';
@@ -83,14 +84,21 @@ export class EngagementsApi {
     this.listSizes.set(this.client.baseUrl, index);
   }
 
-  /** One page as the service answers it: its `page` and `pageSize` may differ from the request. */
-  async list({ page = 1, pageSize = 25 }: PageRequest = {}, options: CallOptions = {}): Promise<Page<Engagement>> {
+  /**
+   * One page as the service answers it: its `page` and `pageSize` may differ from the request.
+   * With `next` (what the page before named), that page: `page` is only its number here.
+   */
+  async list(
+    { page = 1, pageSize = 25, next }: PageRequest = {},
+    options: CallOptions = {},
+  ): Promise<Page<Engagement>> {
     // The contract sets no bound on the list's page size: the service enforces its own.
     refuse(validatePageRequest(page, pageSize, Number.MAX_SAFE_INTEGER));
     return this.client.request(ENDPOINTS.list, {
-      query: { page, pageSize },
+      ...pageQuery({ page, pageSize }, next),
       signal: options.signal,
-      parse: (body, unread) => readPage(body, { page, pageSize }, (item, path) => parseEngagement(item, path, unread)),
+      parse: (body, unread, answer) =>
+        readPage(body, { page, pageSize }, (item, path) => parseEngagement(item, path, unread), answer),
     });
   }
 
@@ -120,6 +128,7 @@ export class EngagementsApi {
       }
     };
     const result = await fetchAllPages(fetchPage, {
+      followNext: (next, page, signal) => this.list({ page, pageSize: firstSize, next }, { signal }),
       pageSize: firstSize,
       concurrency: options.concurrency ?? this.client.concurrency,
       limit: options.limit,

@@ -2,10 +2,12 @@
 // tells the page size the service really uses (it may cap, ignore `pageSize`, or send every
 // item at once); later pages are asked in that size. A service that ignores `page` (answers
 // the first page again) or repeats what was read is noticed, and reading stops with a reason
-// instead of looping or losing items silently.
+// instead of looping or losing items silently. A service that names its next page its own way
+// (a link by offset or cursor, a cursor token: `Page.next`) is followed there, one page after
+// another: only its answer tells where the next one is.
 import { runLimited } from '../core/concurrency';
 import { ApiError } from './errors';
-import type { Page } from './types';
+import type { NextPage, Page } from './types';
 
 /** Why reading stopped before `totalCount` items were read. */
 export type PagingStop =
@@ -19,6 +21,9 @@ export type PagingStop =
   | 'tooManyPages';
 
 export type PageFetcher<T> = (page: number, pageSize: number, signal?: AbortSignal) => Promise<Page<T>>;
+
+/** Reads the page the service named (`Page.next`); `page` is its number in the reading, counted here. */
+export type NextFetcher<T> = (next: NextPage, page: number, signal?: AbortSignal) => Promise<Page<T>>;
 
 export interface PagedResult<T> {
   /** Items in the service's order, each id once. */
@@ -34,6 +39,8 @@ export interface PagedResult<T> {
   stop?: PagingStop;
   /** The service said no total and the end was not reached: `totalCount` is one past what was read, not a count. */
   totalEstimated?: boolean;
+  /** Where the page after the last one read is, as the service named it (a reading stopped at `limit`). */
+  next?: NextPage;
 }
 
 export interface AllPagesOptions<T> {
@@ -50,6 +57,8 @@ export interface AllPagesOptions<T> {
   limit?: number;
   /** Safety bound on the number of pages read. Default 10,000. */
   maxPages?: number;
+  /** Reads a page the service named: without it, a named next page is not followed. */
+  followNext?: NextFetcher<T>;
 }
 
 /**
@@ -89,12 +98,13 @@ export async function fetchAllPages<T>(
 ): Promise<PagedResult<T>> {
   const fetchPage = pastTheEndEmpty(fetchWhole);
   let first = await fetchPage(1, options.pageSize, options.signal);
+  if (first.next && options.followNext) return followLinks(first, options.followNext, options);
   // A list that arrives whole (more than asked, and no more than it says it has): nothing more
   // is asked, in a page size the service chose.
   if (arrivedWhole(first, options.pageSize)) return wholeResult(first.data, options.idOf);
   // Without a total, a first page shorter than its size is the end of the list, or the most
   // this service puts on a page (it did not say): the next page, in the size it answered, tells.
-  if (first.totalEstimated && first.data.length > 0 && first.data.length < first.pageSize)
+  if (first.totalEstimated && first.more !== false && first.data.length > 0 && first.data.length < first.pageSize)
     first = { ...first, totalCount: first.data.length + 1 };
   const reading = new Reading(first, options);
   if (first.data.length > 0 && first.data.length < reading.wanted()) {
@@ -107,12 +117,87 @@ export async function fetchAllPages<T>(
 }
 
 /**
+ * Reads on from the first page by the next page each answer names, one after another (N pages
+ * cost N round trips: no page can be asked before the one naming it answers). Stops at the end
+ * (no next named), at `limit`, at `maxPages`, or when the service leads back to what was read.
+ * The total is the service's when it says one, else what was counted once the end was read.
+ */
+async function followLinks<T>(
+  first: Page<T>,
+  followNext: NextFetcher<T>,
+  options: AllPagesOptions<T>,
+): Promise<PagedResult<T>> {
+  const { signal, idOf, onProgress } = options;
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const maxPages = options.maxPages ?? 10_000;
+  const items: T[] = [];
+  const take = collect(items, idOf);
+  take(first.data);
+  let total = first.totalEstimated ? undefined : first.totalCount;
+  let next = first.next;
+  const followed = new Set<string>([JSON.stringify(next)]);
+  let pages = 1;
+  let stop: PagingStop | undefined;
+  const progress = () => onProgress?.(items.length, Math.max(total ?? items.length + (next ? 1 : 0), items.length));
+  progress();
+  while (next && items.length < limit) {
+    if (pages >= maxPages) {
+      stop = 'tooManyPages';
+      break;
+    }
+    if (signal?.aborted) throw new ApiError('cancelled', 'Reading every page was cancelled.');
+    const answer = await followNext(next, pages + 1, signal);
+    pages++;
+    if (!answer.totalEstimated) total = answer.totalCount;
+    if (take(answer.data) === 0 && answer.data.length > 0) {
+      // A page of items already read: the service leads back; what is left cannot be read.
+      stop = 'repeatsPages';
+      break;
+    }
+    next = answer.next;
+    if (next && followed.has(JSON.stringify(next))) {
+      stop = 'repeatsPages';
+      break;
+    }
+    followed.add(JSON.stringify(next));
+    progress();
+  }
+  const ended = next === undefined && stop === undefined;
+  if (ended && total !== undefined && items.length < total) stop = 'endedEarly';
+  return {
+    items,
+    totalCount: Math.max(total ?? (ended ? items.length : items.length + 1), items.length),
+    requests: pages,
+    pageSize: Math.max(1, first.data.length),
+    pages,
+    ...(stop ? { stop } : {}),
+    ...(!ended && total === undefined && stop === undefined ? { totalEstimated: true } : {}),
+    ...(next && stop === undefined ? { next } : {}),
+  };
+}
+
+/** A function that adds a page's items not in `items` yet (by id) and says how many it added. */
+function collect<T>(items: T[], idOf: ((item: T) => string | undefined) | undefined): (data: T[]) => number {
+  const seen = new Set<string>();
+  return (data) => {
+    const before = items.length;
+    for (const item of data) {
+      const id = idOf?.(item);
+      if (id !== undefined && seen.has(id)) continue;
+      if (id !== undefined) seen.add(id);
+      items.push(item);
+    }
+    return items.length - before;
+  };
+}
+
+/**
  * A first page that holds the whole list: more items than were asked for, and either no total
  * or no more than the total it says (a bare array of every record, as json-server sends).
  */
 function arrivedWhole(answer: Page<unknown>, asked: number): boolean {
   const n = answer.data.length;
-  return n > asked && (answer.totalEstimated === true || n >= answer.totalCount);
+  return n > asked && answer.more !== true && (answer.totalEstimated === true || n >= answer.totalCount);
 }
 
 /** Every item once (by id), the total counted. */
@@ -172,6 +257,8 @@ class Reading<T> {
     this.total = first.totalCount;
     this.estimated = first.totalEstimated === true;
     this.firstFull = first.data.length >= options.pageSize;
+    // The service said no page follows the first.
+    this.ended = first.more === false;
     this.loaded = first.data.length;
     options.onProgress?.(Math.min(this.loaded, this.total), this.total);
   }
@@ -205,7 +292,7 @@ class Reading<T> {
       return;
     }
     if (!answer.totalEstimated) this.estimated = false;
-    if (answer.data.length === 0) this.ended = true;
+    if (answer.data.length === 0 || answer.more === false) this.ended = true;
     this.pages.set(page, answer.data);
     this.remember(answer.data);
     this.loaded += answer.data.length;
@@ -336,12 +423,34 @@ export class PageReader<T> {
   private readonly prints = new Map<string, string>();
   /** The size the service answers in, learned, by the size asked (it caps without saying so). */
   private readonly sizes = new Map<number, number>();
+  /** For a service that names its next page: the way to each page after the first, as the page before named it. */
+  private readonly links = new Map<number, NextPage>();
+  /** The service's total, as a page it named last said it. */
+  private linkedTotal?: number;
+  /** The size of the first page of a service that names its next page: the range counts in it. */
+  private linkedSize = 1;
 
-  async read(fetchPage: PageFetcher<T>, page: number, pageSize: number, signal?: AbortSignal): Promise<ShownPage<T>> {
+  /**
+   * The page asked, or the one shown instead. With `followNext`, a service that names its next
+   * page (`Page.next`) is followed there: each page by the link the page before named, a page
+   * not reached yet by walking from the last one reached (at most `MAX_SEARCH` requests).
+   */
+  async read(
+    fetchPage: PageFetcher<T>,
+    page: number,
+    pageSize: number,
+    signal?: AbortSignal,
+    followNext?: NextFetcher<T>,
+  ): Promise<ShownPage<T>> {
     if (this.whole) return cut(this.whole, page, pageSize);
+    if (followNext && page > 1 && this.links.size > 0) return this.walk(followNext, page, signal);
     const fetch = pastTheEndEmpty(fetchPage);
     const asked = this.counted !== undefined ? Math.min(page, pagesOf(this.counted, pageSize)) : page;
-    let answer = await this.get(fetch, asked, pageSize, signal);
+    const first = await fetch(asked, pageSize, signal);
+    // A service that names its next page does not take page numbers: its answer to any page
+    // asked by number is its first page, and the way on starts there.
+    if (followNext && first.next) return this.linked(first, 1, followNext, page, signal);
+    let answer = this.check(first, asked, pageSize);
     let at = asked;
     const pastTheEnd = !answer && asked > 1;
     if (pastTheEnd) {
@@ -369,13 +478,47 @@ export class PageReader<T> {
     return this.shown(answer, at, pageSize);
   }
 
+  /** Takes the first page of a service that names its next page, then walks on to `page`. */
+  private linked(
+    first: Page<T>,
+    at: number,
+    followNext: NextFetcher<T>,
+    page: number,
+    signal?: AbortSignal,
+  ): Promise<ShownPage<T>> | ShownPage<T> {
+    this.linkedSize = Math.max(1, first.data.length);
+    if (first.next) this.links.set(at + 1, first.next);
+    if (!first.totalEstimated) this.linkedTotal = first.totalCount;
+    return page > at ? this.walk(followNext, page, signal) : this.linkedShown(first, at);
+  }
+
+  /** Follows the named links from the last page reached towards `page`, bounded. */
+  private async walk(followNext: NextFetcher<T>, page: number, signal?: AbortSignal): Promise<ShownPage<T>> {
+    let at = Math.max(...[...this.links.keys()].filter((k) => k <= page));
+    for (let tries = 1; ; tries++) {
+      const answer = await followNext(this.links.get(at)!, at, signal);
+      if (answer.next) this.links.set(at + 1, answer.next);
+      if (!answer.totalEstimated) this.linkedTotal = answer.totalCount;
+      if (at >= page || !answer.next || tries >= MAX_SEARCH) return this.linkedShown(answer, at);
+      at++;
+    }
+  }
+
+  /** A page reached by a named link: more follow while it names a next one. */
+  private linkedShown(answer: Page<T>, page: number): ShownPage<T> {
+    const size = this.linkedSize;
+    const total = answer.next ? this.linkedTotal : (page - 1) * size + answer.data.length;
+    return { items: answer.data, page, pageSize: size, total, hasNext: answer.next !== undefined };
+  }
+
   /** The page to show from an answer. */
   private shown(answer: Page<T>, page: number, asked: number): ShownPage<T> {
     const size = this.sizeOf(answer, page, asked);
     const items = answer.data.slice(0, Math.max(asked, size));
-    if (answer.totalEstimated && items.length < size) this.counted = (page - 1) * size + items.length;
+    if (answer.totalEstimated && (items.length < size || answer.more === false))
+      this.counted = (page - 1) * size + items.length;
     const total = this.counted ?? (answer.totalEstimated ? undefined : Math.max(answer.totalCount, items.length));
-    const hasNext = total !== undefined ? page < pagesOf(total, size) : items.length >= size;
+    const hasNext = total !== undefined ? page < pagesOf(total, size) : (answer.more ?? items.length >= size);
     return { items, page, pageSize: size, total, hasNext };
   }
 
@@ -406,6 +549,7 @@ export class PageReader<T> {
     pageSize: number,
     signal?: AbortSignal,
   ): Promise<boolean> {
+    if (answer.more !== undefined) return !answer.more && page === 1;
     if (!answer.totalEstimated) return answer.data.length >= answer.totalCount && (page === 1 || answer.page === 1);
     const other = await fetch(page === 1 ? 2 : 1, pageSize, signal);
     return (page === 1 && other.data.length === 0) || print(other.data) === print(answer.data);
@@ -418,7 +562,11 @@ export class PageReader<T> {
     pageSize: number,
     signal?: AbortSignal,
   ): Promise<Page<T> | undefined> {
-    const answer = await fetch(page, pageSize, signal);
+    return this.check(await fetch(page, pageSize, signal), page, pageSize);
+  }
+
+  /** The answer for `page`, or undefined when nothing is there: empty, or another page answered. */
+  private check(answer: Page<T>, page: number, pageSize: number): Page<T> | undefined {
     if (answer.data.length === 0) return undefined;
     if (!answer.totalEstimated && answer.page !== page) return undefined;
     const own = print(answer.data);

@@ -5,6 +5,8 @@
 // answer is checked against the contract's shapes (`parse*`, `ShapeError`).
 import type { Engagement, KeyUsage, Meter, MeterName, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
 import { ENGAGEMENT_FIELDS, METER_NAMES } from './types';
+import type { NextSaid, PageAnswer } from './pageLinks';
+import { headerTotal, nextOf } from './pageLinks';
 
 function isObject(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -146,10 +148,12 @@ export function readPage<T>(
   body: unknown,
   request: { page: number; pageSize: number },
   parseItem: (item: unknown, path: string) => T,
+  answer?: PageAnswer,
 ): Page<T> {
   if (Array.isArray(body)) {
     const data = body.map((item, index) => parseItem(item, `[${index}]`));
-    return withTotal(data, request.page, request.pageSize, undefined);
+    const said = nextOf(undefined, body, request.page, answer);
+    return withTotal(data, request.page, request.pageSize, headerTotal(answer), said);
   }
   if (!isObject(body)) throw new ShapeError('', 'a page of items', body === null ? 'null' : typeof body);
   const { field, items } = pageItems(body);
@@ -171,18 +175,32 @@ export function readPage<T>(
       'a whole number',
       typeof total.value === 'string' ? `"${total.value.slice(0, 20)}"` : typeof total.value,
     );
+  const at = page !== undefined && page >= 1 ? page : request.page;
   return withTotal(
     data,
-    page !== undefined && page >= 1 ? page : request.page,
+    at,
     pageSize !== undefined && pageSize >= 1 ? pageSize : request.pageSize,
-    totalCount,
+    totalCount ?? headerTotal(answer),
+    nextOf(body, items, at, answer),
   );
 }
 
-function withTotal<T>(data: T[], page: number, pageSize: number, totalCount: number | undefined): Page<T> {
-  if (totalCount !== undefined) return { data, page, pageSize, totalCount };
+/**
+ * The page with its total: the one said, else estimated: what was seen up to this page, one
+ * more after a full page or one the service said more follow (`more`).
+ */
+function withTotal<T>(
+  data: T[],
+  page: number,
+  pageSize: number,
+  totalCount: number | undefined,
+  said: NextSaid,
+): Page<T> {
+  const base = { data, page, pageSize, ...said };
+  if (totalCount !== undefined) return { ...base, totalCount };
   const seen = (page - 1) * pageSize + data.length;
-  return { data, page, pageSize, totalCount: data.length < pageSize ? seen : seen + 1, totalEstimated: true };
+  const full = said.more ?? data.length >= pageSize;
+  return { ...base, totalCount: full ? seen + 1 : seen, totalEstimated: true };
 }
 
 // Run-time checks of the service's answers against the contract's shapes. Extra fields are

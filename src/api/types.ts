@@ -37,7 +37,21 @@ export interface Page<T> {
   totalCount: number;
   /** The service sent no total (a bare array): one more item is assumed after a full page. */
   totalEstimated?: boolean;
+  /**
+   * Where the service said its next page is, when it is not `page + 1` in the size asked: a
+   * link (by offset or cursor) or a cursor to send back. Followed rather than `page + 1`.
+   */
+  next?: NextPage;
+  /** The service said whether a page follows (a next link or cursor, `has_more`, `next: null`); undefined when it did not say. */
+  more?: boolean;
 }
+
+/**
+ * The service's own way to its next page: an absolute URL it named (a `next` link in the body
+ * or a `Link` header; the client sends the key only within the base URL), or query parameters
+ * to send back with the list's own (a cursor token, or the last item's id after `has_more`).
+ */
+export type NextPage = { url: string } | { query: Record<string, string> };
 
 export interface NewEngagement {
   name: string;
@@ -90,6 +104,8 @@ export type Scope = 'engagements:read' | 'engagements:write' | 'usage:read';
 export interface PageRequest {
   page?: number;
   pageSize?: number;
+  /** The next page as the service named it: sent instead of `page`. */
+  next?: NextPage;
 }
 
 export interface CallOptions {

@@ -2,7 +2,8 @@ import type { ApiClient } from './client';
 import { ApiError, type Endpoint, isApiError } from './errors';
 import { fetchAllPages, type PagedResult } from './paging';
 import { parseUsageByKey, parseUsageRecord, parseUsageSummary, readPage, unwrapSingle } from './readings';
-import type { CallOptions, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
+import { pageQuery } from './pageLinks';
+import type { CallOptions, NextPage, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
 import { validateBillingPeriod, validatePageRequest } from '../core/validation';
 import { DEFAULT_DETAILS_PAGE_SIZE, MAX_DETAILS_PAGE_SIZE } from '../core/records';
 import { type TrendPoint, isClosedPeriod, trendPeriods, trendPoint } from '../core/trend';
@@ -47,6 +48,8 @@ export interface DetailsRequest {
   billingPeriod?: string;
   page?: number;
   pageSize?: number;
+  /** The page as the page before named it (see `PageRequest.next`). */
+  next?: NextPage;
 }
 
 export class UsageApi {
@@ -67,18 +70,18 @@ export class UsageApi {
   }
 
   async details(
-    { billingPeriod, page = 1, pageSize = DEFAULT_DETAILS_PAGE_SIZE }: DetailsRequest = {},
+    { billingPeriod, page = 1, pageSize = DEFAULT_DETAILS_PAGE_SIZE, next }: DetailsRequest = {},
     options: CallOptions = {},
   ): Promise<Page<UsageRecord>> {
     checkPeriod(billingPeriod);
     const problem = validatePageRequest(page, pageSize, MAX_DETAILS_PAGE_SIZE);
     if (problem) throw new ApiError('invalidRequest', problem);
     return this.client.request(USAGE_ENDPOINTS.details, {
-      query: { billingPeriod, page, pageSize },
+      ...pageQuery({ page, pageSize }, next, { billingPeriod }),
       signal: options.signal,
-      parse: (body) => {
+      parse: (body, _unread, answer) => {
         checkAnswered(USAGE_ENDPOINTS.details, billingPeriod, envelopePeriod(body));
-        return readPage(body, { page, pageSize }, parseUsageRecord);
+        return readPage(body, { page, pageSize }, parseUsageRecord, answer);
       },
     });
   }
@@ -93,6 +96,8 @@ export class UsageApi {
     const fetchPage = (page: number, pageSize: number, signal?: AbortSignal) =>
       this.details({ billingPeriod, page, pageSize: Math.min(pageSize, MAX_DETAILS_PAGE_SIZE) }, { signal });
     return fetchAllPages(fetchPage, {
+      followNext: (next, page, signal) =>
+        this.details({ billingPeriod, page, pageSize: MAX_DETAILS_PAGE_SIZE, next }, { signal }),
       pageSize: MAX_DETAILS_PAGE_SIZE,
       concurrency: this.client.concurrency,
       signal: options.signal,

@@ -7,7 +7,7 @@ import { isApiError } from '../api/errors';
 import type { PagingStop } from '../api/paging';
 import { checkPage } from '../api/paging';
 import type { ServiceApi } from '../api/service';
-import type { AcceptedWrite, Engagement, Page } from '../api/types';
+import type { AcceptedWrite, Engagement, NextPage, Page } from '../api/types';
 import { LIMITS } from '../core/concurrency';
 import type { MementoLike, SaveFailed, Saved } from '../shared/perEnvironment';
 import { PerEnvironmentCache } from '../shared/perEnvironment';
@@ -184,6 +184,7 @@ export class EngagementStore {
         pages: read.pages,
         pageSize: read.pageSize,
         stop: read.stop,
+        next: read.next,
         fetchedAt: Date.now(),
         fromCache: false,
       });
@@ -232,7 +233,8 @@ export class EngagementStore {
     const signal = this.abort.signal;
     try {
       const asked = this.loaded.pages + 1;
-      const page = await api.engagements.list({ page: asked, pageSize: this.loaded.pageSize }, { signal });
+      const { pageSize, next } = this.loaded;
+      const page = await api.engagements.list({ page: asked, pageSize, next }, { signal });
       if (generation !== this.generation) return;
       if (appendPage(this.loaded, asked, page)) this.accepted.shownIn(page.data);
       this.error = undefined;
@@ -350,6 +352,8 @@ export interface Loaded {
   /** The page size the service really answers with (learned from its first page). */
   pageSize: number;
   stop?: PagingStop;
+  /** Where the next page is, when the service names it its own way (a link or a cursor): Load more asks it there. */
+  next?: NextPage;
   /** When the items were last read successfully (ms since epoch). */
   fetchedAt?: number;
   /** The items are the first page saved by an earlier session, not yet confirmed by the service. */
@@ -378,10 +382,16 @@ function appendPage(loaded: Loaded, asked: number, page: Page<Engagement>): bool
   else if (page.data.length === 0) loaded.stop = 'endedEarly';
   else {
     loaded.pages = asked;
+    loaded.next = page.next;
     loaded.totalCount = page.totalCount;
     loaded.totalEstimated = page.totalEstimated;
     // Items may move between pages when others are created meanwhile: each id shows once.
     loaded.items = dedupe([...loaded.items, ...page.data]);
+    // The service said this is the last page, and no total: what is loaded is all there is.
+    if (page.more === false && page.totalEstimated) {
+      loaded.totalCount = loaded.items.length;
+      loaded.totalEstimated = undefined;
+    }
     return true;
   }
   return false;

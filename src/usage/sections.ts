@@ -133,14 +133,13 @@ export async function readRecordsPage(
   pages: RecordsPages = new RecordsPages(),
 ): Promise<DetailsData> {
   const { period, page, pageSize } = view;
-  const shown = await pages
-    .of(period)
-    .read(
-      (p, size, inner) => api.usage.details({ billingPeriod: period, page: p, pageSize: size }, { signal: inner }),
-      page,
-      pageSize,
-      signal,
-    );
+  const shown = await pages.of(period).read(
+    (p, size, inner) => api.usage.details({ billingPeriod: period, page: p, pageSize: size }, { signal: inner }),
+    page,
+    pageSize,
+    signal,
+    (next, p, inner) => api.usage.details({ billingPeriod: period, page: p, pageSize, next }, { signal: inner }),
+  );
   view.page = shown.page;
   return {
     period,
