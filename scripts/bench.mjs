@@ -229,6 +229,18 @@ for (const w of listing.whole ?? []) {
   );
 }
 
+for (const l of listing.byLinks ?? []) {
+  // Only links lead on: each page is asked once the one before named it, N pages N round trips.
+  const pages = Math.ceil(l.n / 100);
+  const links = !l.paging.startsWith('page numbers');
+  row(
+    `Read every one of ${l.n.toLocaleString('en-US')} engagements from a service paging by ${l.paging}, pages of 100, 20 ms a round trip`,
+    `${l.requests} requests in ${ms(l.ms)}${links ? ', one after another' : ''}`,
+    links ? `≤ ${pages + 1} requests (N pages, N round trips)` : '',
+    links ? met(l.requests <= pages + 1) : '',
+  );
+}
+
 if (perf) {
   const stats = perf.vscodeStats;
   if (stats) {

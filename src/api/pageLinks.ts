@@ -163,3 +163,22 @@ export function pageQuery(
   if ('url' in next) return { query: {}, link: next.url };
   return { query: { ...query, pageSize, ...next.query } };
 }
+
+/**
+ * The links to the pages after the first of a list paged by offset (`limit`/`offset`, `start`,
+ * `skip`), when the first page's next link is the first page moved on by its own size: the
+ * same link with the offset at each later page, up to `wanted` items. Such pages can be asked
+ * together, as page numbers can. Undefined when the link is not of that kind.
+ */
+export function offsetLinks(next: NextPage | undefined, size: number, wanted: number): NextPage[] | undefined {
+  if (!next || !('url' in next) || size < 1) return undefined;
+  const url = new URL(next.url);
+  const param = ['offset', 'start', 'skip'].find((name) => url.searchParams.get(name) === String(size));
+  if (!param) return undefined;
+  const links: NextPage[] = [];
+  for (let offset = size; offset < wanted; offset += size) {
+    url.searchParams.set(param, String(offset));
+    links.push({ url: url.href });
+  }
+  return links;
+}

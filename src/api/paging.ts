@@ -7,6 +7,7 @@
 // another: only its answer tells where the next one is.
 import { runLimited } from '../core/concurrency';
 import { ApiError } from './errors';
+import { offsetLinks } from './pageLinks';
 import type { NextPage, Page } from './types';
 
 /** Why reading stopped before `totalCount` items were read. */
@@ -139,8 +140,20 @@ async function followLinks<T>(
   let pages = 1;
   let stop: PagingStop | undefined;
   const progress = () => onProgress?.(items.length, Math.max(total ?? items.length + (next ? 1 : 0), items.length));
-  progress();
+  // A list paged by offset, with its total: the pages it will take are known, and asked together.
+  const planned = total === undefined ? [] : (offsetLinks(next, first.data.length, Math.min(total, limit)) ?? []);
+  if (planned.length > 1) {
+    const answers = await readAll(planned, (link, i, inner) => followNext(link, i + 2, inner), options);
+    for (const answer of answers) {
+      take(answer.data);
+      if (!answer.totalEstimated) total = answer.totalCount;
+      next = answer.next;
+      followed.add(JSON.stringify(next));
+    }
+    pages += answers.length;
+  }
   while (next && items.length < limit) {
+    progress();
     if (pages >= maxPages) {
       stop = 'tooManyPages';
       break;
@@ -160,20 +173,54 @@ async function followLinks<T>(
       break;
     }
     followed.add(JSON.stringify(next));
-    progress();
   }
-  const ended = next === undefined && stop === undefined;
-  if (ended && total !== undefined && items.length < total) stop = 'endedEarly';
+  progress();
+  return linkedResult(items, { total, next, stop, pages, pageSize: first.data.length });
+}
+
+/** What reading by links gathered: the total said, else counted at the end, else one more than read. */
+function linkedResult<T>(
+  items: T[],
+  read: { total?: number; next?: NextPage; stop?: PagingStop; pages: number; pageSize: number },
+): PagedResult<T> {
+  const { total, next, pages } = read;
+  const ended = next === undefined && read.stop === undefined;
+  const stop = ended && total !== undefined && items.length < total ? 'endedEarly' : read.stop;
   return {
     items,
     totalCount: Math.max(total ?? (ended ? items.length : items.length + 1), items.length),
     requests: pages,
-    pageSize: Math.max(1, first.data.length),
+    pageSize: Math.max(1, read.pageSize),
     pages,
     ...(stop ? { stop } : {}),
     ...(!ended && total === undefined && stop === undefined ? { totalEstimated: true } : {}),
     ...(next && stop === undefined ? { next } : {}),
   };
+}
+
+/** Reads the pages `links` name, at most `concurrency` at once, in their order; the first failure stops the rest. */
+async function readAll<T>(
+  links: NextPage[],
+  read: (link: NextPage, index: number, signal: AbortSignal) => Promise<Page<T>>,
+  options: AllPagesOptions<T>,
+): Promise<Page<T>[]> {
+  const halt = new AbortController();
+  const inner = options.signal ? AbortSignal.any([options.signal, halt.signal]) : halt.signal;
+  const answers: Page<T>[] = [];
+  let next = 0;
+  await runLimited(
+    Math.min(options.concurrency, links.length),
+    () => {
+      if (next >= links.length) return undefined;
+      const index = next++;
+      return async () => {
+        if (inner.aborted) throw new ApiError('cancelled', 'Reading every page was cancelled.');
+        answers[index] = await read(links[index], index, inner);
+      };
+    },
+    () => halt.abort(),
+  );
+  return answers;
 }
 
 /** A function that adds a page's items not in `items` yet (by id) and says how many it added. */

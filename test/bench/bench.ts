@@ -7,6 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { ServiceApi } from '../../src/api/service';
+import { startFastifyLinkHeaderService } from '../frameworks/fastifyLinkHeader';
+import { startFastifyOffsetService } from '../frameworks/fastifyOffset';
+import { startHonoCursorService } from '../frameworks/honoCursor';
 
 interface Row {
   /** The service's own cap on items per page (none: it answers the 100 asked for). */
@@ -138,7 +141,82 @@ async function main(): Promise<void> {
       service.child.kill('SIGTERM');
     }
   }
-  console.log(JSON.stringify({ kind: 'listing', concurrency, rows, whole }));
+  const byLinks = await readByLinks(wholeN);
+  console.log(JSON.stringify({ kind: 'listing', concurrency, rows, whole, byLinks }));
+}
+
+/** A service to read whole: its base URL and how to stop it. */
+interface Paged {
+  baseUrl: string;
+  key: string;
+  close(): Promise<void> | void;
+}
+
+/**
+ * Every one of `n` engagements read whole as the extension reads them, each service paging its
+ * own way in pages of 100, with 20 ms added before each request (a round trip's latency, the same
+ * for all): page numbers (the reference, its own process: pages asked concurrently), and the
+ * services that only name their next page (test/frameworks/, in this process: one page after
+ * another, as only each answer tells where the next is).
+ */
+async function readByLinks(n: number): Promise<Array<{ paging: string; n: number; ms: number; requests: number }>> {
+  const latencyMs = 20;
+  const services: Array<{ paging: string; start: () => Promise<Paged> }> = [
+    {
+      paging: 'page numbers with a total (the reference)',
+      start: async () => {
+        const s = await startServiceProcess(n, 0);
+        return { baseUrl: s.baseUrl, key: s.key, close: () => void s.child.kill('SIGTERM') };
+      },
+    },
+    {
+      paging: 'limit/offset, a next URL in the body (Fastify)',
+      start: async () => ({ ...(await startFastifyOffsetService({ count: n, defaultLimit: 100 })), key: 'k' }),
+    },
+    {
+      paging: "an opaque cursor, Stripe's has_more (Hono)",
+      start: async () => ({ ...(await startHonoCursorService({ count: n, defaultLimit: 100 })), key: 'k' }),
+    },
+    {
+      paging: 'an opaque cursor, next_cursor (Hono)',
+      start: async () => ({
+        ...(await startHonoCursorService({ style: 'token', count: n, defaultLimit: 100 })),
+        key: 'k',
+      }),
+    },
+    {
+      paging: 'a Link header with a cursor over a bare array (Fastify)',
+      start: async () => ({
+        ...(await startFastifyLinkHeaderService({ count: n, defaultPerPage: 100, links: 'cursor' })),
+        key: 'k',
+      }),
+    },
+  ];
+  const out: Array<{ paging: string; n: number; ms: number; requests: number }> = [];
+  for (const { paging, start } of services) {
+    const service = await start();
+    try {
+      const runs: Array<{ ms: number; requests: number }> = [];
+      for (let run = 0; run < 3; run++) {
+        let requests = 0;
+        const late: typeof fetch = async (input, init) => {
+          requests++;
+          await new Promise((resolve) => setTimeout(resolve, latencyMs));
+          return fetch(input, init);
+        };
+        const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.key, fetch: late });
+        const t0 = performance.now();
+        const all = await api.engagements.listAll();
+        runs.push({ ms: performance.now() - t0, requests });
+        if (all.items.length !== n) throw new Error(`${paging}: read ${all.items.length} of ${n}`);
+      }
+      runs.sort((a, b) => a.ms - b.ms);
+      out.push({ paging, n, ...runs[1] });
+    } finally {
+      await service.close();
+    }
+  }
+  return out;
 }
 
 main().catch((error: unknown) => {

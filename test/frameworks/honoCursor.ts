@@ -153,14 +153,19 @@ function idOfCursor(token: string): string | undefined {
   }
 }
 
-/** One keyset page of `all` (oldest first, ids ordered): the items whose id comes after the cursor's. */
+/**
+ * One keyset page of `all` (oldest first): the items after the cursor's, in the order the rows
+ * were made (as a keyset on an auto-increment column reads; ids past `eng_9999` do not sort as text).
+ */
 function tokenPage(all: { id: string }[], query: ListQuery): Answer {
   let rest = all;
   if (query.cursor !== undefined) {
     const after = idOfCursor(query.cursor);
     if (after === undefined)
       return { status: 400, body: { error: 'invalid_cursor', message: 'The cursor is not one this service made' } };
-    rest = all.filter((item) => item.id > after);
+    const at = all.findIndex((item) => item.id === after);
+    if (at < 0) return { status: 400, body: { error: 'invalid_cursor', message: 'The cursor names no row' } };
+    rest = all.slice(at + 1);
   }
   const items = rest.slice(0, query.limit);
   const next_cursor = rest.length > query.limit ? cursorAfter(items[items.length - 1].id) : null;

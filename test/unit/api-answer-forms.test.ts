@@ -127,6 +127,146 @@ describe('page forms (readPage): records and engagements under any of the common
   }
 });
 
+/** Where page 2 of 25 was answered from, for the links an answer names. */
+const ANSWERED = 'https://api.example.test/v1/engagements?page=2&pageSize=25';
+
+/** How a page says where the next one is (and its total outside the body), and what the client makes of it. */
+const NEXT_FORMS: Array<{
+  form: string;
+  body: unknown;
+  headers?: Record<string, string>;
+  expected: Pick<Page<Item>, 'next' | 'more' | 'totalCount' | 'totalEstimated'>;
+}> = [
+  {
+    form: 'limit/offset: {count, next: absolute URL, results}',
+    body: { count: 230, next: 'https://api.example.test/v1/engagements?limit=25&offset=50', results: items(25, 25) },
+    expected: {
+      next: { url: 'https://api.example.test/v1/engagements?limit=25&offset=50' },
+      more: true,
+      totalCount: 230,
+    },
+  },
+  {
+    form: 'a relative next link, resolved against the URL that answered',
+    body: { results: items(25, 25), next: '?limit=25&offset=50' },
+    expected: {
+      next: { url: 'https://api.example.test/v1/engagements?limit=25&offset=50' },
+      more: true,
+      totalCount: 51,
+      totalEstimated: true,
+    },
+  },
+  {
+    form: "next is the list's own page + 1: page numbers work, nothing to follow",
+    body: { count: 230, next: '/v1/engagements?page=3&pageSize=25', results: items(25, 25) },
+    expected: { more: true, totalCount: 230 },
+  },
+  {
+    form: 'next: null, no total: the last page, counted',
+    body: { results: items(25, 10), next: null },
+    expected: { more: false, totalCount: 35, totalEstimated: true },
+  },
+  {
+    form: 'JSON:API: links.next',
+    body: { data: items(25, 25), links: { self: ANSWERED, next: '/v1/engagements?page%5Bafter%5D=xyz' } },
+    expected: {
+      next: { url: 'https://api.example.test/v1/engagements?page%5Bafter%5D=xyz' },
+      more: true,
+      totalCount: 51,
+      totalEstimated: true,
+    },
+  },
+  {
+    form: 'HAL: _links.next.href',
+    body: { items: items(25, 25), _links: { next: { href: '/v1/engagements?cursor=k2' } }, total: 230 },
+    expected: { next: { url: 'https://api.example.test/v1/engagements?cursor=k2' }, more: true, totalCount: 230 },
+  },
+  {
+    form: 'Laravel: next_page_url',
+    body: {
+      data: items(25, 25),
+      next_page_url: 'https://api.example.test/v1/engagements?cursor=eyJpZCI6NTB9',
+      total: 230,
+    },
+    expected: {
+      next: { url: 'https://api.example.test/v1/engagements?cursor=eyJpZCI6NTB9' },
+      more: true,
+      totalCount: 230,
+    },
+  },
+  {
+    form: 'a cursor token: {items, next_cursor}, sent back as `cursor`',
+    body: { items: items(25, 25), next_cursor: 'b3BhcXVl' },
+    expected: { next: { query: { cursor: 'b3BhcXVl' } }, more: true, totalCount: 51, totalEstimated: true },
+  },
+  {
+    form: 'a page token under meta: meta.nextPageToken, sent back as `pageToken`',
+    body: { data: items(25, 25), meta: { nextPageToken: 'tok-3' } },
+    expected: { next: { query: { pageToken: 'tok-3' } }, more: true, totalCount: 51, totalEstimated: true },
+  },
+  {
+    form: 'a `next` that is no URL: a cursor',
+    body: { results: items(25, 25), next: 'c-51' },
+    expected: { next: { query: { cursor: 'c-51' } }, more: true, totalCount: 51, totalEstimated: true },
+  },
+  {
+    form: "Stripe: has_more, the next page after the last item's id",
+    body: { object: 'list', data: items(25, 25), has_more: true },
+    expected: { next: { query: { starting_after: 'r49' } }, more: true, totalCount: 51, totalEstimated: true },
+  },
+  {
+    form: 'Stripe: has_more false, a short page',
+    body: { object: 'list', data: items(25, 3), has_more: false },
+    expected: { more: false, totalCount: 28, totalEstimated: true },
+  },
+  {
+    form: 'a bare array with Link rel="next" (a cursor) and X-Total-Count',
+    body: items(25, 25),
+    headers: {
+      Link: '<https://api.example.test/v1/engagements?after=Y3Vy&per_page=25>; rel="next", <https://api.example.test/v1/engagements?per_page=25>; rel="first"',
+      'X-Total-Count': '230',
+    },
+    expected: {
+      next: { url: 'https://api.example.test/v1/engagements?after=Y3Vy&per_page=25' },
+      more: true,
+      totalCount: 230,
+    },
+  },
+  {
+    form: 'a bare array with Link by page number (rel="next" is page + 1): page numbers work',
+    body: items(25, 25),
+    headers: {
+      Link: '<https://api.example.test/v1/engagements?page=3&per_page=25>; rel="next", <https://api.example.test/v1/engagements?page=10&per_page=25>; rel="last"',
+    },
+    expected: { more: true, totalCount: 51, totalEstimated: true },
+  },
+  {
+    form: 'a Link header without rel="next": the last page',
+    body: items(25, 7),
+    headers: { Link: '<https://api.example.test/v1/engagements?page=1&per_page=25>; rel="first"' },
+    expected: { more: false, totalCount: 32, totalEstimated: true },
+  },
+  {
+    form: 'a total in a Total header, the body a bare array',
+    body: items(25, 25),
+    headers: { Total: '230' },
+    expected: { totalCount: 230 },
+  },
+];
+
+describe('next page forms (readPage): where the service says its next page is, and its total outside the body', () => {
+  for (const { form, body, headers, expected } of NEXT_FORMS) {
+    it(form, () => {
+      const page = readPage(body, REQUEST, asItem, { headers: new Headers(headers), url: ANSWERED });
+      const { next, more, totalCount, totalEstimated } = page;
+      assert.deepEqual(
+        JSON.parse(JSON.stringify({ next, more, totalCount, totalEstimated })),
+        JSON.parse(JSON.stringify(expected)),
+      );
+    });
+  }
+});
+
 describe('fields as frameworks write them, and fields only shown that are missing (parseEngagement)', () => {
   const complete = {
     id: 7,

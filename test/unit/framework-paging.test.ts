@@ -76,7 +76,7 @@ describe('Services that page their own way: next links, cursors, Link headers (u
       service = await startFastifyOffsetService({ count: 230, defaultLimit: 20 });
     });
 
-    it('a whole-set read follows every next link: 230 engagements once, in order, the count said, 12 requests', async () => {
+    it('a whole-set read reads every page the next links lead to: 230 engagements once, in order, the count said, 12 requests', async () => {
       const all = await apiOn(service.baseUrl).engagements.listAll();
       assert.deepEqual(
         all.items.map((e) => e.id),
@@ -85,11 +85,14 @@ describe('Services that page their own way: next links, cursors, Link headers (u
       assert.equal(all.totalCount, 230);
       assert.equal(all.stop, undefined);
       assert.equal(all.totalEstimated, undefined);
-      // 230 in the service's pages of 20: the first asked by number, then 11 links followed.
-      assert.equal(service.requests.length, 12);
+      // 230 in the service's pages of 20: the first asked by number; its next link moves the offset
+      // by its own size and the count is said, so the other 11 are asked together, each once.
       assert.equal(service.requests[0], 'GET /v1/engagements?page=1&pageSize=1000');
-      assert.equal(service.requests[1], 'GET /v1/engagements?page=1&pageSize=1000&limit=20&offset=20');
-      assert.equal(service.requests[11], 'GET /v1/engagements?page=1&pageSize=1000&limit=20&offset=220');
+      const offsets = [20, 40, 60, 80, 100, 120, 140, 160, 180, 200, 220];
+      assert.deepEqual(
+        service.requests.slice(1).sort(),
+        offsets.map((o) => `GET /v1/engagements?page=1&pageSize=1000&limit=20&offset=${o}`).sort(),
+      );
     });
 
     it('the tree shows 40 of 230 with Load more, and Load more adds the next 20 where the service said', async () => {
