@@ -34,8 +34,9 @@ export interface RequestLog {
   outcome: string;
   message?: string;
   /**
-   * Fields only shown that the answer lacked or sent malformed, each named once for the whole
+   * Fields besides the id that the answer lacked or sent malformed, each named once for the whole
    * answer however many items lacked it (see `UnreadFields`): those items show them as unknown.
+   * Then how many items were left out for want of a usable id.
    */
   unknownFields?: string;
 }
@@ -92,7 +93,7 @@ export interface RequestInit<T> {
   signal?: AbortSignal;
   /** Extra request headers (conditional headers of a write). */
   headers?: Record<string, string>;
-  /** `unread` collects the fields only shown that the answer lacks (see `parseEngagement`). */
+  /** `unread` collects the fields the answer lacks and the items it leaves out (see `parseEngagement`). */
   parse: (body: unknown, unread: UnreadFields) => T;
 }
 

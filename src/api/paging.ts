@@ -34,6 +34,8 @@ export interface PagedResult<T> {
   stop?: PagingStop;
   /** The service said no total and the end was not reached: `totalCount` is one past what was read, not a count. */
   totalEstimated?: boolean;
+  /** Rows read and left out of `items`: they have no usable id (see `Page.skipped`). */
+  skipped?: number;
 }
 
 export interface AllPagesOptions<T> {

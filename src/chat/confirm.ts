@@ -172,7 +172,7 @@ export async function prepareUpdate(
   keepConfirmation(deps, Tools.updateEngagements, input, await confirmationFor(deps, env, versions));
   const lines = list.map((id) => {
     const e = current.get(id);
-    const name = e ? `“${escapeLine(e.name)}” (${idText(id)})` : idText(id);
+    const name = e?.name !== undefined ? `“${escapeLine(e.name)}” (${idText(id)})` : idText(id);
     return `- ${name}: ${oldToNew(e, changes)}`;
   });
   const title =

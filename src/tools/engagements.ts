@@ -56,9 +56,13 @@ function matching(items: readonly Engagement[], input: FindInput): Engagement[] 
     ['updatedAt', instant(input.updatedAfter, 'updatedAfter'), instant(input.updatedBefore, 'updatedBefore')],
   ];
   return items.filter((e) => {
-    if (statuses.length && !statuses.includes(e.status.toLowerCase())) return false;
-    if (types.length && !types.includes(e.type.toLowerCase())) return false;
-    if (needle && ![e.name, e.id, e.type, e.description ?? ''].some((field) => fold(field).includes(needle)))
+    // A status or type the service sent none of readably matches none asked for.
+    if (statuses.length && (e.status === undefined || !statuses.includes(e.status.toLowerCase()))) return false;
+    if (types.length && (e.type === undefined || !types.includes(e.type.toLowerCase()))) return false;
+    if (
+      needle &&
+      ![e.name ?? '', e.id, e.type ?? '', e.description ?? ''].some((field) => fold(field).includes(needle))
+    )
       return false;
     for (const [field, after, before] of ranges) {
       if (after === undefined && before === undefined) continue;
@@ -75,9 +79,9 @@ function row(host: ToolHost, target: Target, e: Engagement): Record<string, unkn
   const shown = withUnknownFields(e);
   const out: Record<string, unknown> = {
     id: e.id,
-    name: clip(e.name, FIELD_LIMIT),
-    status: e.status,
-    type: e.type,
+    name: e.name === undefined ? shown.name : clip(e.name, FIELD_LIMIT),
+    status: shown.status,
+    type: shown.type,
     evaluationCount: shown.evaluationCount,
     createdAt: shown.createdAt,
     updatedAt: shown.updatedAt,
@@ -302,8 +306,8 @@ function report(host: ToolHost, target: Target, rows: Outcome[]): ToolResult {
         return {
           id: r.id,
           result: r.result,
-          name: r.engagement.name,
-          status: r.engagement.status,
+          name: r.engagement.name ?? unknownValue(),
+          status: r.engagement.status ?? unknownValue(),
           updatedAt: r.engagement.updatedAt ?? unknownValue(),
           link,
         };
