@@ -282,6 +282,41 @@ describe('Reliability: hostile and odd data from the service', function () {
     inputs(3);
   });
 
+  it('a create kept as it was sent, without a status (as json-server keeps it): created, said once, listed with its status unknown', async () => {
+    // The service makes it, then holds it and answers it without a status.
+    ctx.service.faults.add({
+      method: 'POST',
+      path: '/engagements',
+      kind: 'transform',
+      times: 1,
+      transform: (body) => {
+        const made = body as { id: string; status?: string };
+        const held = ctx.service.store.engagements.find((e) => e.id === made.id);
+        if (held) delete (held as { status?: string }).status;
+        delete made.status;
+        return made;
+      },
+    });
+    ctx.ui.answer(...createAnswers('Kept as sent'));
+    ctx.ui.onMessages(undefined);
+    await runCommand('createEngagement');
+    const made = ctx.service.store.engagements.filter((e) => e.name === 'Kept as sent');
+    assert.equal(made.length, 1, 'created once');
+    const id = made[0].id;
+    // One thing said: created. Until issue 45 the answer was unreadable, the read-back failed
+    // too, and the message said the change was made and that it may have been made.
+    assert.deepEqual(ctx.ui.messages, [], 'no error or warning');
+    assert.equal(eng().notices().at(-1), `$(check) Created “Kept as sent” (${id}).`);
+    // Every later list read lists it with the others; nothing says the refresh failed.
+    await runCommand('refreshEngagements');
+    const row = (await eng().tree()).find((i) => i.kind === 'engagement' && i.id === id);
+    assert.ok(row, 'listed after a refresh');
+    assert.equal(row.icon, 'question');
+    assert.match(row.description ?? '', /^status unknown · onboarding · /);
+    assert.equal(eng().message(), undefined);
+    inputs(1);
+  });
+
   it('a create answered 200 with a wrong shape and nothing made: read back, said once, Retry offered, nothing sent again by itself', async () => {
     // An id of no type an id can have (a whole number is one since issue 38: json-server's).
     ctx.service.faults.add({ method: 'POST', kind: 'body', body: { id: false, name: null } });
