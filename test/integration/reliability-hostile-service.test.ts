@@ -264,6 +264,13 @@ describe('Reliability: hostile and odd data from the service', function () {
     assert.match(row.description ?? '', /^status unknown · /, 'and says so in words');
     assert.ok(!items.some((i) => i.id === idless), 'the row without an id is not shown');
     assert.equal(eng().message(), '1 engagement without an id is not shown; details in the log.');
+    // An engagement whose status is unknown can be given one.
+    ctx.ui.answer(() => 'completed');
+    await runCommand('changeEngagementStatus', nameless);
+    assert.equal(ctx.service.store.engagements.find((e) => e.id === nameless)?.status, 'completed');
+    const changed = (await eng().tree()).find((i) => i.kind === 'engagement' && i.id === nameless);
+    assert.equal(changed?.icon, 'pass-filled', 'the row shows the status given');
+    assert.equal(eng().notices().at(-1), `$(check) Updated “${nameless} (name unknown)”.`);
     inputs(3);
 
     const period = ctx.service.store.currentPeriod();
