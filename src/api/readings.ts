@@ -381,9 +381,10 @@ function contractNames(obj: Obj, fields: readonly string[]): Obj {
 }
 
 /**
- * The display-only fields one reading (one answer) found missing or malformed: each field
- * once, with how many items lacked it and the first of them, so a page of 10,000 rows that all
- * lack `createdAt` is one line of the log, not 10,000.
+ * The fields besides the id that one reading (one answer) found missing or malformed: each
+ * field once, with how many items lacked it and the first of them, so a page of 10,000 rows that
+ * all lack `createdAt` is one line of the log, not 10,000. Then the items left out of a list for
+ * want of a usable id, counted the same way.
  */
 export class UnreadFields {
   private readonly fields = new Map<string, { count: number; first: ShapeError }>();
