@@ -97,7 +97,7 @@ export async function findEngagements(host: ToolHost, input: FindInput, signal?:
   const sort = SORT_FIELDS.includes(input.sort as SortField) ? (input.sort as SortField) : 'updated';
   const direction = input.direction === 'asc' || input.direction === 'desc' ? input.direction : naturalDirection(sort);
   const limit = Math.min(MAX_LISTED, Math.max(1, Math.floor(Number(input.limit ?? 20)) || 20));
-  const { items } = await host.wholeSet(target, signal);
+  const { items, skipped } = await host.wholeSet(target, signal);
   const found = sortEngagements(matching(items, input), sort, direction);
   const shown = found.slice(0, limit);
   const summary =
@@ -118,10 +118,17 @@ export async function findEngagements(host: ToolHost, input: FindInput, signal?:
           MAX_LISTED,
         )
       : '';
+  // Rows without an id are not among them: said, so no one takes the list for all there is.
+  const leftOut = !skipped
+    ? ''
+    : skipped === 1
+      ? l10n.t('1 engagement the service sent without an id is left out: it cannot be read or changed.')
+      : l10n.t('{0} engagements the service sent without an id are left out: they cannot be read or changed.', skipped);
   return textResult(
     heading(target),
     summary,
     hint,
+    leftOut,
     shown.length ? dataBlock(shown.map((e) => row(host, target, e))) : '',
   );
 }
