@@ -264,6 +264,17 @@ describe('Reliability: hostile and odd data from the service', function () {
     assert.match(row.description ?? '', /^status unknown · /, 'and says so in words');
     assert.ok(!items.some((i) => i.id === idless), 'the row without an id is not shown');
     assert.equal(eng().message(), '1 engagement without an id is not shown; details in the log.');
+    // Its details open (read again by its id), the name and status said to be unknown.
+    await runCommand('openEngagement', nameless);
+    const details = await waitFor(
+      () =>
+        eng().details()?.view?.id === nameless && !eng().details()?.view?.busy ? eng().details()?.view : undefined,
+      'its details',
+    );
+    assert.equal(details.error, undefined);
+    assert.equal(details.name, `${nameless} (name unknown)`);
+    assert.deepEqual(details.status, { text: 'unknown', kind: 'unknown' });
+    eng().closeDetails();
     // An engagement whose status is unknown can be given one.
     ctx.ui.answer(() => 'completed');
     await runCommand('changeEngagementStatus', nameless);
