@@ -35,8 +35,9 @@ export interface RequestLog {
   outcome: string;
   message?: string;
   /**
-   * Fields only shown that the answer lacked or sent malformed, each named once for the whole
+   * Fields besides the id that the answer lacked or sent malformed, each named once for the whole
    * answer however many items lacked it (see `UnreadFields`): those items show them as unknown.
+   * Then how many items were left out for want of a usable id.
    */
   unknownFields?: string;
 }
@@ -99,7 +100,8 @@ export interface RequestInit<T> {
    */
   link?: string;
   /**
-   * `unread` collects the fields only shown that the answer lacks (see `parseEngagement`);
+   * `unread` collects the fields the answer lacks and the items it leaves out (see
+   * `parseEngagement`);
    * `answer` is what the answer says besides its body (its headers, the URL that answered).
    */
   parse: (body: unknown, unread: UnreadFields, answer: PageAnswer) => T;

@@ -10,8 +10,16 @@ import { ApiError, isApiError } from './errors';
 import type { PagedResult } from './paging';
 import { pageQuery } from './pageLinks';
 import { fetchAllPages } from './paging';
-import type { UnreadFields, WriteAnswer } from './readings';
-import { locatedId, parseEngagement, readPage } from './readings';
+import type { ListedField, UnlistedRow, UnreadFields, WriteAnswer } from './readings';
+import {
+  isListed,
+  locatedId,
+  parseEngagement,
+  parseListedEngagement,
+  readPage,
+  rowKey,
+  withoutUnlisted,
+} from './readings';
 import type {
   AcceptedWrite,
   CallOptions,
@@ -51,9 +59,19 @@ const ANSWER_DATE_SLACK_MS = 5_000;
 
 const MARKER = 'id';
 
-/** A single engagement's answer (a read, a write's), its unknown fields told to `unread`. */
+/** A single engagement's answer (a read), its unknown fields told to `unread`. */
 function readEngagement(body: unknown, unread: UnreadFields): Engagement {
   return parseEngagement(body, '', unread);
+}
+
+/**
+ * A write's answer as the engagement: it must hold the name and type (and what the write
+ * changed), else it is a part of the engagement (an id, a pending body, the fields changed) and
+ * the engagement is read back. A status left out of a create's answer is unknown, not a reason
+ * to read it back: the service made it (json-server keeps a create as it was sent).
+ */
+function readWritten(needs: readonly ListedField[]) {
+  return (body: unknown, unread: UnreadFields): Engagement => parseEngagement(body, '', unread, needs);
 }
 
 /** A 400 or 422 from the service (not a request refused before sending): it may not take the page size asked. */
@@ -88,17 +106,22 @@ export class EngagementsApi {
    * One page as the service answers it: its `page` and `pageSize` may differ from the request.
    * With `next` (what the page before named), that page: `page` is only its number here.
    */
-  async list(
-    { page = 1, pageSize = 25, next }: PageRequest = {},
-    options: CallOptions = {},
-  ): Promise<Page<Engagement>> {
+  async list(request: PageRequest = {}, options: CallOptions = {}): Promise<Page<Engagement>> {
+    return withoutUnlisted(await this.rows(request, options));
+  }
+
+  /** One page's rows, an `UnlistedRow` for each without a usable id (it counts for paging, and is never listed). */
+  private async rows(
+    { page = 1, pageSize = 25, next }: PageRequest,
+    options: CallOptions,
+  ): Promise<Page<Engagement | UnlistedRow>> {
     // The contract sets no bound on the list's page size: the service enforces its own.
     refuse(validatePageRequest(page, pageSize, Number.MAX_SAFE_INTEGER));
     return this.client.request(ENDPOINTS.list, {
       ...pageQuery({ page, pageSize }, next),
       signal: options.signal,
       parse: (body, unread, answer) =>
-        readPage(body, { page, pageSize }, (item, path) => parseEngagement(item, path, unread), answer),
+        readPage(body, { page, pageSize }, (item, path) => parseListedEngagement(item, path, unread), answer),
     });
   }
 
@@ -113,13 +136,17 @@ export class EngagementsApi {
   ): Promise<PagedResult<Engagement>> {
     const firstSize = options.pageSize ?? LIST_ALL_PAGE_SIZES[this.allSizeIndex];
     let refused = 0;
-    const fetchPage = async (page: number, size: number, signal?: AbortSignal): Promise<Page<Engagement>> => {
-      if (page !== 1 || options.pageSize !== undefined) return this.list({ page, pageSize: size }, { signal });
+    const fetchPage = async (
+      page: number,
+      size: number,
+      signal?: AbortSignal,
+    ): Promise<Page<Engagement | UnlistedRow>> => {
+      if (page !== 1 || options.pageSize !== undefined) return this.rows({ page, pageSize: size }, { signal });
       // The first page tells which size the service takes: a refused size is asked again smaller.
       for (;;) {
         const asked = LIST_ALL_PAGE_SIZES[this.allSizeIndex];
         try {
-          return await this.list({ page, pageSize: asked }, { signal });
+          return await this.rows({ page, pageSize: asked }, { signal });
         } catch (error) {
           if (!refusesPageSize(error) || this.allSizeIndex >= LIST_ALL_PAGE_SIZES.length - 1) throw error;
           this.allSizeIndex++;
@@ -128,15 +155,17 @@ export class EngagementsApi {
       }
     };
     const result = await fetchAllPages(fetchPage, {
-      followNext: (next, page, signal) => this.list({ page, pageSize: firstSize, next }, { signal }),
+      followNext: (next, page, signal) => this.rows({ page, pageSize: firstSize, next }, { signal }),
       pageSize: firstSize,
       concurrency: options.concurrency ?? this.client.concurrency,
       limit: options.limit,
       signal: options.signal,
       onProgress: options.onProgress,
-      idOf: (engagement) => engagement.id,
+      idOf: rowKey,
     });
-    return refused ? { ...result, requests: result.requests + refused } : result;
+    const items = result.items.filter(isListed);
+    const skipped = result.items.length - items.length;
+    return { ...result, items, requests: result.requests + refused, ...(skipped ? { skipped } : {}) };
   }
 
   async get(id: string, options: CallOptions = {}): Promise<Engagement> {
@@ -170,7 +199,7 @@ export class EngagementsApi {
     const answer = await this.client.send(ENDPOINTS.create, {
       json: body,
       signal: options.signal,
-      parse: readEngagement,
+      parse: readWritten(['name', 'type']),
       marker: MARKER,
     });
     const located = locatedId(answer.location, this.client.baseUrl, 'engagements');
@@ -201,7 +230,7 @@ export class EngagementsApi {
       json: body,
       signal: options.signal,
       headers: preconditions(this.etags.get(id), options.expectedUpdatedAt),
-      parse: readEngagement,
+      parse: readWritten(body.status === undefined ? ['name', 'type'] : ['name', 'type', 'status']),
       marker: MARKER,
     });
     return this.settle(
@@ -475,10 +504,11 @@ export function changedFields(
   wanted: EngagementChanges,
 ): EngagementChanges {
   const changes: EngagementChanges = {};
-  if (wanted.name !== undefined && wanted.name.trim() !== current.name.trim()) changes.name = wanted.name.trim();
+  if (wanted.name !== undefined && wanted.name.trim() !== current.name?.trim()) changes.name = wanted.name.trim();
   if (wanted.description !== undefined && wanted.description.trim() !== (current.description ?? '').trim())
     changes.description = wanted.description.trim();
-  if (wanted.status !== undefined && wanted.status.trim() !== current.status.trim())
+  // An unknown status (the service sent none readably) is changed by any status given.
+  if (wanted.status !== undefined && wanted.status.trim() !== current.status?.trim())
     changes.status = wanted.status.trim();
   return changes;
 }

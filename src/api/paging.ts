@@ -42,6 +42,8 @@ export interface PagedResult<T> {
   totalEstimated?: boolean;
   /** Where the page after the last one read is, as the service named it (a reading stopped at `limit`). */
   next?: NextPage;
+  /** Rows read and left out of `items`: they have no usable id (see `Page.skipped`). */
+  skipped?: number;
 }
 
 export interface AllPagesOptions<T> {

@@ -295,35 +295,40 @@ function id(obj: Obj, path: string): string {
   );
 }
 
+/** The fields an engagement is listed by besides its id: unknown when missing or malformed. */
+export type ListedField = 'name' | 'type' | 'status';
+
 /**
- * An engagement. Its id, name, type and status are what the extension works with: without one
- * of them the answer is unreadable, the field named. What is only shown (the evaluation count,
- * the timestamps, the description) may be missing or malformed: it is left out (shown as
- * unknown) and told to `unread`, so one row never hides the others or fails a write.
+ * An engagement. Only its id is needed to list it, open it and write to it: without a usable
+ * id the answer is unreadable, the field named. Every other field may be missing or malformed:
+ * it is left out (shown as unknown) and told to `unread`, so one row never hides the others or
+ * fails a write. `needs` names the fields of `ListedField` that must be there all the same (a
+ * write's answer without them is not the engagement but a part of it, read back).
  */
-export function parseEngagement(value: unknown, path = '', unread?: UnreadFields): Engagement {
+export function parseEngagement(
+  value: unknown,
+  path = '',
+  unread?: UnreadFields,
+  needs: readonly ListedField[] = [],
+): Engagement {
   const obj = contractNames(object(value, path), ENGAGEMENT_FIELDS);
-  const engagement: Engagement = {
-    ...obj,
-    id: id(obj, path),
-    name: string(obj, 'name', path),
-    type: string(obj, 'type', path),
-    status: string(obj, 'status', path),
-  };
-  delete engagement.description;
-  delete engagement.evaluationCount;
-  delete engagement.createdAt;
-  delete engagement.updatedAt;
+  const engagement: Engagement = { ...obj, id: id(obj, path) };
+  for (const key of ENGAGEMENT_FIELDS) if (key !== 'id') delete engagement[key];
   const shown = (key: string, read: () => unknown, optional = false): unknown => {
     if (optional && (obj[key] === undefined || obj[key] === null)) return undefined;
     try {
       return read();
     } catch (error) {
       if (!(error instanceof ShapeError)) throw error;
+      if ((needs as readonly string[]).includes(key)) throw error;
       unread?.add(key, error);
       return undefined;
     }
   };
+  for (const key of ['name', 'type', 'status'] as const) {
+    const text = shown(key, () => string(obj, key, path));
+    if (typeof text === 'string') engagement[key] = text;
+  }
   const description = shown('description', () => optionalString(obj, 'description', path), true);
   const evaluationCount = shown('evaluationCount', () => number(obj, 'evaluationCount', path, { integer: true }));
   const createdAt = shown('createdAt', () => string(obj, 'createdAt', path));
@@ -333,6 +338,46 @@ export function parseEngagement(value: unknown, path = '', unread?: UnreadFields
   if (typeof createdAt === 'string') engagement.createdAt = createdAt;
   if (typeof updatedAt === 'string') engagement.updatedAt = updatedAt;
   return engagement;
+}
+
+/**
+ * A row of a list left out for want of a usable id. Paging still counts it, and knows it again
+ * when a service answers the same page twice, by where it stood on its page and what it held.
+ */
+export class UnlistedRow {
+  constructor(readonly key: string) {}
+}
+
+/**
+ * A row of a list: the engagement, or an `UnlistedRow` when it has no usable id (nothing could
+ * open it or write to it, nor tell it from another): left out of the list, and told to `unread`
+ * (the log names it, and the page counts it as skipped).
+ */
+export function parseListedEngagement(value: unknown, path: string, unread?: UnreadFields): Engagement | UnlistedRow {
+  try {
+    return parseEngagement(value, path, unread);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    unread?.leaveOut(error);
+    return new UnlistedRow(`\u0000${path} ${JSON.stringify(value) ?? String(value)}`);
+  }
+}
+
+/** What paging knows a row by: an engagement's id, or an unlisted row's key. */
+export function rowKey(row: Engagement | UnlistedRow): string {
+  return row instanceof UnlistedRow ? row.key : row.id;
+}
+
+/** Whether a row is listed: an engagement, not a row left out. */
+export function isListed(row: Engagement | UnlistedRow): row is Engagement {
+  return !(row instanceof UnlistedRow);
+}
+
+/** A page of rows as engagements, the rows without a usable id left out and counted (`skipped`). */
+export function withoutUnlisted(page: Page<Engagement | UnlistedRow>): Page<Engagement> {
+  const data = page.data.filter(isListed);
+  const skipped = page.data.length - data.length;
+  return skipped ? { ...page, data, skipped } : { ...page, data };
 }
 
 /**
@@ -354,12 +399,14 @@ function contractNames(obj: Obj, fields: readonly string[]): Obj {
 }
 
 /**
- * The display-only fields one reading (one answer) found missing or malformed: each field
- * once, with how many items lacked it and the first of them, so a page of 10,000 rows that all
- * lack `createdAt` is one line of the log, not 10,000.
+ * The fields besides the id that one reading (one answer) found missing or malformed: each
+ * field once, with how many items lacked it and the first of them, so a page of 10,000 rows that
+ * all lack `createdAt` is one line of the log, not 10,000. Then the items left out of a list for
+ * want of a usable id, counted the same way.
  */
 export class UnreadFields {
   private readonly fields = new Map<string, { count: number; first: ShapeError }>();
+  private leftOut?: { count: number; first: ShapeError };
 
   add(field: string, error: ShapeError): void {
     const known = this.fields.get(field);
@@ -367,16 +414,28 @@ export class UnreadFields {
     else this.fields.set(field, { count: 1, first: error });
   }
 
-  /** `evaluationCount unknown on 3 items (first: results[2].evaluationCount: expected an integer, got nothing)`; undefined when none. */
-  summary(): string | undefined {
-    if (this.fields.size === 0) return undefined;
-    return [...this.fields]
-      .map(
-        ([field, { count, first }]) =>
-          `${field} unknown on ${count} item${count === 1 ? '' : 's'} (first: ${first.message})`,
-      )
-      .join('; ');
+  /** An item left out of a list: it has no usable id. */
+  leaveOut(error: ShapeError): void {
+    if (this.leftOut) this.leftOut.count++;
+    else this.leftOut = { count: 1, first: error };
   }
+
+  /**
+   * `evaluationCount unknown on 3 items (first: results[2].evaluationCount: expected an integer, got nothing)`,
+   * then `1 item without a usable id left out (first: …)`; undefined when none.
+   */
+  summary(): string | undefined {
+    const parts = [...this.fields].map(
+      ([field, { count, first }]) => `${field} unknown on ${items(count)} (first: ${first.message})`,
+    );
+    if (this.leftOut)
+      parts.push(`${items(this.leftOut.count)} without a usable id left out (first: ${this.leftOut.first.message})`);
+    return parts.length ? parts.join('; ') : undefined;
+  }
+}
+
+function items(count: number): string {
+  return `${count} item${count === 1 ? '' : 's'}`;
 }
 
 /** A usage detail record: the contract leaves its fields open, so any object is one. */

@@ -3,11 +3,15 @@
 
 export interface Engagement {
   id: string;
-  name: string;
+  /**
+   * Undefined when the service sent none or a malformed one: the row is still listed, its name
+   * shown as unknown (the log says so once per answer). The same for `type` and `status`.
+   */
+  name?: string;
   description?: string;
-  type: string;
+  type?: string;
   /** Any string: the contract names `active` and `completed` but not the full set. */
-  status: string;
+  status?: string;
   /**
    * Only shown: undefined when the service sent none or a malformed one (shown as unknown; the
    * log says so once per answer). The same for `createdAt`, `updatedAt` and `description`.
@@ -44,6 +48,8 @@ export interface Page<T> {
   next?: NextPage;
   /** The service said whether a page follows (a next link or cursor, `has_more`, `next: null`); undefined when it did not say. */
   more?: boolean;
+  /** Rows of this page left out of `data`: they have no usable id (the log says which). */
+  skipped?: number;
 }
 
 /**

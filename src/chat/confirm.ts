@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Engagement, EngagementChanges } from '../api/types';
 import { LIMITS, mapLimited } from '../core/concurrency';
-import { escapeLine } from '../core/engagementText';
+import { escapeLine, unknownValue } from '../core/engagementText';
 import type { Environment } from '../session/model';
 import { Tools } from '../tools/definitions';
 import { type CreateInput, type UpdateInput, ids, wanted } from '../tools/engagements';
@@ -123,7 +123,14 @@ function oldToNew(e: Engagement | undefined, changes: EngagementChanges): string
   const parts: string[] = [];
   for (const key of ['name', 'description', 'status'] as const) {
     if (changes[key] === undefined) continue;
-    const before = e ? field(key === 'description' ? (e.description ?? '') : e[key]) : vscode.l10n.t('(not read)');
+    // A name or status the service sent none of readably is unknown, not none.
+    const before = !e
+      ? vscode.l10n.t('(not read)')
+      : key === 'description'
+        ? field(e.description ?? '')
+        : e[key] === undefined
+          ? unknownValue()
+          : field(e[key]);
     parts.push(`${key}: ${before} → ${field(changes[key])}`);
   }
   return parts.join('; ');
@@ -172,7 +179,7 @@ export async function prepareUpdate(
   keepConfirmation(deps, Tools.updateEngagements, input, await confirmationFor(deps, env, versions));
   const lines = list.map((id) => {
     const e = current.get(id);
-    const name = e ? `“${escapeLine(e.name)}” (${idText(id)})` : idText(id);
+    const name = e?.name !== undefined ? `“${escapeLine(e.name)}” (${idText(id)})` : idText(id);
     return `- ${name}: ${oldToNew(e, changes)}`;
   });
   const title =

@@ -9,7 +9,13 @@ import type { WholeSets } from '../tools/host';
 
 /** What chat reads and writes of the active environment's engagements. */
 interface EngagementsPort {
-  snapshot(): { readonly items: readonly Engagement[]; readonly complete: boolean; readonly error?: unknown };
+  snapshot(): {
+    readonly items: readonly Engagement[];
+    readonly complete: boolean;
+    readonly error?: unknown;
+    /** Rows left out for want of an id (see `StoreSnapshot.skipped`). */
+    readonly skipped?: number;
+  };
   /** How long ago the items were read (ms). */
   age(): number;
   get(id: string): Engagement | undefined;

@@ -6,6 +6,7 @@
 // it carries nothing else (no URL, no key, no write).
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
+import { nameText } from '../core/engagementText';
 import { originOf, shownLabel } from '../session/model';
 import { Commands, EXTENSION_ID } from '../shared/constants';
 import { statusNotice } from '../ui/ui';
@@ -115,5 +116,5 @@ export async function copyLink(services: Services, ports: ChatPorts, args: unkno
   const link = engagement && linkOf(services, engagement.id);
   if (!engagement || !link) return;
   await vscode.env.clipboard.writeText(link);
-  statusNotice(vscode.l10n.t('Copied the link of “{0}”.', engagement.name));
+  statusNotice(vscode.l10n.t('Copied the link of “{0}”.', nameText(engagement)));
 }

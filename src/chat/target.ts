@@ -148,7 +148,7 @@ export function chatHost(deps: ChatDeps): ToolHost {
       const shown = store.snapshot();
       if (!loaded)
         throw shown.error instanceof Error ? shown.error : new Error('Reading the engagements was cancelled.');
-      return { items: shown.items, read: !fresh };
+      return { items: shown.items, read: !fresh, skipped: shown.skipped };
     },
     known: (target, id) => (target.active ? store.get(id) : wholeSets.get(target, id)),
     written(target, engagement, created = false) {

@@ -52,7 +52,20 @@ export function unknownValue(): string {
   return l10n.t('unknown');
 }
 
-/** `quality-review · 12 evaluations · updated 3 days ago`; `quality-review · evaluations unknown · updated unknown` without them. */
+/** A name, type or status the service sent none of readably: `unknown` (see `parseEngagement`). */
+export function fieldText(value: string | undefined): string {
+  return value === undefined ? unknownValue() : value;
+}
+
+/**
+ * What an engagement is called in rows and messages: its name, or, when the service sent none
+ * readably, its id and that the name is unknown (`42 (name unknown)`).
+ */
+export function nameText(engagement: Pick<Engagement, 'id' | 'name'>): string {
+  return engagement.name === undefined ? l10n.t('{0} (name unknown)', engagement.id) : engagement.name;
+}
+
+/** `quality-review · 12 evaluations · updated 3 days ago`; `type unknown · evaluations unknown · updated unknown` without them. */
 export function describeEngagement(
   engagement: Engagement,
   now: number = Date.now(),
@@ -60,19 +73,19 @@ export function describeEngagement(
 ): string {
   const count = engagement.evaluationCount;
   return [
-    displayText(engagement.type),
+    engagement.type === undefined ? l10n.t('type unknown') : displayText(engagement.type),
     count === undefined ? l10n.t('evaluations unknown') : words.evaluations(count, formatCount(count)),
     words.updated(engagement.updatedAt === undefined ? unknownValue() : relativeTime(engagement.updatedAt, now)),
   ].join(' · ');
 }
 
-/** The fields only shown that are unknown on an engagement: what the chat tools' answers write as unknown. */
-const SHOWN_ONLY = ['evaluationCount', 'createdAt', 'updatedAt'] as const;
+/** The fields that may be unknown on an engagement: what the chat tools' answers and exports write as unknown. */
+const MAY_BE_UNKNOWN = ['name', 'type', 'status', 'evaluationCount', 'createdAt', 'updatedAt'] as const;
 
-/** The engagement's fields, each field only shown that the service did not send readably as unknown (for answers given as data). */
+/** The engagement's fields, each one the service did not send readably as unknown (for answers given as data). */
 export function withUnknownFields(engagement: Engagement): Record<string, unknown> {
   const out: Record<string, unknown> = { ...engagement };
-  for (const field of SHOWN_ONLY) if (engagement[field] === undefined) out[field] = unknownValue();
+  for (const field of MAY_BE_UNKNOWN) if (engagement[field] === undefined) out[field] = unknownValue();
   return out;
 }
 
@@ -143,17 +156,17 @@ export function engagementMarkdown(
   const w = (options.words ?? engagementWords()).fields;
   const lines: string[] = [];
   const tooltip = options.heading === false;
-  if (!tooltip) lines.push(`## ${escapeLine(engagement.name)}`, '');
+  if (!tooltip) lines.push(`## ${escapeLine(nameText(engagement))}`, '');
   lines.push(`| | |`, `|---|---|`);
   // In a table a pipe ends the cell even inside code, unless escaped (GFM).
   lines.push(`| ${w.id} | ${inlineCode(engagement.id).replace(/\|/g, '\\|')} |`);
-  lines.push(`| ${w.type} | ${escapeLine(engagement.type)} |`);
+  lines.push(`| ${w.type} | ${escapeLine(fieldText(engagement.type))} |`);
   lines.push(`| ${w.status} | ${escapeLine(statusLook(engagement.status).text)} |`);
   lines.push(`| ${w.evaluations} | ${evaluationCountText(engagement)} |`);
   lines.push(`| ${w.created} | ${when(engagement.createdAt, now)} |`);
   lines.push(`| ${w.updated} | ${when(engagement.updatedAt, now)} |`);
   // In a tooltip the short facts come first; a long name cannot push them out of sight.
-  if (tooltip) lines.push('', `**${w.name}**`, '', escapeMarkdown(engagement.name));
+  if (tooltip) lines.push('', `**${w.name}**`, '', escapeMarkdown(fieldText(engagement.name)));
   lines.push('', `**${w.description}**`, '');
   const description = engagement.description?.trim();
   lines.push(description ? escapeMarkdown(description) : `*${w.noDescription}*`);
@@ -171,13 +184,16 @@ export function engagementMarkdown(
 const KNOWN_STATUSES: readonly string[] = ['active', 'completed'];
 
 export interface StatusLook {
-  /** `active`, `completed`, or `other` for any value the contract does not name. */
-  kind: 'active' | 'completed' | 'other';
+  /**
+   * `active`, `completed`, `other` for any value the contract does not name, `unknown` when the
+   * service sent no status readably.
+   */
+  kind: 'active' | 'completed' | 'other' | 'unknown';
   /** Codicon id for a ThemeIcon. */
   icon: string;
   /** Contributed colour id (package.json `contributes.colors`), none for unknown statuses. */
   colorId?: string;
-  /** What to show: the status itself (the raw text for unknown ones). */
+  /** What to show: the status itself (the raw text for ones the contract does not name), or `unknown`. */
   text: string;
 }
 
@@ -186,7 +202,9 @@ export const STATUS_COLORS = {
   completed: 'engagementUsage.status.completed',
 } as const;
 
-export function statusLook(status: string): StatusLook {
+/** The look of a status; `undefined` is a status the service sent none of readably. */
+export function statusLook(status: string | undefined): StatusLook {
+  if (status === undefined) return { kind: 'unknown', icon: 'question', text: unknownValue() };
   const normalised = status.trim().toLowerCase();
   if (normalised === 'active')
     return { kind: 'active', icon: 'circle-large-filled', colorId: STATUS_COLORS.active, text: status };

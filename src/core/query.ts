@@ -81,12 +81,13 @@ function fold(text: string): string {
     .toLowerCase();
 }
 
+/** A field the service sent none of readably (undefined) matches no value a filter names. */
 export function matchesFilter(engagement: Engagement, filter: EngagementFilter): boolean {
-  if (filter.statuses?.length && !filter.statuses.some((s) => s.toLowerCase() === engagement.status.toLowerCase()))
-    return false;
-  if (filter.types?.length && !filter.types.includes(engagement.type)) return false;
+  const { status, type, name } = engagement;
+  if (filter.statuses?.length && !filter.statuses.some((s) => s.toLowerCase() === status?.toLowerCase())) return false;
+  if (filter.types?.length && (type === undefined || !filter.types.includes(type))) return false;
   const needle = filter.nameContains?.trim();
-  if (needle && !fold(engagement.name).includes(fold(needle))) return false;
+  if (needle && (name === undefined || !fold(name).includes(fold(needle)))) return false;
   return true;
 }
 
@@ -132,22 +133,30 @@ export function sortEngagements(
   const sign = direction === 'asc' ? 1 : -1;
   const key = numericKey(field);
   const keys = key ? items.map(key) : undefined;
-  const byName = (a: Engagement, b: Engagement) => collator.compare(a.name, b.name);
+  // An unknown name sorts after every known one, either way.
+  const byName = (a: Engagement, b: Engagement) =>
+    a.name === undefined || b.name === undefined
+      ? Number(a.name === undefined) - Number(b.name === undefined)
+      : collator.compare(a.name, b.name);
   const order = items.map((_, index) => index);
   order.sort((i, j) => {
     const a = items[i];
     const b = items[j];
-    const primary = keys ? byKey(keys[i], keys[j], sign) : sign * byName(a, b);
+    const primary = keys
+      ? byKey(keys[i], keys[j], sign)
+      : a.name === undefined || b.name === undefined
+        ? byName(a, b)
+        : sign * byName(a, b);
     return primary || byName(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   });
   return order.map((index) => items[index]);
 }
 
 export interface EngagementGroup {
-  /** Stable key: the status (lower case) or the type. */
-  key: string;
-  /** The value as shown (the first spelling seen). */
-  label: string;
+  /** Stable key: the status (lower case) or the type; undefined for the engagements whose value is unknown. */
+  key: string | undefined;
+  /** The value as shown (the first spelling seen); undefined when unknown. */
+  label: string | undefined;
   items: Engagement[];
 }
 
@@ -182,16 +191,20 @@ function computeQuery(items: readonly Engagement[], query: EngagementQuery): Que
     query.direction,
   );
   if (query.group === 'none') return { items: visible };
-  const groups = new Map<string, EngagementGroup>();
+  const groups = new Map<string | undefined, EngagementGroup>();
   for (const engagement of visible) {
     const value = query.group === 'status' ? engagement.status : engagement.type;
-    const key = query.group === 'status' ? value.toLowerCase() : value;
+    const key = query.group === 'status' ? value?.toLowerCase() : value;
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { key, label: value, items: [] }));
     group.items.push(engagement);
   }
-  const rank = (key: string) => (query.group !== 'status' ? 0 : key === 'active' ? 0 : key === 'completed' ? 1 : 2);
-  const ordered = [...groups.values()].sort((a, b) => rank(a.key) - rank(b.key) || collator.compare(a.label, b.label));
+  // Those whose value is unknown come last.
+  const rank = (key: string | undefined) =>
+    key === undefined ? 3 : query.group !== 'status' ? 0 : key === 'active' ? 0 : key === 'completed' ? 1 : 2;
+  const ordered = [...groups.values()].sort(
+    (a, b) => rank(a.key) - rank(b.key) || collator.compare(a.label ?? '', b.label ?? ''),
+  );
   return { items: visible, groups: ordered };
 }
 
@@ -201,6 +214,7 @@ export function distinctValues(items: readonly Engagement[], field: 'status' | '
   for (const engagement of items) {
     const value = engagement[field];
     if (
+      value !== undefined &&
       value.trim() !== '' &&
       !out.some((v) => (field === 'status' ? v.toLowerCase() === value.toLowerCase() : v === value))
     )

@@ -142,8 +142,10 @@ async function submit(deps: EngagementDeps, input: NewEngagement, pinned?: Pinne
     check: () => pin.api.engagements.findCreated(input, sentAt),
     done: async (created, how) => {
       if (pin.active()) deps.store.upsert(created, true);
-      confirmWrite(deps, vscode.l10n.t('Created “{0}” ({1}).', created.name, created.id), how);
-      if (pin.active() && !(await deps.view.reveal(created.id))) await hiddenByFilter(deps, created.name);
+      // Its name as the service holds it; as sent when the service's answer left it out.
+      const name = created.name ?? input.name;
+      confirmWrite(deps, vscode.l10n.t('Created “{0}” ({1}).', name, created.id), how);
+      if (pin.active() && !(await deps.view.reveal(created.id))) await hiddenByFilter(deps, name);
     },
     accepted: {
       pending: vscode.l10n.t(

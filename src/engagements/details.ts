@@ -2,7 +2,7 @@
 // details panel that shows them (a webview, its messages checked), and copying an id.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
-import { engagementWords } from '../core/engagementText';
+import { engagementWords, nameText } from '../core/engagementText';
 import { shortLabel } from '../core/text';
 import { WebviewErrorReports } from '../core/webviewErrors';
 import { Commands, WebviewTypes } from '../shared/constants';
@@ -43,7 +43,7 @@ export async function openDetails(
     deps.services.log.error(`Reading engagement ${target.id} failed`, error);
     panel.settle(target.id, { error });
     await showError(ui(deps), error, {
-      action: vscode.l10n.t('read “{0}”', target.name),
+      action: vscode.l10n.t('read “{0}”', nameText(target)),
       environmentLabel: environmentLabel(deps),
       retry: async () => {
         panel.show(target, environmentId, { busy: true });
@@ -63,7 +63,7 @@ export async function copyId(deps: EngagementDeps, args: unknown[]): Promise<voi
   const target = await singleTarget(deps, args, vscode.l10n.t('Copy the id of…'));
   if (!target) return;
   await vscode.env.clipboard.writeText(target.id);
-  notice(deps, vscode.l10n.t('Copied the id of “{0}”: {1}', target.name, target.id));
+  notice(deps, vscode.l10n.t('Copied the id of “{0}”: {1}', nameText(target), target.id));
 }
 
 // The engagement details: one reusable webview panel (a preview tab) showing every field of
@@ -208,7 +208,7 @@ export class DetailsPanel implements vscode.Disposable {
 
   private title(): string {
     const e = this.shown?.engagement;
-    return e ? shortLabel(e.name, e.id, 40) : vscode.l10n.t('Engagement');
+    return e ? shortLabel(nameText(e), e.id, 40) : vscode.l10n.t('Engagement');
   }
 
   /** Handles one message exactly as it came from the webview. Tests call this too. */

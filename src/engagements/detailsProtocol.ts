@@ -2,7 +2,8 @@
 // checks the host applies to everything the webview sends, and the pure builder of what the
 // panel shows. No `vscode`, no DOM.
 import type { Engagement } from '../api/types';
-import { evaluationCountText, extraFields, statusLook } from '../core/engagementText';
+import type { StatusLook } from '../core/engagementText';
+import { evaluationCountText, extraFields, fieldText, nameText, statusLook } from '../core/engagementText';
 import { absoluteTime, relativeTime } from '../core/format';
 export { fillPlaceholders as fill } from '../core/l10n';
 
@@ -25,7 +26,7 @@ export interface DetailsView {
   environment: string;
   id: string;
   name: string;
-  status: { text: string; kind: 'active' | 'completed' | 'other' };
+  status: { text: string; kind: StatusLook['kind'] };
   fields: DetailsField[];
   description?: string;
   /** Fields the contract does not name, as the service sent them. */
@@ -117,11 +118,11 @@ export function detailsView(
   return {
     environment: options.environment,
     id: engagement.id,
-    name: engagement.name,
+    name: nameText(engagement),
     status: { text: look.text, kind: look.kind },
     fields: [
       { label: w.id, value: engagement.id, code: true },
-      { label: w.type, value: engagement.type },
+      { label: w.type, value: fieldText(engagement.type) },
       { label: w.status, value: look.text },
       { label: w.evaluations, value: evaluationCountText(engagement) },
       date(w.created, engagement.createdAt),

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import { formatCount } from '../core/format';
-import { statusLook } from '../core/engagementText';
+import { fieldText, nameText, statusLook } from '../core/engagementText';
 import { escapeIcons, safeText, shortLabel } from '../core/text';
 import { Commands } from '../shared/constants';
 import { describeError } from '../api/errorText';
@@ -32,11 +32,11 @@ function itemFor(engagement: Engagement): Item {
   if (item) return item;
   const look = statusLook(engagement.status);
   const description = engagement.description ? shortLabel(engagement.description, '', 120) : '';
-  const facts = `${shortLabel(look.text, '?', 40)} · ${shortLabel(engagement.type, '?', 40)} · ${shortLabel(engagement.id, '?')}`;
+  const facts = `${shortLabel(look.text, '?', 40)} · ${shortLabel(fieldText(engagement.type), '?', 40)} · ${shortLabel(engagement.id, '?')}`;
   // A quick pick renders `$(name)` as an icon: the service's text shows as written.
   item = {
     id: engagement.id,
-    label: escapeIcons(shortLabel(engagement.name, engagement.id)),
+    label: escapeIcons(shortLabel(nameText(engagement), engagement.id)),
     description: escapeIcons(description ? `${facts} · ${description}` : facts),
     iconPath: new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined),
   };
@@ -209,7 +209,10 @@ async function reveal(deps: EngagementDeps, engagement: Engagement): Promise<voi
   if (!deps.query.filtered) return;
   notice(
     deps,
-    vscode.l10n.t('“{0}” is hidden by the filter of the Engagements view.', shortLabel(engagement.name, engagement.id)),
+    vscode.l10n.t(
+      '“{0}” is hidden by the filter of the Engagements view.',
+      shortLabel(nameText(engagement), engagement.id),
+    ),
   );
   const clear = vscode.l10n.t('Clear Filter');
   void deps.services.ui.current
@@ -217,7 +220,7 @@ async function reveal(deps: EngagementDeps, engagement: Engagement): Promise<voi
       'info',
       vscode.l10n.t(
         '“{0}” is hidden by the filter of the Engagements view.',
-        shortLabel(engagement.name, engagement.id),
+        shortLabel(nameText(engagement), engagement.id),
       ),
       {},
       clear,

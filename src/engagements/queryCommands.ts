@@ -189,8 +189,10 @@ export async function ensureWholeSet(
   await store.ensureLoaded();
   const snapshot = store.snapshot();
   if (snapshot.phase !== 'loaded' && snapshot.items.length === 0) return false;
-  // Everything is loaded already (a single page, or Load more went to the end).
-  if (!snapshot.hasMore && !snapshot.fromCache && snapshot.items.length >= snapshot.totalCount) return true;
+  // Everything is loaded already (a single page, or Load more went to the end); rows left out
+  // for want of an id count as read.
+  const read = snapshot.items.length + (snapshot.skipped ?? 0);
+  if (!snapshot.hasMore && !snapshot.fromCache && read >= snapshot.totalCount) return true;
   const limit = Math.max(0, Math.round(config().get<number>(Settings.wholeSetLimit, DEFAULT_WHOLE_SET_LIMIT)));
   // A query remembered from an earlier session is not a question worth a dialog at start:
   // within the limit every page is read; beyond it the view says the query applies to those loaded.

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { type AcceptedWrite, type Engagement, isAccepted } from '../api/types';
 import { changedFields, differingFields } from '../api/engagements';
 import { LIMITS, mapLimited } from '../core/concurrency';
+import { nameText } from '../core/engagementText';
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorText';
 import { showError } from '../ui/errorMessages';
@@ -56,7 +57,7 @@ async function setStatuses(deps: EngagementDeps, pin: Pinned, toChange: Engageme
     const names = moved
       .map(
         (pair) =>
-          `“${pair.fresh.name}” (${differingFields(pair.shown, pair.fresh).join(', ') || vscode.l10n.t('updated')})`,
+          `“${nameText(pair.fresh)}” (${differingFields(pair.shown, pair.fresh).join(', ') || vscode.l10n.t('updated')})`,
       )
       .join(', ');
     const choice = await ui(deps).message(
@@ -187,14 +188,16 @@ async function report(
   if (failures.length === 1 && attempted === 1) {
     const { engagement, error, checked } = failures[0];
     await showError(ui(deps), error, {
-      action: vscode.l10n.t('set the status of “{0}”', engagement.name),
+      action: vscode.l10n.t('set the status of “{0}”', nameText(engagement)),
       environmentLabel: pin.label,
       retry: again,
       checkedNotApplied: checked,
     });
     return;
   }
-  const lines = failures.map(({ engagement, error }) => `“${engagement.name}”: ${describeError(error, pin.label)}`);
+  const lines = failures.map(
+    ({ engagement, error }) => `“${nameText(engagement)}”: ${describeError(error, pin.label)}`,
+  );
   const retry = vscode.l10n.t('Retry Failed');
   const logs = vscode.l10n.t('Show Logs');
   const uncertain = failures.some(

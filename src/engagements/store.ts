@@ -69,16 +69,18 @@ export class EngagementStore {
   }
 
   snapshot(): StoreSnapshot {
-    const { items, totalCount, totalEstimated, pages, stop, fetchedAt, fromCache } = this.loaded;
+    const { items, totalCount, totalEstimated, pages, stop, fetchedAt, fromCache, skipped } = this.loaded;
     const environmentId = this.source.environmentId();
+    const read = rowsRead(this.loaded);
     return {
       environmentId,
       phase: environmentId === undefined ? 'noEnvironment' : this.phase,
       items,
       totalCount,
-      ...(totalEstimated && items.length < totalCount ? { totalEstimated } : {}),
-      hasMore: pages > 0 && stop === undefined && items.length < totalCount,
-      stop: items.length < totalCount ? stop : undefined,
+      ...(totalEstimated && read < totalCount ? { totalEstimated } : {}),
+      hasMore: pages > 0 && stop === undefined && read < totalCount,
+      stop: read < totalCount ? stop : undefined,
+      ...(skipped ? { skipped } : {}),
       fetchedAt,
       error: this.error,
       refreshing: this.refreshing !== undefined,
@@ -172,7 +174,7 @@ export class EngagementStore {
     this.emit();
     const pageSize = this.source.pageSize();
     // Keep as many engagements in view as before (at least a page), in the service's pages.
-    const shown = Math.max(pageSize, this.loaded.fromCache ? 0 : this.loaded.items.length);
+    const shown = Math.max(pageSize, this.loaded.fromCache ? 0 : rowsRead(this.loaded));
     const signal = this.abort.signal;
     try {
       const read = await api.engagements.listAll({ pageSize, limit: shown, concurrency: LIMITS.refresh, signal });
@@ -185,6 +187,7 @@ export class EngagementStore {
         pageSize: read.pageSize,
         stop: read.stop,
         next: read.next,
+        ...(read.skipped ? { skipped: read.skipped } : {}),
         fetchedAt: Date.now(),
         fromCache: false,
       });
@@ -309,6 +312,8 @@ export interface StoreSnapshot {
   hasMore: boolean;
   /** Why the service cannot give more although its total says there are more. */
   stop?: PagingStop;
+  /** Rows the service sent that are not among `items`: they have no usable id (the log says which). */
+  skipped?: number;
   /** When the items were last read successfully (ms since epoch). */
   fetchedAt?: number;
   /** The last failure of a load, refresh or Load more; cleared by the next success. */
@@ -354,6 +359,8 @@ export interface Loaded {
   stop?: PagingStop;
   /** Where the next page is, when the service names it its own way (a link or a cursor): Load more asks it there. */
   next?: NextPage;
+  /** Rows read and left out of `items`: they have no usable id. */
+  skipped?: number;
   /** When the items were last read successfully (ms since epoch). */
   fetchedAt?: number;
   /** The items are the first page saved by an earlier session, not yet confirmed by the service. */
@@ -362,6 +369,11 @@ export interface Loaded {
 
 function nothingLoaded(): Loaded {
   return { items: [], totalCount: 0, pages: 0, pageSize: 0, fromCache: false };
+}
+
+/** The rows read so far: the engagements listed and those left out (no usable id); what the service's total counts. */
+function rowsRead(loaded: Pick<Loaded, 'items' | 'skipped'>): number {
+  return loaded.items.length + (loaded.skipped ?? 0);
 }
 
 /** Each id once, the first kept. */
@@ -374,22 +386,25 @@ function dedupe(items: readonly Engagement[]): Engagement[] {
 function appendPage(loaded: Loaded, asked: number, page: Page<Engagement>): boolean {
   // A service that answers another page, or only what is shown, cannot page further.
   const stop = checkPage(asked, page, new Set(loaded.items.map((e) => e.id)), (e) => e.id);
-  if ((stop || page.data.length === 0) && page.totalEstimated) {
+  // A page of rows that are all left out (no usable id) is not an empty one: the list goes on.
+  const empty = page.data.length === 0 && !page.skipped;
+  if ((stop || empty) && page.totalEstimated) {
     // No total said: nothing new on the next page is the end, and the total is what was counted.
-    loaded.totalCount = loaded.items.length;
+    loaded.totalCount = rowsRead(loaded);
     loaded.totalEstimated = undefined;
   } else if (stop) loaded.stop = stop;
-  else if (page.data.length === 0) loaded.stop = 'endedEarly';
+  else if (empty) loaded.stop = 'endedEarly';
   else {
     loaded.pages = asked;
     loaded.next = page.next;
     loaded.totalCount = page.totalCount;
     loaded.totalEstimated = page.totalEstimated;
+    if (page.skipped) loaded.skipped = (loaded.skipped ?? 0) + page.skipped;
     // Items may move between pages when others are created meanwhile: each id shows once.
     loaded.items = dedupe([...loaded.items, ...page.data]);
     // The service said this is the last page, and no total: what is loaded is all there is.
     if (page.more === false && page.totalEstimated) {
-      loaded.totalCount = loaded.items.length;
+      loaded.totalCount = rowsRead(loaded);
       loaded.totalEstimated = undefined;
     }
     return true;
@@ -445,9 +460,10 @@ class SeenValues {
 
   learn(items: readonly Engagement[]): void {
     for (const e of items) {
-      const key = e.status.toLowerCase();
-      if (e.status.trim() !== '' && !this.statusesSeen.has(key)) this.statusesSeen.set(key, e.status);
-      if (e.type.trim() !== '') this.typesSeen.add(e.type);
+      const { status, type } = e;
+      if (status !== undefined && status.trim() !== '' && !this.statusesSeen.has(status.toLowerCase()))
+        this.statusesSeen.set(status.toLowerCase(), status);
+      if (type !== undefined && type.trim() !== '') this.typesSeen.add(type);
     }
   }
 
@@ -480,12 +496,14 @@ function savedPage(source: StoreSource): Loaded | undefined {
   const page = id === undefined ? undefined : source.cache?.read(id);
   if (!page) return undefined;
   const items = dedupe(page.items).slice(0, SAVED_ITEMS_MAX);
-  const totalCount = Math.max(page.totalCount, items.length);
+  const skipped = Number.isSafeInteger(page.skipped) && (page.skipped ?? 0) > 0 ? page.skipped : undefined;
+  const totalCount = Math.max(page.totalCount, items.length + (skipped ?? 0));
   return {
     items,
     totalCount,
     // A page saved from a service that said no total: its count stays an estimate ("50 loaded", not "of 51").
     ...(page.totalEstimated === true ? { totalEstimated: true } : {}),
+    ...(skipped ? { skipped } : {}),
     pages: 1,
     pageSize: page.pageSize,
     fetchedAt: page.fetchedAt,
@@ -496,11 +514,14 @@ function savedPage(source: StoreSource): Loaded | undefined {
 /** Saves the first page of what a read returned, for the next session. */
 function savePage(source: StoreSource, loaded: Loaded & { fetchedAt: number }): void {
   const id = source.environmentId();
+  const saved = Math.min(loaded.pageSize, SAVED_ITEMS_MAX);
   if (id !== undefined)
     source.cache?.write(id, {
-      items: loaded.items.slice(0, Math.min(loaded.pageSize, SAVED_ITEMS_MAX)),
+      items: loaded.items.slice(0, saved),
       totalCount: loaded.totalCount,
       ...(loaded.totalEstimated ? { totalEstimated: true } : {}),
+      // Rows left out (no usable id) are counted with a page that holds every engagement read.
+      ...(loaded.skipped && loaded.items.length <= saved ? { skipped: loaded.skipped } : {}),
       pageSize: loaded.pageSize,
       fetchedAt: loaded.fetchedAt,
     });
@@ -547,7 +568,7 @@ class WholeSet {
 
   /** Every engagement is loaded. */
   complete(loaded: Loaded): boolean {
-    return this.at !== undefined && loaded.items.length >= loaded.totalCount;
+    return this.at !== undefined && rowsRead(loaded) >= loaded.totalCount;
   }
 
   forget(): void {
@@ -568,7 +589,7 @@ class WholeSet {
       !loaded.fromCache &&
       loaded.pages > 0 &&
       loaded.stop === undefined &&
-      loaded.items.length >= loaded.totalCount &&
+      rowsRead(loaded) >= loaded.totalCount &&
       loaded.fetchedAt !== undefined &&
       Date.now() - loaded.fetchedAt < maxAgeMs
     ) {
@@ -631,9 +652,10 @@ class WholeSet {
       this.at = Date.now();
       this.host.land({
         items,
-        totalCount: Math.max(result.totalCount, items.length),
+        totalCount: Math.max(result.totalCount, items.length + (result.skipped ?? 0)),
         totalEstimated: result.totalEstimated,
-        pages: Math.max(1, Math.ceil(items.length / pageSize)),
+        pages: Math.max(1, Math.ceil((items.length + (result.skipped ?? 0)) / pageSize)),
+        ...(result.skipped ? { skipped: result.skipped } : {}),
         pageSize,
         // Why this read ended short (a service that repeats its first page, too many pages), or
         // else what an earlier Load more found.
@@ -658,6 +680,8 @@ export interface CachedPage extends Saved {
   totalCount: number;
   /** The service said no total: `totalCount` is an estimate (pages saved before this field read as said). */
   totalEstimated?: boolean;
+  /** Rows left out of `items` (no usable id), when `items` holds every engagement read. */
+  skipped?: number;
   pageSize: number;
 }
 
@@ -674,9 +698,8 @@ function isEngagementLike(value: unknown): boolean {
     typeof e === 'object' &&
     e !== null &&
     typeof e.id === 'string' &&
-    typeof e.name === 'string' &&
-    typeof e.status === 'string' &&
-    typeof e.type === 'string'
+    // A name, status or type the service sent none of readably was saved as none.
+    (['name', 'status', 'type'] as const).every((field) => e[field] === undefined || typeof e[field] === 'string')
   );
 }
 

@@ -4,7 +4,7 @@
 // long lists a step at a time, which rows VS Code was given, and accepted writes as rows.
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
-import { describeEngagement, engagementMarkdown, statusLook } from '../core/engagementText';
+import { describeEngagement, engagementMarkdown, fieldText, nameText, statusLook } from '../core/engagementText';
 import { formatCount } from '../core/format';
 import type { EngagementGroup, EngagementQuery } from '../core/query';
 import { applyQuery, isDefaultQuery, isFiltered, normaliseQuery } from '../core/query';
@@ -239,8 +239,9 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   }
 }
 
-function groupId(by: string, key: string): string {
-  return `group:${by}:${key}`;
+/** A group's tree id; the group whose value is unknown has one no value can give. */
+function groupId(by: string, key: string | undefined): string {
+  return key === undefined ? `group-unknown:${by}` : `group:${by}:${key}`;
 }
 
 // The elements of the Engagements tree: an engagement, a group, "Load more…", "Show more…",
@@ -299,12 +300,15 @@ function engagementItem(
   const look = statusLook(engagement.status);
   // Shortened with an ellipsis (the whole name is in the tooltip and the details); a name with
   // nothing visible shows the id, so no row is ever blank.
-  const name = shortLabel(engagement.name, engagement.id);
+  const name = shortLabel(nameText(engagement), engagement.id);
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `engagement:${environmentId}:${engagement.id}`;
   const described = describeEngagement(engagement, Date.now());
-  // Colour alone never carries the status: statuses the contract does not name are written out.
-  const description = look.kind === 'other' ? `${displayText(look.text)} · ${described}` : described;
+  // Colour alone never carries the status: statuses the contract does not name, and one the
+  // service sent none of readably, are written out.
+  const status =
+    look.kind === 'other' ? displayText(look.text) : look.kind === 'unknown' ? vscode.l10n.t('status unknown') : '';
+  const description = status ? `${status} · ${described}` : described;
   item.description = options.pending ? `${vscode.l10n.t('pending')} · ${description}` : description;
   item.iconPath = new vscode.ThemeIcon(look.icon, look.colorId ? new vscode.ThemeColor(look.colorId) : undefined);
   if (options.tooltip !== false) item.tooltip = engagementTooltip(engagement, options.pending);
@@ -362,10 +366,8 @@ function pendingItem(node: PendingNode, environmentId: string): vscode.TreeItem 
 function groupItem(node: GroupNode): vscode.TreeItem {
   const { group, by } = node;
   const look = by === 'status' ? statusLook(group.label) : undefined;
-  const item = new vscode.TreeItem(
-    displayText(look ? look.text : group.label),
-    vscode.TreeItemCollapsibleState.Expanded,
-  );
+  const label = fieldText(group.label);
+  const item = new vscode.TreeItem(displayText(look ? look.text : label), vscode.TreeItemCollapsibleState.Expanded);
   item.id = node.id;
   item.description = formatCount(group.items.length);
   item.iconPath = look
@@ -374,8 +376,8 @@ function groupItem(node: GroupNode): vscode.TreeItem {
   item.contextValue = `group group-${by}`;
   item.tooltip = safeText(
     by === 'status'
-      ? vscode.l10n.t('Status {0}: {1} loaded', group.label, group.items.length)
-      : vscode.l10n.t('Type {0}: {1} loaded', group.label, group.items.length),
+      ? vscode.l10n.t('Status {0}: {1} loaded', look?.text ?? label, group.items.length)
+      : vscode.l10n.t('Type {0}: {1} loaded', label, group.items.length),
   );
   // The status in words (the icon's colour is not read out), and how many.
   item.accessibilityInformation = {
@@ -383,10 +385,10 @@ function groupItem(node: GroupNode): vscode.TreeItem {
       by === 'status'
         ? vscode.l10n.t(
             'Status {0}, {1} engagements',
-            displayText(look?.text ?? group.label),
+            displayText(look?.text ?? label),
             formatCount(group.items.length),
           )
-        : vscode.l10n.t('Type {0}, {1} engagements', displayText(group.label), formatCount(group.items.length)),
+        : vscode.l10n.t('Type {0}, {1} engagements', displayText(label), formatCount(group.items.length)),
   };
   return item;
 }

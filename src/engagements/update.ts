@@ -15,7 +15,7 @@ import type { AcceptedWrite, Engagement, EngagementChanges, WriteOutcome, WriteR
 import { isAccepted } from '../api/types';
 import { changedFields, differingFields, hasChanges } from '../api/engagements';
 import { relativeTime } from '../core/format';
-import { statusChoices, statusLook } from '../core/engagementText';
+import { fieldText, nameText, statusChoices, statusLook } from '../core/engagementText';
 import { safeText, shortLabel } from '../core/text';
 import { validateName, validateStatus } from '../core/validation';
 import { Commands, Settings, Views } from '../shared/constants';
@@ -47,7 +47,7 @@ async function askField(
   step?: { step: number; totalSteps: number },
   refusal?: string,
 ): Promise<string | Back | undefined> {
-  const title = fieldTitle(field, engagement.name);
+  const title = fieldTitle(field, nameText(engagement));
   if (field === 'status') return askStatus(deps, title, engagement.status, value, step, refusal);
   return ui(deps).input({
     title,
@@ -115,7 +115,7 @@ export async function editEngagement(
   if (!field) {
     steps.push(async () => {
       const picked = await ui(deps).pick<EditField>({
-        title: vscode.l10n.t('Edit “{0}”', engagement.name),
+        title: vscode.l10n.t('Edit “{0}”', nameText(engagement)),
         step: 1,
         totalSteps: 2,
         placeholder: vscode.l10n.t('What do you want to change? (The type cannot be changed.)'),
@@ -143,7 +143,7 @@ export async function editEngagement(
   }
   steps.push(async () => {
     const f = chosen as EditField;
-    const prefill = wanted[f] ?? (f === 'description' ? (engagement.description ?? '') : engagement[f]);
+    const prefill = wanted[f] ?? engagement[f] ?? '';
     const answer = await askField(
       deps,
       f,
@@ -181,7 +181,7 @@ async function askOnConflict(deps: EngagementDeps, shown: Engagement, fresh: Eng
     'warning',
     vscode.l10n.t(
       '“{0}” was changed on the server (updated {1}) since it was shown.',
-      fresh.name,
+      nameText(fresh),
       relativeTime(fresh.updatedAt),
     ),
     { modal: true, detail },
@@ -209,13 +209,13 @@ async function applyChanges(
   pinned?: Pinned,
 ): Promise<void> {
   if (!hasChanges(changes)) {
-    notice(deps, vscode.l10n.t('Nothing changed in “{0}”; nothing was sent.', shown.name));
+    notice(deps, vscode.l10n.t('Nothing changed in “{0}”; nothing was sent.', nameText(shown)));
     return;
   }
   const pin = pinned ?? pinEnvironment(deps);
   if (!pin) return;
   const { api } = pin;
-  const action = vscode.l10n.t('update “{0}”', shown.name);
+  const action = vscode.l10n.t('update “{0}”', nameText(shown));
   const again = () => applyChanges(deps, basis, changes, edit, pin);
   const reopen = () => edit((pin.active() ? deps.store.get(shown.id) : undefined) ?? basis);
   /** The version the user decided to change (moves forward with each Overwrite). */
@@ -248,7 +248,7 @@ async function applyChanges(
   }
   await ui(deps).message(
     'warning',
-    vscode.l10n.t('“{0}” keeps changing on the server; nothing was sent. Try again in a moment.', shown.name),
+    vscode.l10n.t('“{0}” keeps changing on the server; nothing was sent. Try again in a moment.', nameText(shown)),
     {},
   );
 }
@@ -271,7 +271,9 @@ interface UpdateFlow {
 async function readBeforeSending(deps: EngagementDeps, flow: UpdateFlow): Promise<Engagement | undefined> {
   const { pin, shown, action, again, reopen } = flow;
   try {
-    return await withProgress(vscode.l10n.t('Checking “{0}”…', shown.name), () => pin.api.engagements.get(shown.id));
+    return await withProgress(vscode.l10n.t('Checking “{0}”…', nameText(shown)), () =>
+      pin.api.engagements.get(shown.id),
+    );
   } catch (error) {
     deps.services.log.error(`Re-reading engagement ${shown.id} before an update failed`, error);
     await showError(ui(deps), error, { action, environmentLabel: pin.label, edit: reopen, retry: again });
@@ -294,7 +296,7 @@ async function sendChanges(
   await performWrite(deps, {
     pin,
     action,
-    progress: vscode.l10n.t('Updating “{0}”…', shown.name),
+    progress: vscode.l10n.t('Updating “{0}”…', nameText(shown)),
     send: () => api.engagements.update(shown.id, changes, preconditions ? { expectedUpdatedAt: fresh.updatedAt } : {}),
     check: async () => {
       const { engagement, applied } = await api.engagements.checkUpdate(shown.id, changes);
@@ -302,17 +304,17 @@ async function sendChanges(
     },
     done: async (updated, how) => {
       if (pin.active()) deps.store.upsert(updated);
-      confirmWrite(deps, vscode.l10n.t('Updated “{0}”.', updated.name), how);
+      confirmWrite(deps, vscode.l10n.t('Updated “{0}”.', nameText(updated)), how);
       if (pin.active()) await deps.view.reveal(updated.id);
     },
     accepted: {
       pending: vscode.l10n.t(
         'The service accepted the change to “{0}” for processing; the new values show as pending until the service shows them.',
-        shown.name,
+        nameText(shown),
       ),
       notShown: vscode.l10n.t(
         'The service accepted the change to “{0}” and has not shown it yet. Refresh in a moment to see it.',
-        shown.name,
+        nameText(shown),
       ),
     },
     retry: flow.again,
@@ -671,8 +673,8 @@ export async function pickEngagement(deps: EngagementDeps, title: string): Promi
     title,
     placeholder: vscode.l10n.t('Type to search the loaded engagements by name'),
     items: items.map((e) => ({
-      label: shortLabel(e.name, e.id),
-      description: `${statusLook(e.status).text} · ${e.type}`,
+      label: shortLabel(nameText(e), e.id),
+      description: `${statusLook(e.status).text} · ${fieldText(e.type)}`,
       detail: e.id,
       value: e.id,
       iconId: statusLook(e.status).icon,

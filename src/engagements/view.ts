@@ -263,7 +263,10 @@ function viewState(snapshot: StoreSnapshot, query: QueryState): EngagementsViewS
   return 'ready';
 }
 
-/** The message above the tree: why loading failed, a page saved earlier, engagements the service will not send. */
+/**
+ * The message above the tree: why loading failed, a page saved earlier, engagements the service
+ * will not send, rows left out for want of an id.
+ */
 function viewMessage(
   snapshot: StoreSnapshot,
   state: EngagementsViewState,
@@ -279,11 +282,22 @@ function viewMessage(
       ? vscode.l10n.t('Showing engagements saved {0}; refreshing…', saved)
       : vscode.l10n.t('Showing engagements saved {0}.', saved);
   }
-  if (snapshot.error === undefined && snapshot.stop) return stopMessage(snapshot);
-  if (snapshot.error === undefined || snapshot.items.length === 0) return undefined;
+  if (snapshot.error === undefined) {
+    const parts = [snapshot.stop && stopMessage(snapshot), snapshot.skipped && skippedMessage(snapshot.skipped)];
+    const said = parts.filter((part): part is string => Boolean(part));
+    return said.length ? said.join(' ') : undefined;
+  }
+  if (snapshot.items.length === 0) return undefined;
   // A failed refresh or Load more keeps what was shown; say why, and how old it is.
   const age = snapshot.fetchedAt === undefined ? '' : relativeTime(new Date(snapshot.fetchedAt).toISOString());
   return vscode.l10n.t('Could not refresh: {0} Showing engagements read {1}.', describeError(snapshot.error, env), age);
+}
+
+/** Rows the service sent without a usable id: not listed (nothing could open or change them), and counted. */
+function skippedMessage(count: number): string {
+  return count === 1
+    ? vscode.l10n.t('1 engagement without an id is not shown; details in the log.')
+    : vscode.l10n.t('{0} engagements without an id are not shown; details in the log.', formatCount(count));
 }
 
 /** Engagements the service announced but will not page to: said, never hidden. */

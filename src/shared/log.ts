@@ -50,10 +50,11 @@ export class Log implements vscode.Disposable {
     if (entry.outcome === 'ok') this.channel.debug(this.scrub(line));
     else if (entry.outcome === 'cancelled') this.channel.info(this.scrub(line));
     else this.channel.warn(this.scrub(line));
-    // Once per answer, each field named once: the items lacking it show it as unknown.
+    // Once per answer, each field named once: the items lacking it show it as unknown, and those
+    // without a usable id are counted as left out.
     if (entry.unknownFields)
       this.channel.warn(
-        this.scrub(`[${environment}] ${entry.method} ${entry.path} — shown as unknown: ${entry.unknownFields}`),
+        this.scrub(`[${environment}] ${entry.method} ${entry.path} — read in part: ${entry.unknownFields}`),
       );
   }
 

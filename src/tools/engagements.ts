@@ -56,9 +56,13 @@ function matching(items: readonly Engagement[], input: FindInput): Engagement[] 
     ['updatedAt', instant(input.updatedAfter, 'updatedAfter'), instant(input.updatedBefore, 'updatedBefore')],
   ];
   return items.filter((e) => {
-    if (statuses.length && !statuses.includes(e.status.toLowerCase())) return false;
-    if (types.length && !types.includes(e.type.toLowerCase())) return false;
-    if (needle && ![e.name, e.id, e.type, e.description ?? ''].some((field) => fold(field).includes(needle)))
+    // A status or type the service sent none of readably matches none asked for.
+    if (statuses.length && (e.status === undefined || !statuses.includes(e.status.toLowerCase()))) return false;
+    if (types.length && (e.type === undefined || !types.includes(e.type.toLowerCase()))) return false;
+    if (
+      needle &&
+      ![e.name ?? '', e.id, e.type ?? '', e.description ?? ''].some((field) => fold(field).includes(needle))
+    )
       return false;
     for (const [field, after, before] of ranges) {
       if (after === undefined && before === undefined) continue;
@@ -75,9 +79,9 @@ function row(host: ToolHost, target: Target, e: Engagement): Record<string, unkn
   const shown = withUnknownFields(e);
   const out: Record<string, unknown> = {
     id: e.id,
-    name: clip(e.name, FIELD_LIMIT),
-    status: e.status,
-    type: e.type,
+    name: e.name === undefined ? shown.name : clip(e.name, FIELD_LIMIT),
+    status: shown.status,
+    type: shown.type,
     evaluationCount: shown.evaluationCount,
     createdAt: shown.createdAt,
     updatedAt: shown.updatedAt,
@@ -93,7 +97,7 @@ export async function findEngagements(host: ToolHost, input: FindInput, signal?:
   const sort = SORT_FIELDS.includes(input.sort as SortField) ? (input.sort as SortField) : 'updated';
   const direction = input.direction === 'asc' || input.direction === 'desc' ? input.direction : naturalDirection(sort);
   const limit = Math.min(MAX_LISTED, Math.max(1, Math.floor(Number(input.limit ?? 20)) || 20));
-  const { items } = await host.wholeSet(target, signal);
+  const { items, skipped } = await host.wholeSet(target, signal);
   const found = sortEngagements(matching(items, input), sort, direction);
   const shown = found.slice(0, limit);
   const summary =
@@ -114,10 +118,17 @@ export async function findEngagements(host: ToolHost, input: FindInput, signal?:
           MAX_LISTED,
         )
       : '';
+  // Rows without an id are not among them: said, so no one takes the list for all there is.
+  const leftOut = !skipped
+    ? ''
+    : skipped === 1
+      ? l10n.t('1 engagement the service sent without an id is left out: it cannot be read or changed.')
+      : l10n.t('{0} engagements the service sent without an id are left out: they cannot be read or changed.', skipped);
   return textResult(
     heading(target),
     summary,
     hint,
+    leftOut,
     shown.length ? dataBlock(shown.map((e) => row(host, target, e))) : '',
   );
 }
@@ -302,8 +313,8 @@ function report(host: ToolHost, target: Target, rows: Outcome[]): ToolResult {
         return {
           id: r.id,
           result: r.result,
-          name: r.engagement.name,
-          status: r.engagement.status,
+          name: r.engagement.name ?? unknownValue(),
+          status: r.engagement.status ?? unknownValue(),
           updatedAt: r.engagement.updatedAt ?? unknownValue(),
           link,
         };

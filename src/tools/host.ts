@@ -28,6 +28,8 @@ export interface WholeSet {
   items: readonly Engagement[];
   /** Read just now (false: reused while fresh). */
   read: boolean;
+  /** Rows the service sent without a usable id: not among `items` (they cannot be read or changed). */
+  skipped?: number;
 }
 
 export interface ToolHost {
@@ -59,16 +61,17 @@ export interface ToolHost {
  * VS Code's environments other than the active one (whose set is the tree's).
  */
 export class WholeSets {
-  private readonly kept = new Map<string, { items: Engagement[]; readAt: number }>();
+  private readonly kept = new Map<string, { items: Engagement[]; readAt: number; skipped?: number }>();
 
   constructor(private readonly maxAgeMs: () => number) {}
 
   async read(target: Target, signal?: AbortSignal): Promise<WholeSet> {
     const kept = this.kept.get(target.env.id);
-    if (kept && Date.now() - kept.readAt < this.maxAgeMs()) return { items: kept.items, read: false };
+    if (kept && Date.now() - kept.readAt < this.maxAgeMs())
+      return { items: kept.items, read: false, skipped: kept.skipped };
     const result = await target.api.engagements.listAll({ signal });
-    this.kept.set(target.env.id, { items: result.items, readAt: Date.now() });
-    return { items: result.items, read: true };
+    this.kept.set(target.env.id, { items: result.items, readAt: Date.now(), skipped: result.skipped });
+    return { items: result.items, read: true, skipped: result.skipped };
   }
 
   get(target: Target, id: string): Engagement | undefined {

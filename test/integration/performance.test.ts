@@ -594,7 +594,7 @@ describe('Performance', function () {
       );
       // The rows listed are the first 1,000 of the whole set in that order, not of a page.
       const order = byName
-        ? (a: Engagement, b: Engagement) => names.compare(a.name, b.name)
+        ? (a: Engagement, b: Engagement) => names.compare(a.name ?? '', b.name ?? '')
         : (a: Engagement, b: Engagement) => (b.evaluationCount ?? 0) - (a.evaluationCount ?? 0);
       const all = [...eng().loaded()].sort(order);
       const byId = new Map(all.map((e) => [e.id, e]));

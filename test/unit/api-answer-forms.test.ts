@@ -7,10 +7,12 @@ import {
   ShapeError,
   UnreadFields,
   parseEngagement,
+  parseListedEngagement,
   parseUsageByKey,
   parseUsageSummary,
   readPage,
   readWriteAnswer,
+  withoutUnlisted,
 } from '../../src/api/readings';
 import type { Page } from '../../src/api/types';
 import type { RunningService } from '../service/server';
@@ -325,15 +327,59 @@ describe('fields as frameworks write them, and fields only shown that are missin
     );
   });
 
-  it('an engagement without its id, name, type or status is still unreadable, the field named', () => {
-    for (const field of ['id', 'name', 'type', 'status'] as const) {
-      const row: Record<string, unknown> = { ...complete };
+  // Until issue 45 a row without its name, type or status was unreadable and failed the whole
+  // list; now only a row without a usable id is (it cannot be opened or told from another).
+  it('an engagement without its id is unreadable, the field named', () => {
+    const row: Record<string, unknown> = { ...complete };
+    delete row.id;
+    assert.throws(() => parseEngagement(row, 'data[0]'), {
+      name: 'ShapeError',
+      message: /^data\[0\]\.id: expected a non-empty string or a whole number, got nothing$/,
+    });
+  });
+
+  it('an engagement without its name, type or status is read with that field unknown, told once per field', () => {
+    const unread = new UnreadFields();
+    const rows = (['name', 'type', 'status'] as const).map((field) => {
+      const row: Record<string, unknown> = { ...complete, id: field };
       delete row[field];
-      assert.throws(() => parseEngagement({ data: [row] }.data[0], 'data[0]'), {
-        name: 'ShapeError',
-        message: new RegExp(`^data\\[0\\]\\.${field}: expected`),
-      });
-    }
+      return row;
+    });
+    rows.push({ ...complete, id: 'numbered', status: 3 });
+    const page = readPage(rows, REQUEST, (item, path) => parseEngagement(item, path, unread));
+    assert.deepEqual(
+      page.data.map((e) => [e.id, e.name, e.type, e.status]),
+      [
+        ['name', undefined, 'pilot', 'active'],
+        ['type', 'Q3 review', undefined, 'active'],
+        ['status', 'Q3 review', 'pilot', undefined],
+        ['numbered', 'Q3 review', 'pilot', undefined],
+      ],
+    );
+    assert.equal(
+      unread.summary(),
+      'name unknown on 1 item (first: [0].name: expected a string, got nothing); ' +
+        'type unknown on 1 item (first: [1].type: expected a string, got nothing); ' +
+        'status unknown on 2 items (first: [2].status: expected a string, got nothing)',
+    );
+  });
+
+  it('a list row without a usable id is left out, counted, and named once in the log', () => {
+    const unread = new UnreadFields();
+    const rows = [{ ...complete, id: 1 }, { ...complete, id: '' }, { ...complete, id: 3 }, 'not a row'];
+    const page = withoutUnlisted(
+      readPage({ data: rows, total: 4 }, REQUEST, (item, path) => parseListedEngagement(item, path, unread)),
+    );
+    assert.deepEqual(
+      page.data.map((e) => e.id),
+      ['1', '3'],
+    );
+    assert.equal(page.skipped, 2);
+    assert.equal(page.totalCount, 4, 'the service’s total is kept: it counts the rows left out');
+    assert.equal(
+      unread.summary(),
+      '2 items without a usable id left out (first: data[1].id: expected a non-empty string or a whole number, got "")',
+    );
   });
 
   it('reads billing_period, key_id and last_used_at of the usage summary and the per-key table', () => {
@@ -364,10 +410,15 @@ describe('write answers that name the engagement (readWriteAnswer)', () => {
     updatedAt: '2026-01-01T00:00:00Z',
   };
   const headers = (values: Record<string, string> = {}) => ({ get: (name: string) => values[name] ?? null });
-  const read = (status: number, text: string) => readWriteAnswer(status, text, headers(), parseEngagement, 'id');
+  // A write's answer is the engagement only with its name and type (as EngagementsApi reads it):
+  // a bare id or a pending body names the engagement to read back.
+  const written = (body: unknown) => parseEngagement(body, '', undefined, ['name', 'type']);
+  const read = (status: number, text: string) => readWriteAnswer(status, text, headers(), written, 'id');
 
   for (const [what, body, named] of [
     ['the whole engagement', engagement, undefined],
+    // json-server keeps a create as it was sent: the engagement, its status unknown (issue 45).
+    ['the whole engagement without its status', { ...engagement, status: undefined }, undefined],
     ['only its id', { id: 'eng_1' }, 'eng_1'],
     ['only its id, wrapped', { data: { id: 'eng_1' } }, 'eng_1'],
     ['some of its fields', { id: 'eng_1', name: 'Q3 review', status: 'active' }, 'eng_1'],
@@ -382,10 +433,10 @@ describe('write answers that name the engagement (readWriteAnswer)', () => {
     ['an empty id', { id: '  ' }, undefined],
     ['no id', { status: 'pending' }, undefined],
   ] as const) {
-    it(`${what}: ${named ? `names ${named}` : what === 'the whole engagement' ? 'is the engagement' : 'names nothing'}`, () => {
+    it(`${what}: ${named ? `names ${named}` : what.startsWith('the whole engagement') ? 'is the engagement' : 'names nothing'}`, () => {
       const answer = read(202, JSON.stringify(body));
       assert.equal(answer.namedId, named);
-      if (what === 'the whole engagement') assert.equal(answer.resource?.id, 'eng_1');
+      if (what.startsWith('the whole engagement')) assert.equal(answer.resource?.id, 'eng_1');
       else {
         assert.equal(answer.resource, undefined);
         assert.ok(answer.unreadable, 'why it is not the engagement, for the log');

@@ -268,12 +268,17 @@ describe('API client against the reference service', function () {
       assert.match((await rejectsWith(api.engagements.list(), 'badResponse')).detail ?? '', /empty/);
       service.faults.add({ kind: 'body', body: [1, 2, 3], times: 1 });
       await rejectsWith(api.usage.summary(), 'badResponse');
-      const broken = { ...service.store.engagements[0] } as Record<string, unknown>;
-      delete broken.name;
-      service.faults.add({ kind: 'body', body: { data: [broken], page: 1, pageSize: 25, totalCount: 1 }, times: 1 });
+      // A row without its name no longer fails the list (issue 45: it is listed, its name
+      // unknown); a page whose total is not a number still does, and names the field.
+      const first = service.store.engagements[0];
+      service.faults.add({
+        kind: 'body',
+        body: { data: [first], page: 1, pageSize: 25, totalCount: 'several' },
+        times: 1,
+      });
       const missing = await rejectsWith(api.engagements.list(), 'badResponse');
-      assert.match(missing.detail ?? '', /data\[0\]\.name/);
-      assert.deepEqual(Object.keys(missing.fieldErrors ?? {}), ['data[0].name']);
+      assert.match(missing.detail ?? '', /totalCount: expected a whole number, got "several"/);
+      assert.deepEqual(Object.keys(missing.fieldErrors ?? {}), ['totalCount']);
     });
 
     it('keeps extra fields and unknown statuses; reads numbers sent as strings', async () => {

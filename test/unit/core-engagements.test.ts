@@ -8,8 +8,10 @@ import {
   engagementMarkdown,
   escapeMarkdown,
   inlineCode,
+  nameText,
   statusChoices,
   statusLook,
+  withUnknownFields,
 } from '../../src/core/engagementText';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -56,6 +58,10 @@ describe('engagement status look', () => {
     assert.equal(statusLook('').text, '(no status)');
   });
 
+  it('gives a status the service sent none of readably its own icon, no colour, and the word unknown', () => {
+    assert.deepEqual(statusLook(undefined), { kind: 'unknown', icon: 'question', text: 'unknown' });
+  });
+
   it('the colour ids are the ones package.json contributes', async () => {
     const manifest = (await import('../../package.json')).default as { contributes: { colors: Array<{ id: string }> } };
     const contributed = manifest.contributes.colors.map((c) => c.id);
@@ -87,6 +93,26 @@ describe('engagement texts', () => {
     assert.equal(
       describeEngagement(engagement({ updatedAt: 'not a date' }), NOW),
       'quality-review · 12 evaluations · updated unknown',
+    );
+  });
+
+  it('says unknown for a name, type or status the service sent none of readably (issue 45)', () => {
+    const unknown = engagement({ name: undefined, type: undefined, status: undefined });
+    assert.equal(describeEngagement(unknown, NOW), 'type unknown · 12 evaluations · updated 3 days ago');
+    const md = engagementMarkdown(unknown, { now: NOW });
+    assert.ok(md.startsWith('## eng\\_1 \\(name unknown\\)\n'), 'the id, escaped, and that the name is unknown');
+    assert.match(md, /\| Type \| unknown \|/);
+    assert.match(md, /\| Status \| unknown \|/);
+    assert.match(engagementMarkdown(unknown, { now: NOW, heading: false }), /^\*\*Name\*\*\n\nunknown$/m);
+    assert.equal(nameText(unknown), 'eng_1 (name unknown)');
+    assert.equal(nameText(engagement()), 'Q3 Support Quality Review');
+    assert.deepEqual(
+      Object.entries(withUnknownFields(unknown)).filter(([field]) => ['name', 'type', 'status'].includes(field)),
+      [
+        ['name', 'unknown'],
+        ['type', 'unknown'],
+        ['status', 'unknown'],
+      ],
     );
   });
 

@@ -154,6 +154,72 @@ describe('filtering and grouping engagements', () => {
   });
 });
 
+describe('engagements whose name, type or status is unknown (issue 45)', () => {
+  // As parseEngagement reads a row without them: the field absent.
+  const unknown = (field: 'name' | 'type' | 'status', from: Engagement): Engagement => {
+    const copy = { ...from, id: `${from.id}-no-${field}` };
+    delete copy[field];
+    return copy;
+  };
+  const rows = [
+    unknown('name', items[1]),
+    items[0],
+    unknown('status', items[2]),
+    unknown('type', items[3]),
+    unknown('status', items[4]),
+  ];
+
+  it('an unknown name sorts after every known one, either way', () => {
+    for (const direction of ['asc', 'desc'] as const)
+      assert.equal(sortEngagements(rows, 'name', direction).at(-1)?.id, `${items[1].id}-no-name`, direction);
+    assert.deepEqual(names(sortEngagements(rows, 'name', 'asc')), [
+      'Älter Audit 9',
+      'Älter Audit 10',
+      'Beta Audit',
+      'Zürich Onboarding',
+      undefined,
+    ]);
+  });
+
+  it('an unknown value matches no value a filter names', () => {
+    assert.deepEqual(names(rows.filter((x) => matchesFilter(x, { statuses: ['paused', 'archived', 'active'] }))), [
+      'Zürich Onboarding',
+      'Älter Audit 10',
+    ]);
+    assert.deepEqual(names(rows.filter((x) => matchesFilter(x, { types: ['support-audit'] }))), ['Beta Audit']);
+    assert.deepEqual(names(rows.filter((x) => matchesFilter(x, { nameContains: 'a' }))), [
+      'Zürich Onboarding',
+      'Beta Audit',
+      'Älter Audit 10',
+      'Älter Audit 9',
+    ]);
+  });
+
+  it('those whose status or type is unknown are one group, after every other; no value is offered for them', () => {
+    const byStatus = applyQuery(rows, { ...defaultQuery(), group: 'status' });
+    assert.deepEqual(
+      byStatus.groups?.map((g) => [g.key, g.label, names(g.items)]),
+      [
+        ['active', 'active', ['Zürich Onboarding', 'Älter Audit 10']],
+        ['completed', 'completed', [undefined]],
+        [undefined, undefined, ['Älter Audit 9', 'Beta Audit']],
+      ],
+    );
+    const byType = applyQuery(rows, { ...defaultQuery(), group: 'type' });
+    assert.deepEqual(
+      byType.groups?.map((g) => [g.key, g.items.length]),
+      [
+        ['onboarding', 2],
+        ['quality-review', 1],
+        ['support-audit', 1],
+        [undefined, 1],
+      ],
+    );
+    assert.deepEqual(distinctValues(rows, 'status'), ['completed', 'active']);
+    assert.deepEqual(distinctValues(rows, 'type'), ['quality-review', 'onboarding', 'support-audit']);
+  });
+});
+
 describe('the persisted query', () => {
   it('reads back what was saved and falls back for anything unknown', () => {
     const saved = {

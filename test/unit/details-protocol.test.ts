@@ -124,4 +124,23 @@ describe('engagement details: protocol and view', () => {
     assert.deepEqual(view.status, { text: 'paused', kind: 'other' });
     assert.equal(view.description, undefined);
   });
+
+  it('a name, type or status the service sent none of readably shows as unknown, and Change Status is offered (issue 45)', () => {
+    const view = detailsView(engagement({ name: undefined, type: undefined, status: undefined }), {
+      environment: 'E',
+      words,
+      readAt: NOW,
+      canWrite: true,
+    });
+    assert.equal(view.name, 'eng_1 (name unknown)');
+    assert.deepEqual(view.status, { text: 'unknown', kind: 'unknown' });
+    assert.deepEqual(
+      view.fields.filter((f) => f.label === 'Type' || f.label === 'Status').map((f) => [f.label, f.value]),
+      [
+        ['Type', 'unknown'],
+        ['Status', 'unknown'],
+      ],
+    );
+    assert.ok(view.actions.includes('changeStatus'));
+  });
 });

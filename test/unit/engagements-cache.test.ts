@@ -155,6 +155,28 @@ describe('engagements saved between sessions', function () {
     }
   });
 
+  it('saves an engagement whose status is unknown, and how many rows had no id (issue 45)', async () => {
+    service.store.seedEngagements(10);
+    const rows = service.store.engagements;
+    const statusless = rows[2].id;
+    service.store.setEngagements(
+      rows.map((e, i) =>
+        i === 2
+          ? { ...e, status: undefined as unknown as string }
+          : i === 5
+            ? { ...e, id: null as unknown as string }
+            : e,
+      ),
+    );
+    await storeFor('env-1').ensureLoaded();
+    const next = storeFor('env-1').snapshot();
+    assert.equal(next.fromCache, true);
+    assert.equal(next.items.length, 9);
+    assert.equal(next.items.find((e) => e.id === statusless)?.status, undefined, 'kept with its status unknown');
+    assert.equal(next.skipped, 1);
+    assert.equal(next.hasMore, false, 'no Load more for the row left out');
+  });
+
   it('ignores what it cannot read (an older format, a hand-edited entry)', () => {
     void memento.update(KEY, {
       version: 1,

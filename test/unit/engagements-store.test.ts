@@ -71,6 +71,29 @@ describe('engagements store against the reference service', function () {
     );
   });
 
+  it('a row without an id on a later page is left out and counted: Load more and the whole set end where the service ends (issue 45)', async () => {
+    const rows = service.store.engagements;
+    const idless = rows[30].id;
+    service.store.setEngagements(rows.map((e, i) => (i === 30 ? { ...e, id: null as unknown as string } : e)));
+    await store.ensureLoaded();
+    await store.loadMore();
+    let s = store.snapshot();
+    assert.equal(s.error, undefined, 'the page with that row is read');
+    assert.deepEqual([s.items.length, s.skipped, s.hasMore], [49, 1, true]);
+    await store.loadMore();
+    s = store.snapshot();
+    // The service's total (60) counts the row left out: nothing more to load, nothing missing.
+    assert.deepEqual([s.items.length, s.skipped, s.hasMore, s.stop], [59, 1, false, undefined]);
+    assert.ok(!s.items.some((e) => e.id === idless));
+    assert.deepEqual(
+      listCalls().map((r) => r.query.page),
+      ['1', '2', '3'],
+    );
+    assert.equal(await store.loadAll(), true);
+    s = store.snapshot();
+    assert.deepEqual([s.items.length, s.skipped, s.complete, s.error], [59, 1, true, undefined]);
+  });
+
   it('an item pushed to the next page by a new engagement is not shown twice', async () => {
     await store.ensureLoaded();
     service.store.createEngagement({ name: 'Brand new', type: 'onboarding' });

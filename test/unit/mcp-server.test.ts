@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { INPUT_SCHEMAS, Tools } from '../../src/tools/definitions';
 import { type EngagementRow, type FastifyService, engagementRows, startFastifyService } from '../frameworks/fastify';
+import { type JsonServer, jsonServerRows, startJsonServer } from '../frameworks/jsonServer';
 import { type RunningService, startService } from '../service/server';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -312,6 +313,42 @@ describe('The MCP server over stdio, with the SDK client (unit)', function () {
         'nothing followed the redirect to another address',
       );
       assertNoKey(session.transcript(), key);
+    });
+  });
+
+  describe('against json-server holding a create as it was sent (no status) and a row without an id (issue 45)', () => {
+    let js: JsonServer;
+
+    beforeEach(async () => {
+      const [kept, other, third] = jsonServerRows(3);
+      const withoutStatus: Record<string, unknown> = { ...kept };
+      delete withoutStatus.status;
+      const withoutId: Record<string, unknown> = { ...third };
+      delete withoutId.id;
+      js = await startJsonServer({ engagements: [withoutStatus, other, withoutId] });
+    });
+    afterEach(() => js.close());
+
+    it('finds and reads the engagement, its status said to be unknown; a row without an id is said to be left out', async () => {
+      const session = await connect({ EUS_BASE_URL: js.baseUrl, EUS_API_KEY: 'json-mcp-key', EUS_ENVIRONMENT: 'Json' });
+      try {
+        const found = await call(session, Tools.findEngagements, {});
+        assert.equal(found.isError, false, found.text);
+        assert.match(
+          found.text,
+          /^1 engagement the service sent without an id is left out: it cannot be read or changed\.$/m,
+        );
+        const listed = data(found.text) as Array<{ id: string; status: string }>;
+        assert.deepEqual(listed.map((e) => [e.id, e.status]).sort(), [
+          ['1', 'unknown'],
+          ['2', 'active'],
+        ]);
+        const one = await call(session, Tools.getEngagement, { id: '1' });
+        assert.equal(one.isError, false, one.text);
+        assert.equal((data(one.text) as { status: string }).status, 'unknown');
+      } finally {
+        await session.close();
+      }
     });
   });
 
