@@ -41,7 +41,7 @@ function isObject(value: unknown): value is Obj {
 }
 
 /** The links of a `Link` header by their `rel` (each rel of a link counts): `<url>; rel="next"`. */
-export function linkHeader(value: string | null | undefined): Map<string, string> {
+function linkHeader(value: string | null | undefined): Map<string, string> {
   const links = new Map<string, string>();
   if (!value) return links;
   for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
