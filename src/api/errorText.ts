@@ -67,6 +67,18 @@ const ACCESS: Record<'unauthorized' | 'forbidden' | 'redirected', Words> = {
         asked,
         target,
       );
+    // The browser hides where a write was sent, and the route's slash was not known yet: what
+    // teaches it is a read of the same route (the check after this failure makes one).
+    if (error.redirect === 'hiddenWrite')
+      return error.endpoint?.path.includes('{id}')
+        ? l10n.t(
+            'The service redirected {0}, most likely to add or remove a trailing slash; the browser hides where to, so it was not sent again. Reading the engagement teaches the extension the form the service wants.',
+            asked,
+          )
+        : l10n.t(
+            'The service redirected {0}, most likely to add or remove a trailing slash; the browser hides where to, so it was not sent again. Reading the engagements list teaches the extension the form the service wants.',
+            asked,
+          );
     if (error.redirect === 'tooMany')
       return l10n.t(
         'The service redirected {0} too many times (last to {1}); check the base URL of {2}.',

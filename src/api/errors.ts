@@ -226,6 +226,11 @@ export type RedirectRefusal =
   | 'elsewhere'
   /** fetch hid the target (an `opaqueredirect`), or the Location is missing or no URL. */
   | 'hidden'
+  /**
+   * A write redirected where fetch hides the target (a browser): most likely its route's
+   * trailing slash, not known yet; a write is never sent again to a guessed address.
+   */
+  | 'hiddenWrite'
   /** More than `MAX_REDIRECTS` redirects within the base URL. */
   | 'tooMany'
   /** A write moved within the base URL by more than a trailing slash: not sent again blindly. */
@@ -252,6 +257,7 @@ export function redirectRefused(refusal: {
   const said = {
     elsewhere: `The service redirected ${requested} to ${to}, outside the environment's base URL; the key was not sent there.`,
     hidden: `The service redirected ${requested} to ${to}; the key was not sent there.`,
+    hiddenWrite: `The service redirected ${requested} to an address the browser does not show, most likely to add or remove a trailing slash; the write was not sent there.`,
     tooMany: `The service redirected ${requested} more than ${MAX_REDIRECTS} times (last to ${to}); check the environment's base URL.`,
     write: `The service redirected ${requested} to ${to} (HTTP ${status}); the write was not sent there again.`,
   }[reason];

@@ -3,17 +3,23 @@
 // `c.json` answers, and routes declared with a trailing slash. Hono's own `appendTrailingSlash`
 // (`alwaysRedirect: true`) answers a GET without one with a 301 to the path with it; with
 // `slashWrites`, writes are redirected the same way, as Django's APPEND_SLASH does for every
-// method. With `corsOrigin`, Hono's `cors` middleware lets a page of that origin call the API
-// (VS Code for the Web). Nothing here is shaped for the client: the tests run the client
-// against it as it is.
+// method. With `routing: 'collections'` it is routed the other common way (FastAPI's and most
+// routers' style): collection routes end in a slash (`/engagements/`), an item's and the usage
+// endpoints do not (`/engagements/{id}`, `/usage/summary`); Hono's `trimTrailingSlash` sends a
+// GET with a slash it has no route for to the path without, and `appendTrailingSlash`, used on
+// the collection, sends `/engagements` to `/engagements/` (both GETs only; with `slashWrites`,
+// writes are redirected too, with a 308 that keeps the method and body, as Starlette's
+// `redirect_slashes` does for every method). With `corsOrigin`, Hono's `cors` middleware lets a
+// page of that origin call the API (VS Code for the Web). Nothing here is shaped for the client:
+// the tests run the client against it as it is.
 // Started on 127.0.0.1, port 0, by each test.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { zValidator } from '@hono/zod-validator';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { cors } from 'hono/cors';
-import { appendTrailingSlash } from 'hono/trailing-slash';
+import { appendTrailingSlash, trimTrailingSlash } from 'hono/trailing-slash';
 import { z } from 'zod';
 import type { FrameworkRow } from './jsonServer';
 
@@ -65,14 +71,26 @@ function seed(count: number): Row[] {
  */
 export type CreateAnswer = { kind: 'created' } | { kind: 'seeOther' } | { kind: 'moved'; to: string };
 
-function engagementsApp(rows: Row[], answer: CreateAnswer) {
+/**
+ * How routes end: `slashed`, every route with a trailing slash (the default); `collections`,
+ * only the collection's (`/engagements/`), an item's and the usage endpoints without.
+ */
+export type Routing = 'slashed' | 'collections';
+
+/** A route's path as this routing declares it: `item` routes lose their slash under `collections`. */
+function routePath(routing: Routing, path: string, kind: 'collection' | 'item'): string {
+  return routing === 'collections' && kind === 'item' ? path.replace(/\/$/, '') : path;
+}
+
+function engagementsApp(rows: Row[], answer: CreateAnswer, routing: Routing) {
   const app = new Hono();
+  const item = routePath(routing, '/engagements/:id/', 'item');
   app.get('/engagements/', zValidator('query', pageSchema), (c) => {
     const { page, pageSize } = c.req.valid('query');
     const data = rows.slice((page - 1) * pageSize, page * pageSize);
     return c.json({ data, page, pageSize, totalCount: rows.length });
   });
-  app.get('/engagements/:id/', (c) => {
+  app.get(item, (c) => {
     const row = rows.find((r) => r.id === c.req.param('id'));
     return row ? c.json(row) : c.json({ message: 'Not found' }, 404);
   });
@@ -91,7 +109,7 @@ function engagementsApp(rows: Row[], answer: CreateAnswer) {
     rows.push(row);
     return answer.kind === 'seeOther' ? c.redirect(`/v1/engagements/${row.id}/`, 303) : c.json(row, 201);
   });
-  app.patch('/engagements/:id/', zValidator('json', patchSchema), (c) => {
+  app.patch(item, zValidator('json', patchSchema), (c) => {
     const row = rows.find((r) => r.id === c.req.param('id'));
     if (!row) return c.json({ message: 'Not found' }, 404);
     Object.assign(row, c.req.valid('json'), { updatedAt: new Date().toISOString() });
@@ -100,10 +118,10 @@ function engagementsApp(rows: Row[], answer: CreateAnswer) {
   return app;
 }
 
-function usageApp() {
+function usageApp(routing: Routing) {
   const app = new Hono();
   const period = (asked?: string) => asked ?? '2026-10';
-  app.get('/summary/', zValidator('query', pageSchema), (c) =>
+  app.get(routePath(routing, '/summary/', 'item'), zValidator('query', pageSchema), (c) =>
     c.json({
       billingPeriod: period(c.req.valid('query').billingPeriod),
       tier: 'growth',
@@ -114,13 +132,13 @@ function usageApp() {
       },
     }),
   );
-  app.get('/by-key/', zValidator('query', pageSchema), (c) =>
+  app.get(routePath(routing, '/by-key/', 'item'), zValidator('query', pageSchema), (c) =>
     c.json({
       billingPeriod: period(c.req.valid('query').billingPeriod),
       keys: [{ keyId: 'key_1', name: 'CI', calls: 12_500, lastUsedAt: '2026-10-20T10:00:00Z' }],
     }),
   );
-  app.get('/details/', zValidator('query', pageSchema), (c) => {
+  app.get(routePath(routing, '/details/', 'item'), zValidator('query', pageSchema), (c) => {
     const { page, pageSize } = c.req.valid('query');
     const all = Array.from({ length: 30 }, (_, i) => ({
       timestamp: `2026-10-${String((i % 28) + 1).padStart(2, '0')}T08:00:00Z`,
@@ -133,6 +151,21 @@ function usageApp() {
   return app;
 }
 
+/**
+ * Under `collections` routing, a write to a path in its other form, after the routes found none
+ * (404), is sent to that form with a 308, as Starlette's `redirect_slashes` does: the
+ * collection gains its slash, anything else loses one.
+ */
+const redirectWrites: MiddlewareHandler = async (c, next) => {
+  await next();
+  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.res.status !== 404) return;
+  const url = new URL(c.req.url);
+  if (url.pathname === '/v1/engagements') url.pathname += '/';
+  else if (url.pathname.endsWith('/') && url.pathname !== '/v1/engagements/') url.pathname = url.pathname.slice(0, -1);
+  else return;
+  c.res = c.redirect(url.toString(), 308);
+};
+
 /** Starts the Hono service with `count` engagements; `token` is the one key it accepts. */
 export async function startHonoService(options: {
   count?: number;
@@ -143,7 +176,10 @@ export async function startHonoService(options: {
   summaryMovedTo?: string;
   /** A page of this origin may call the API (Hono's `cors` middleware), for VS Code for the Web. */
   corsOrigin?: string;
+  /** Which routes end in a slash (default `slashed`: all of them). */
+  routing?: Routing;
 }): Promise<HonoService> {
+  const routing = options.routing ?? 'slashed';
   const rows = seed(options.count ?? 60);
   const requests: string[] = [];
   const app = new Hono();
@@ -163,7 +199,7 @@ export async function startHonoService(options: {
       }),
     );
   }
-  if (options.slashWrites) {
+  if (options.slashWrites && routing === 'slashed') {
     app.use(async (c, next) => {
       if (c.req.method === 'GET' || c.req.path.endsWith('/')) return next();
       const url = new URL(c.req.url);
@@ -171,14 +207,19 @@ export async function startHonoService(options: {
       return c.redirect(url.toString(), 301);
     });
   }
-  app.use(appendTrailingSlash({ alwaysRedirect: true }));
+  if (routing === 'slashed') app.use(appendTrailingSlash({ alwaysRedirect: true }));
+  else {
+    if (options.slashWrites) app.use(redirectWrites);
+    app.use(trimTrailingSlash());
+    app.use('/v1/engagements', appendTrailingSlash());
+  }
   app.use('/v1/*', bearerAuth({ token: options.token }));
   if (options.summaryMovedTo) {
     const to = options.summaryMovedTo;
     app.get('/v1/usage/summary/', (c) => c.redirect(to, 302));
   }
-  app.route('/v1', engagementsApp(rows, options.createAnswer ?? { kind: 'created' }));
-  app.route('/v1/usage', usageApp());
+  app.route('/v1', engagementsApp(rows, options.createAnswer ?? { kind: 'created' }, routing));
+  app.route('/v1/usage', usageApp(routing));
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
