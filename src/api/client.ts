@@ -152,6 +152,8 @@ export class ApiClient {
   readonly #settings: HttpSettings;
   readonly #agent: Record<string, string>;
   readonly #slashes: Map<string, SlashMemory>;
+  /** The service answered a request of this client (any status): requests get through to it. */
+  #answered = false;
   #http?: KyInstance;
 
   constructor(options: ClientOptions) {
@@ -196,12 +198,18 @@ export class ApiClient {
   ): Promise<R> {
     const address = addressOf(endpoint, init);
     const started = Date.now();
-    const call: CallState = { retries: 0, readingBody: false };
+    const call: CallState = {
+      retries: 0,
+      readingBody: false,
+      answeredBefore: this.#answered,
+      extraHeaders: Object.keys(init.headers ?? {}),
+    };
     const bodyDeadline = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       if (init.signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.', { endpoint });
       const response = await this.#send(endpoint, init, address, call, bodyDeadline.signal);
+      this.#answered = true;
       call.status = response.status;
       timer = setTimeout(() => bodyDeadline.abort(), this.#settings.timeoutMs);
       call.readingBody = true;
@@ -512,6 +520,7 @@ const LASTING: ReadonlySet<ConnectionProblem> = new Set([
   'tlsHandshake',
   'proxyAuthentication',
   'proxyRefused',
+  'headersRefused',
 ]);
 
 /** Makes the ky instance of a client. */

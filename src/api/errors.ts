@@ -169,6 +169,10 @@ export interface CallState {
   key?: string;
   status?: number;
   readingBody: boolean;
+  /** The service answered an earlier request of this client (reads get through). */
+  answeredBefore?: boolean;
+  /** The headers this request carries beyond those of every request (a write's conditions). */
+  extraHeaders?: string[];
 }
 
 interface Failure {
@@ -340,7 +344,16 @@ function cutOffFailure(error: unknown, { endpoint, where, call, outcome }: Failu
 
 function connectionFailure(error: unknown, target: string, failure: Failure): ApiError {
   const { endpoint, where, call, outcome } = failure;
-  const connection = classifyConnectionFailure(error, target);
+  let connection = classifyConnectionFailure(error, target);
+  // A browser's bare failure of a write with conditional headers, from a service that answered
+  // before: what differs from the requests that got through is most likely those headers.
+  if (
+    connection?.problem === 'refusedByBrowser' &&
+    endpoint.method !== 'GET' &&
+    call.answeredBefore &&
+    call.extraHeaders?.length
+  )
+    connection = { ...connection, problem: 'headersRefused', headers: call.extraHeaders };
   const problem = connection ? ` (${connection.problem}, ${connection.code} at ${connection.host})` : '';
   return new ApiError('network', `${where} could not reach the service${redact(problem, call.key)}.`, {
     endpoint,
@@ -371,6 +384,14 @@ function safeCause(error: unknown, key?: string): Error {
   if (typeof code === 'string') (cause as Error & { code?: string }).code = code;
   cause.stack = `${cause.name}: ${cause.message}`;
   return cause;
+}
+
+/**
+ * The same request would fail the same way whatever is typed: a browser refuses the headers
+ * it carries. Neither Retry nor Edit is offered for it.
+ */
+export function failsAgain(error: unknown): boolean {
+  return error instanceof ApiError && error.connection?.problem === 'headersRefused';
 }
 
 export function isAbort(error: unknown): boolean {

@@ -10,8 +10,13 @@
 // the collection, sends `/engagements` to `/engagements/` (both GETs only; with `slashWrites`,
 // writes are redirected too, with a 308 that keeps the method and body, as Starlette's
 // `redirect_slashes` does for every method). With `corsOrigin`, Hono's `cors` middleware lets a
-// page of that origin call the API (VS Code for the Web). Nothing here is shaped for the client:
-// the tests run the client against it as it is.
+// page of that origin call the API (VS Code for the Web): with the headers the contract's
+// requests use, or (`corsHeaders: 'djangoDefaults'`) only those django-cors-headers allows when
+// left at its defaults, as many services are set up. By default the service tells no version of
+// an engagement; with `validators` it sends an `ETag` or a `Last-Modified` with each engagement
+// and refuses a PATCH whose `If-Match` or `If-Unmodified-Since` no longer holds (412), written
+// by hand as Hono has no middleware for writes' preconditions. Nothing here is shaped for the
+// client: the tests run the client against it as it is.
 // Started on 127.0.0.1, port 0, by each test.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -30,6 +35,8 @@ export interface HonoService {
   baseUrl: string;
   /** Every request it received, as `METHOD /path?query STATUS`. */
   requests: string[];
+  /** The conditional headers of every PATCH it received, in order. */
+  preconditions: Preconditions[];
   /** The engagements it holds now. */
   held(): Row[];
   close(): Promise<void>;
@@ -71,6 +78,52 @@ function seed(count: number): Row[] {
  */
 export type CreateAnswer = { kind: 'created' } | { kind: 'seeOther' } | { kind: 'moved'; to: string };
 
+/** What the service tells of an engagement's version: nothing, an `ETag`, or a `Last-Modified`. */
+export type Validators = 'none' | 'etag' | 'lastModified';
+
+/**
+ * The request headers django-cors-headers allows when `CORS_ALLOW_HEADERS` is left alone (its
+ * `corsheaders.defaults.default_headers`, version 4): no `If-Match`, no `If-Unmodified-Since`.
+ */
+const DJANGO_CORS_DEFAULT_HEADERS = [
+  'accept',
+  'authorization',
+  'content-type',
+  'user-agent',
+  'x-csrftoken',
+  'x-requested-with',
+];
+
+/** The conditional headers of one PATCH as the service received them. */
+export interface Preconditions {
+  ifMatch?: string;
+  ifUnmodifiedSince?: string;
+}
+
+/**
+ * The version headers of a row, and whether a PATCH's conditions still hold for it: If-Match
+ * against the ETag, else If-Unmodified-Since against Last-Modified (whole seconds), as HTTP
+ * orders them; a condition this service never offered is ignored.
+ */
+function versionOf(row: Row, validators: Validators) {
+  const etag = `"${row.id}-${Date.parse(row.updatedAt ?? '')}"`;
+  const lastModified = new Date(row.updatedAt ?? 0).toUTCString();
+  return {
+    headers: (validators === 'etag'
+      ? { ETag: etag }
+      : validators === 'lastModified'
+        ? { 'Last-Modified': lastModified }
+        : {}) as Record<string, string>,
+    holds: ({ ifMatch, ifUnmodifiedSince }: Preconditions) => {
+      if (validators === 'etag' && ifMatch !== undefined)
+        return ifMatch === '*' || ifMatch.split(/\s*,\s*/).includes(etag);
+      if (validators === 'lastModified' && ifUnmodifiedSince !== undefined)
+        return Date.parse(lastModified) <= Date.parse(ifUnmodifiedSince);
+      return true;
+    },
+  };
+}
+
 /**
  * How routes end: `slashed`, every route with a trailing slash (the default); `collections`,
  * only the collection's (`/engagements/`), an item's and the usage endpoints without.
@@ -82,7 +135,7 @@ function routePath(routing: Routing, path: string, kind: 'collection' | 'item'):
   return routing === 'collections' && kind === 'item' ? path.replace(/\/$/, '') : path;
 }
 
-function engagementsApp(rows: Row[], answer: CreateAnswer, routing: Routing) {
+function engagementsApp(rows: Row[], answer: CreateAnswer, routing: Routing, validators: Validators) {
   const app = new Hono();
   const item = routePath(routing, '/engagements/:id/', 'item');
   app.get('/engagements/', zValidator('query', pageSchema), (c) => {
@@ -92,7 +145,7 @@ function engagementsApp(rows: Row[], answer: CreateAnswer, routing: Routing) {
   });
   app.get(item, (c) => {
     const row = rows.find((r) => r.id === c.req.param('id'));
-    return row ? c.json(row) : c.json({ message: 'Not found' }, 404);
+    return row ? c.json(row, 200, versionOf(row, validators).headers) : c.json({ message: 'Not found' }, 404);
   });
   app.post('/engagements/', zValidator('json', createSchema), (c) => {
     if (answer.kind === 'moved') return c.redirect(answer.to, 307);
@@ -107,13 +160,17 @@ function engagementsApp(rows: Row[], answer: CreateAnswer, routing: Routing) {
       updatedAt: now,
     };
     rows.push(row);
-    return answer.kind === 'seeOther' ? c.redirect(`/v1/engagements/${row.id}/`, 303) : c.json(row, 201);
+    if (answer.kind === 'seeOther') return c.redirect(`/v1/engagements/${row.id}/`, 303);
+    return c.json(row, 201, versionOf(row, validators).headers);
   });
   app.patch(item, zValidator('json', patchSchema), (c) => {
     const row = rows.find((r) => r.id === c.req.param('id'));
     if (!row) return c.json({ message: 'Not found' }, 404);
+    const sent = { ifMatch: c.req.header('If-Match'), ifUnmodifiedSince: c.req.header('If-Unmodified-Since') };
+    if (!versionOf(row, validators).holds(sent))
+      return c.json({ message: 'The engagement was changed meanwhile' }, 412, versionOf(row, validators).headers);
     Object.assign(row, c.req.valid('json'), { updatedAt: new Date().toISOString() });
-    return c.json(row);
+    return c.json(row, 200, versionOf(row, validators).headers);
   });
   return app;
 }
@@ -178,8 +235,13 @@ export async function startHonoService(options: {
   corsOrigin?: string;
   /** Which routes end in a slash (default `slashed`: all of them). */
   routing?: Routing;
+  /** The request headers `cors` allows: the contract's (the default), or django-cors-headers' defaults. */
+  corsHeaders?: 'contract' | 'djangoDefaults';
+  /** What it tells of an engagement's version (default `none`). */
+  validators?: Validators;
 }): Promise<HonoService> {
   const routing = options.routing ?? 'slashed';
+  const preconditions: Preconditions[] = [];
   const rows = seed(options.count ?? 60);
   const requests: string[] = [];
   const app = new Hono();
@@ -187,13 +249,18 @@ export async function startHonoService(options: {
     await next();
     const url = new URL(c.req.url);
     requests.push(`${c.req.method} ${url.pathname}${url.search} ${c.res.status}`);
+    if (c.req.method === 'PATCH')
+      preconditions.push({ ifMatch: c.req.header('If-Match'), ifUnmodifiedSince: c.req.header('If-Unmodified-Since') });
   });
   if (options.corsOrigin) {
     app.use(
       '/v1/*',
       cors({
         origin: options.corsOrigin,
-        allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-Unmodified-Since'],
+        allowHeaders:
+          options.corsHeaders === 'djangoDefaults'
+            ? DJANGO_CORS_DEFAULT_HEADERS
+            : ['Authorization', 'Content-Type', 'If-Match', 'If-Unmodified-Since'],
         allowMethods: ['GET', 'POST', 'PATCH'],
         exposeHeaders: ['ETag', 'Location'],
       }),
@@ -218,7 +285,10 @@ export async function startHonoService(options: {
     const to = options.summaryMovedTo;
     app.get('/v1/usage/summary/', (c) => c.redirect(to, 302));
   }
-  app.route('/v1', engagementsApp(rows, options.createAnswer ?? { kind: 'created' }, routing));
+  app.route(
+    '/v1',
+    engagementsApp(rows, options.createAnswer ?? { kind: 'created' }, routing, options.validators ?? 'none'),
+  );
   app.route('/v1/usage', usageApp(routing));
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
@@ -227,6 +297,7 @@ export async function startHonoService(options: {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    preconditions,
     held: () => rows.map((row) => ({ ...row })),
     close: () =>
       new Promise<void>((resolve, reject) => {
