@@ -11,18 +11,13 @@ import { ServiceApi } from '../../src/api/service';
 import type { SlashMemory } from '../../src/api/client';
 import { isAccepted } from '../../src/api/types';
 import { rejectsWith } from './support/apiErrors';
+import { browserFetch } from './support/browserFetch';
 import { startHonoService, type HonoService } from '../frameworks/hono';
 
 const KEY = 'eus_router.secret-part-of-the-key';
 
-/** fetch as a browser answers `redirect: 'manual'`: a redirect's status and Location hidden. */
-const browserFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  if (response.status < 300 || response.status >= 400) return response;
-  const hidden = Response.error();
-  Object.defineProperty(hidden, 'type', { value: 'opaqueredirect' });
-  return hidden;
-};
+/** fetch as a browser page gets it: a redirect's status and Location hidden (CORS is another suite's). */
+const hidingFetch = browserFetch();
 
 describe('Hono 4 routed as routers do: the collection with a slash, an engagement without (unit)', function () {
   this.timeout(20_000);
@@ -56,7 +51,7 @@ describe('Hono 4 routed as routers do: the collection with a slash, an engagemen
   }
 
   for (const host of ['Node’s fetch (desktop)', 'a fetch that hides redirects (browser)'] as const) {
-    const fetchOf = host.startsWith('Node') ? undefined : browserFetch;
+    const fetchOf = host.startsWith('Node') ? undefined : hidingFetch;
 
     it(`${host}: list, details, create, details, list, usage, rename cost one redirect per route, each write sent once`, async () => {
       hono = await startHonoService({ token: KEY, routing: 'collections', slashWrites: true });
@@ -110,7 +105,7 @@ describe('Hono 4 routed as routers do: the collection with a slash, an engagemen
   describe('in a browser, a write whose route no read has taught yet', () => {
     it('a rename straight after the list: the engagement’s path is read first (its redirect hidden), then one PATCH to its form', async () => {
       hono = await startHonoService({ token: KEY, routing: 'collections', slashWrites: true });
-      const web = new ServiceApi({ baseUrl: hono.baseUrl, getKey: () => KEY, timeoutMs: 5000, fetch: browserFetch });
+      const web = new ServiceApi({ baseUrl: hono.baseUrl, getKey: () => KEY, timeoutMs: 5000, fetch: hidingFetch });
       await web.engagements.list();
       const before = hono.requests.length;
       const renamed = await web.engagements.update('eng_006', { status: 'completed' });
@@ -125,7 +120,7 @@ describe('Hono 4 routed as routers do: the collection with a slash, an engagemen
 
     it('a create as the first request of the window, redirected where the browser hides it: refused naming the slash, then learned by the check', async () => {
       hono = await startHonoService({ token: KEY, routing: 'collections', slashWrites: true });
-      const web = new ServiceApi({ baseUrl: hono.baseUrl, getKey: () => KEY, timeoutMs: 5000, fetch: browserFetch });
+      const web = new ServiceApi({ baseUrl: hono.baseUrl, getKey: () => KEY, timeoutMs: 5000, fetch: hidingFetch });
       const error = await rejectsWith(web.engagements.create({ name: 'Too soon', type: 'pilot' }), 'redirected');
       assert.equal(error.writeOutcome, 'unknown', 'checked before a retry is offered');
       assert.match(error.message, /POST \/engagements/);
