@@ -152,7 +152,7 @@ export class ApiClient {
   readonly #settings: HttpSettings;
   readonly #agent: Record<string, string>;
   readonly #slashes: Map<string, SlashMemory>;
-  /** The service answered a request of this client (any status): requests get through to it. */
+  /** A request of this client got the service's answer (2xx): requests from here reach it. */
   #answered = false;
   #http?: KyInstance;
 

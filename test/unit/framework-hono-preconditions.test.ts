@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { failsAgain } from '../../src/api/errors';
 import { describeError } from '../../src/api/errorText';
 import { ServiceApi } from '../../src/api/service';
+import { errorResult } from '../../src/tools/result';
 import { isAccepted } from '../../src/api/types';
 import { rejectsWith } from './support/apiErrors';
 import { browserFetch } from './support/browserFetch';
@@ -89,6 +90,10 @@ describe('Hono 4 with django-cors-headers’ default CORS: conditional headers o
     assert.match(words, /add If-Match to Access-Control-Allow-Headers/);
     assert.doesNotMatch(words, /Retry/);
     assert.ok(failsAgain(error), 'neither Retry nor Edit is offered');
+    // The chat tools and the MCP server tell an agent the same, and not to try again later.
+    const told = errorResult(error, { label: 'Staging', replaceKey: 'EUS_API_KEY' }).text;
+    assert.match(told, /add If-Match to Access-Control-Allow-Headers/);
+    assert.doesNotMatch(told, /try again/i);
     assert.equal(error.writeOutcome, 'unknown', 'checked before anything is said of the change');
     assert.equal(hono.held().find((row) => row.id === 'eng_006')?.name, 'Engagement 6', 'nothing was sent');
     assert.deepEqual(hono.preconditions, [], 'the PATCH itself never reached the service');
