@@ -75,11 +75,30 @@ export interface ClientOptions {
    */
   listSizes?: Map<string, number>;
   /**
-   * Per base URL: whether the service wants every path with a trailing slash, learned from
-   * its first redirect that only added (or removed) one, so later requests cost no redirect.
-   * Kept beyond one client like `listSizes`. Default: this client only.
+   * Per base URL: the trailing slash each route of the service wants (see `SlashMemory`),
+   * learned from its redirects, so a route costs at most one redirect per window. Kept beyond
+   * one client like `listSizes`. Default: this client only.
    */
-  slashes?: Map<string, boolean>;
+  slashes?: Map<string, SlashMemory>;
+}
+
+/**
+ * What one service's routing wants, learned while a window lasts. Routers commonly end a
+ * collection with a slash and an item without (`/engagements/` but `/engagements/{id}`), so
+ * the slash is learned per route: the endpoint's path template, which list and create share
+ * (`/engagements`), as a read and a PATCH of one engagement do (`/engagements/{id}`).
+ */
+export interface SlashMemory {
+  /** By path template: whether the route wants a trailing slash (from a redirect, or a 2xx answer). */
+  routes: Map<string, boolean>;
+  /** The slash the last redirect taught, on any route: the first try of a read of a route not asked yet. */
+  guess?: boolean;
+  /**
+   * fetch hides where this service's redirects point (a browser's opaque redirect). A write
+   * cannot follow such a redirect, so it is never sent to a route whose slash is only guessed:
+   * a read of its path learns it first.
+   */
+  hidden?: boolean;
 }
 
 /** `eus-tools.engagement-usage/0.1.0 (VS Code 1.100.3)`: who is calling, for the service's logs. */
@@ -129,6 +148,16 @@ interface Address {
   url?: string;
 }
 
+/** One request as it is sent, redirect after redirect. */
+interface Outgoing {
+  endpoint: Endpoint;
+  address: Address;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+  json: unknown;
+  key: string;
+}
+
 export class ApiClient {
   readonly baseUrl: string;
   readonly concurrency: number;
@@ -137,7 +166,9 @@ export class ApiClient {
   readonly #onRequest: ClientOptions['onRequest'];
   readonly #settings: HttpSettings;
   readonly #agent: Record<string, string>;
-  readonly #slashes: Map<string, boolean>;
+  readonly #slashes: Map<string, SlashMemory>;
+  /** A request of this client got the service's answer (2xx): requests from here reach it. */
+  #answered = false;
   #http?: KyInstance;
 
   constructor(options: ClientOptions) {
@@ -156,7 +187,7 @@ export class ApiClient {
       fetch: options.fetch,
     };
     this.#agent = options.userAgent ? { 'User-Agent': options.userAgent } : {};
-    this.#slashes = options.slashes ?? new Map<string, boolean>();
+    this.#slashes = options.slashes ?? new Map<string, SlashMemory>();
   }
 
   /** Sends one request of the contract and returns its checked body. */
@@ -190,12 +221,18 @@ export class ApiClient {
   ): Promise<R> {
     const address = addressOf(endpoint, init, this.baseUrl);
     const started = Date.now();
-    const call: CallState = { retries: 0, readingBody: false };
+    const call: CallState = {
+      retries: 0,
+      readingBody: false,
+      answeredBefore: this.#answered,
+      extraHeaders: Object.keys(init.headers ?? {}),
+    };
     const bodyDeadline = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       if (init.signal?.aborted) throw new ApiError('cancelled', 'The request was cancelled.', { endpoint });
       const { response, url } = await this.#send(endpoint, init, address, call, bodyDeadline.signal);
+      this.#answered = true;
       call.status = response.status;
       timer = setTimeout(() => bodyDeadline.abort(), this.#settings.timeoutMs);
       call.readingBody = true;
@@ -238,18 +275,55 @@ export class ApiClient {
     const key = (await this.#getKey())?.trim();
     if (!key) throw new ApiError('unauthorized', 'No API key is stored for this environment.', { endpoint });
     call.key = key;
-    const http = (this.#http ??= createHttp(this.#settings));
     const headers = { ...init.headers, ...this.#agent, Authorization: `Bearer ${key}`, Accept: 'application/json' };
     const signal = init.signal ? AbortSignal.any([init.signal, bodyDeadline]) : bodyDeadline;
+    const request: Outgoing = { endpoint, address, headers, signal, json: init.json, key };
+    const memory = this.#memory();
+    if (endpoint.method !== 'GET' && memory.hidden && !memory.routes.has(endpoint.path))
+      await this.#learnRoute(request);
+    return this.#follow(request, call);
+  }
+
+  /**
+   * A write in a host that hides redirects, to a route no answer has shown the slash of: a GET
+   * of its path (no query) learns the slash first, as a read would, so the write goes straight
+   * to the route's form. Whatever that read meets, the write is sent next and says it.
+   */
+  async #learnRoute(request: Outgoing): Promise<void> {
+    const read: Outgoing = {
+      ...request,
+      endpoint: { ...request.endpoint, method: 'GET' },
+      address: { ...request.address, searchParams: undefined },
+      json: undefined,
+    };
+    try {
+      const { response } = await this.#follow(read, { retries: 0, readingBody: false });
+      await response.body?.cancel();
+    } catch (error) {
+      if (request.signal.aborted) throw error;
+    }
+  }
+
+  /** Sends one request and follows the redirects `nextHop` allows, learning its route's slash. */
+  async #follow(request: Outgoing, call: CallState): Promise<{ response: Response; url: string }> {
+    const { endpoint, address, key } = request;
+    const http = (this.#http ??= createHttp(this.#settings));
+    const memory = this.#memory();
+    const route = endpoint.path;
     const context = { endpoint, asked: address.logPath, baseUrl: this.baseUrl, key };
-    let hop: Hop = { url: address.url ?? this.#urlOf(address), method: endpoint.method, count: 0, slashResent: false };
+    let hop: Hop = {
+      url: address.url ?? this.#urlOf(endpoint, address),
+      method: endpoint.method,
+      count: 0,
+      slashResent: false,
+    };
     for (;;) {
       const method = hop.method;
       const response = await http(hop.url, {
         method,
-        json: method === 'GET' ? undefined : init.json,
-        signal,
-        headers,
+        json: method === 'GET' ? undefined : request.json,
+        signal: request.signal,
+        headers: request.headers,
         context: { call },
       }).catch((error: unknown) => {
         if (!(error instanceof HTTPError)) throw error;
@@ -260,19 +334,38 @@ export class ApiClient {
         throw error;
       });
       if (!isRedirect(response)) {
-        if (hop.guessed) this.#slashes.set(this.baseUrl, hop.slash === true);
+        // Answered: a path sent as asked, or with the slash a guess changed, is that route's form.
+        if (hop.guessed) memory.guess = hop.slash === true;
+        if (hop.count === 0 || hop.guessed) memory.routes.set(route, new URL(hop.url).pathname.endsWith('/'));
         return { response, url: hop.url };
       }
+      if (response.type === 'opaqueredirect') memory.hidden = true;
       const next = nextHop(response, hop, context);
       if ('answer' in next) return { response: next.answer, url: hop.url };
-      if (next.slash !== undefined && !next.guessed) this.#slashes.set(this.baseUrl, next.slash);
+      if (next.slash !== undefined && !next.guessed) {
+        memory.routes.set(route, next.slash);
+        memory.guess = next.slash;
+      }
       hop = next;
     }
   }
 
-  /** The absolute URL of a request, its path built the way the service wants it (trailing slash or not). */
-  #urlOf(address: Address): string {
-    const slash = this.#slashes.get(this.baseUrl) === true ? '/' : '';
+  /** What this client's service has shown of its routing, kept for the window (`slashes`). */
+  #memory(): SlashMemory {
+    let memory = this.#slashes.get(this.baseUrl);
+    if (!memory) this.#slashes.set(this.baseUrl, (memory = { routes: new Map<string, boolean>() }));
+    return memory;
+  }
+
+  /**
+   * The absolute URL of a request, its path in the form its route wants (trailing slash or
+   * not). A route not learned yet is tried the way the last redirect taught, except a write
+   * where redirects are hidden: that goes as the contract writes it.
+   */
+  #urlOf(endpoint: Endpoint, address: Address): string {
+    const memory = this.#memory();
+    const guess = endpoint.method !== 'GET' && memory.hidden ? false : memory.guess;
+    const slash = (memory.routes.get(endpoint.path) ?? guess) === true ? '/' : '';
     const query = address.searchParams ? `?${address.searchParams.toString()}` : '';
     return `${this.baseUrl}/${address.path}${slash}${query}`;
   }
@@ -428,7 +521,7 @@ function nextHop(response: Response, hop: Hop, context: RedirectContext): Hop | 
       url.pathname = slash ? `${url.pathname}/` : url.pathname.replace(/\/+$/, '');
       return { ...hop, url: url.href, count: hop.count + 1, slash, guessed: true };
     }
-    return refuse('hidden');
+    return refuse(write && response.type === 'opaqueredirect' ? 'hiddenWrite' : 'hidden');
   }
   if (!withinBase(target, context.baseUrl)) return refuse('elsewhere');
   if (hop.count >= MAX_REDIRECTS) return refuse('tooMany');
@@ -479,6 +572,7 @@ const LASTING: ReadonlySet<ConnectionProblem> = new Set([
   'tlsHandshake',
   'proxyAuthentication',
   'proxyRefused',
+  'headersRefused',
 ]);
 
 /** Makes the ky instance of a client. */

@@ -85,8 +85,8 @@ export interface UpdateOptions extends CallOptions {
 }
 
 export class EngagementsApi {
-  /** The validator the service last gave for each engagement's version, with that version's `updatedAt`. */
-  private readonly etags = new Map<string, { etag: string; updatedAt: string }>();
+  /** The validators the service last gave for each engagement's version, with that version's `updatedAt`. */
+  private readonly validators = new Map<string, Validators>();
 
   constructor(
     private readonly client: ApiClient,
@@ -182,7 +182,7 @@ export class EngagementsApi {
         { endpoint: ENDPOINTS.get, detail: answer.unreadable },
       );
     }
-    this.remember(answer.resource, answer.etag);
+    this.remember(answer.resource, answer);
     return answer.resource;
   }
 
@@ -229,7 +229,7 @@ export class EngagementsApi {
       params: { id },
       json: body,
       signal: options.signal,
-      headers: preconditions(this.etags.get(id), options.expectedUpdatedAt),
+      headers: preconditions(this.validators.get(id), options.expectedUpdatedAt),
       parse: readWritten(body.status === undefined ? ['name', 'type'] : ['name', 'type', 'status']),
       marker: MARKER,
     });
@@ -312,15 +312,18 @@ export class EngagementsApi {
     readBack: () => Promise<{ engagement: Engagement; source: WriteSource } | undefined>,
     holds?: (engagement: Engagement) => boolean,
   ): Promise<WriteOutcome> {
-    if (answer.resource) this.remember(answer.resource, answer.etag);
+    if (answer.resource) this.remember(answer.resource, answer);
     return settleWrite(answer, accepted, readBack, holds);
   }
 
-  private remember(engagement: Engagement, etag: string | undefined): void {
+  private remember(engagement: Engagement, answer: { etag?: string; lastModified?: string }): void {
     // A validator is sent only for the version it came with, known by its `updatedAt`.
-    if (etag && engagement.updatedAt !== undefined)
-      this.etags.set(engagement.id, { etag, updatedAt: engagement.updatedAt });
-    else this.etags.delete(engagement.id);
+    const { etag } = answer;
+    const lastModified =
+      answer.lastModified && Number.isFinite(Date.parse(answer.lastModified)) ? answer.lastModified : undefined;
+    if ((etag || lastModified) && engagement.updatedAt !== undefined)
+      this.validators.set(engagement.id, { etag, lastModified, updatedAt: engagement.updatedAt });
+    else this.validators.delete(engagement.id);
   }
 }
 
@@ -376,17 +379,32 @@ export function updateBody(changes: EngagementChanges): EngagementChanges {
   return body;
 }
 
-/** If-Match when the service gave a validator for the expected version; If-Unmodified-Since from `updatedAt` always. */
+/** What the service sent to tell one version of an engagement: its `ETag`, its `Last-Modified`, or both. */
+interface Validators {
+  etag?: string;
+  lastModified?: string;
+  /** The version they came with. */
+  updatedAt: string;
+}
+
+/**
+ * A PATCH's precondition, only in the form the service showed it understands, and only for
+ * the version the change is meant for: `If-Match` with the ETag it sent, else
+ * `If-Unmodified-Since` with the Last-Modified it sent, as it sent it (its own clock and
+ * precision, for its own comparison; an `updatedAt` it may not date its versions by could
+ * refuse a current one or pass a changed one). None when it sent neither: a header it never
+ * asked for is one more a browser's CORS preflight must allow, and it would be ignored. The
+ * flows read the engagement right before a PATCH and compare `updatedAt` in any case.
+ */
 function preconditions(
-  known: { etag: string; updatedAt: string } | undefined,
+  known: Validators | undefined,
   expectedUpdatedAt: string | undefined,
 ): Record<string, string> | undefined {
-  if (expectedUpdatedAt === undefined) return undefined;
-  const headers: Record<string, string> = {};
-  if (known && known.updatedAt === expectedUpdatedAt) headers['If-Match'] = known.etag;
-  const at = Date.parse(expectedUpdatedAt);
-  if (Number.isFinite(at)) headers['If-Unmodified-Since'] = new Date(at).toUTCString();
-  return headers;
+  if (expectedUpdatedAt === undefined || known?.updatedAt !== expectedUpdatedAt) return undefined;
+  // A service honours If-Match first and ignores If-Unmodified-Since beside it (RFC 9110, 13.2.2).
+  if (known.etag) return { 'If-Match': known.etag };
+  if (known.lastModified) return { 'If-Unmodified-Since': known.lastModified };
+  return undefined;
 }
 
 // What a 2xx write's answer means when it carries no whole engagement: reading back what it

@@ -67,6 +67,18 @@ const ACCESS: Record<'unauthorized' | 'forbidden' | 'redirected', Words> = {
         asked,
         target,
       );
+    // The browser hides where a write was sent, and the route's slash was not known yet: what
+    // teaches it is a read of the same route (the check after this failure makes one).
+    if (error.redirect === 'hiddenWrite')
+      return error.endpoint?.path.includes('{id}')
+        ? l10n.t(
+            'The service redirected {0}, most likely to add or remove a trailing slash; the browser hides where to, so it was not sent again. Reading the engagement teaches the extension the form the service wants.',
+            asked,
+          )
+        : l10n.t(
+            'The service redirected {0}, most likely to add or remove a trailing slash; the browser hides where to, so it was not sent again. Reading the engagements list teaches the extension the form the service wants.',
+            asked,
+          );
     if (error.redirect === 'tooMany')
       return l10n.t(
         'The service redirected {0} too many times (last to {1}); check the base URL of {2}.',
@@ -157,8 +169,11 @@ const WORDS: Record<ApiErrorKind, Words> = { ...ACCESS, ...REFUSED, ...UNANSWERE
 
 // What the user reads when no connection to the service could be made: what went wrong, and
 // what fixes it, the technical code in brackets (the system's, the same in every language).
-/** The sentence for one kind of problem, from the host it concerns, the code and the environment's label. */
-type Sentence = (host: string, code: string, env: string) => string;
+/**
+ * The sentence for one kind of problem, from the host it concerns, the code, the environment's
+ * label and the request headers it concerns (`headersRefused`).
+ */
+type Sentence = (host: string, code: string, env: string, headers: string) => string;
 
 /** The certificate or the TLS handshake: trust stores, clocks, host names. */
 const SECURE: Record<'untrustedCertificate' | 'expiredCertificate' | 'hostMismatch' | 'tlsHandshake', Sentence> = {
@@ -233,14 +248,38 @@ const ROUTE: Record<Exclude<ConnectionProblem, keyof typeof SECURE | keyof typeo
     l10n.t('{0} did not accept a connection in time ({1}). Check the network, VPN or proxy.', host, code),
   connectionDropped: (host, code) => l10n.t('The connection to {0} closed before an answer came ({1}).', host, code),
   other: (_host, code) => l10n.t('Cannot reach the service ({0}).', code),
-  refusedByBrowser: (host, code) =>
+  refusedByBrowser: (host, code) => `${browserRefusal(host, code)} ${corsNeeds()}`,
+  headersRefused: (host, code, _env, headers) =>
     l10n.t(
-      'The browser gave no answer from {0} that this extension may read ({1}). In VS Code for the Web the service must allow requests from {2} (CORS): ask its owners to answer with Access-Control-Allow-Origin for that origin, to allow the headers Authorization, Content-Type, If-Match and If-Unmodified-Since and the method PATCH in preflight requests, and to expose the header ETag. If it does, check the network or VPN.',
+      '{0} answers reads from this page, but the browser refused to send this change ({1}): the service’s CORS settings most likely do not allow the header {2}, which the change carries. Its owners can add {2} to Access-Control-Allow-Headers; until then the change cannot be made from VS Code for the Web.',
       host,
       code,
-      pageOrigin(),
+      headers,
     ),
 };
+
+/** The browser's refusal (CORS, or the network: the browser does not tell which), in one sentence. */
+function browserRefusal(host: string, code: string): string {
+  return l10n.t('The browser gave no answer from {0} that this extension may read ({1}).', host, code);
+}
+
+/** What a service must allow for this extension to call it from a browser (VS Code for the Web). */
+function corsNeeds(): string {
+  return l10n.t(
+    'In VS Code for the Web the service must allow requests from {0} (CORS): answer with Access-Control-Allow-Origin for that origin, allow the headers Authorization and Content-Type and the method PATCH in preflight requests (and If-Match or If-Unmodified-Since if it sends ETag or Last-Modified), and expose the headers ETag and Location. If it does, check the network or VPN.',
+    pageOrigin(),
+  );
+}
+
+/**
+ * For a request the browser refused (CORS, or the network): the refusal in one sentence and,
+ * apart, what the service must allow, for a dialog's message and its detail. Undefined for any
+ * other failure.
+ */
+export function browserRefusalParts(error: unknown): { refusal: string; needs: string } | undefined {
+  if (!isApiError(error) || error.connection?.problem !== 'refusedByBrowser') return undefined;
+  return { refusal: browserRefusal(error.connection.host, error.connection.code), needs: corsNeeds() };
+}
 
 const SENTENCES: Record<ConnectionProblem, Sentence> = { ...SECURE, ...PROXY, ...ROUTE };
 
@@ -254,5 +293,5 @@ function pageOrigin(): string {
 
 /** What went wrong with a connection, and what fixes it; the technical code in brackets. */
 function describeConnection(connection: ConnectionFailure, env: string): string {
-  return SENTENCES[connection.problem](connection.host, connection.code, env);
+  return SENTENCES[connection.problem](connection.host, connection.code, env, (connection.headers ?? []).join(', '));
 }

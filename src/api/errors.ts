@@ -169,6 +169,10 @@ export interface CallState {
   key?: string;
   status?: number;
   readingBody: boolean;
+  /** The service answered an earlier request of this client (reads get through). */
+  answeredBefore?: boolean;
+  /** The headers this request carries beyond those of every request (a write's conditions). */
+  extraHeaders?: string[];
 }
 
 interface Failure {
@@ -226,6 +230,11 @@ export type RedirectRefusal =
   | 'elsewhere'
   /** fetch hid the target (an `opaqueredirect`), or the Location is missing or no URL. */
   | 'hidden'
+  /**
+   * A write redirected where fetch hides the target (a browser): most likely its route's
+   * trailing slash, not known yet; a write is never sent again to a guessed address.
+   */
+  | 'hiddenWrite'
   /** More than `MAX_REDIRECTS` redirects within the base URL. */
   | 'tooMany'
   /** A write moved within the base URL by more than a trailing slash: not sent again blindly. */
@@ -252,6 +261,7 @@ export function redirectRefused(refusal: {
   const said = {
     elsewhere: `The service redirected ${requested} to ${to}, outside the environment's base URL; the key was not sent there.`,
     hidden: `The service redirected ${requested} to ${to}; the key was not sent there.`,
+    hiddenWrite: `The service redirected ${requested} to an address the browser does not show, most likely to add or remove a trailing slash; the write was not sent there.`,
     tooMany: `The service redirected ${requested} more than ${MAX_REDIRECTS} times (last to ${to}); check the environment's base URL.`,
     write: `The service redirected ${requested} to ${to} (HTTP ${status}); the write was not sent there again.`,
   }[reason];
@@ -334,7 +344,16 @@ function cutOffFailure(error: unknown, { endpoint, where, call, outcome }: Failu
 
 function connectionFailure(error: unknown, target: string, failure: Failure): ApiError {
   const { endpoint, where, call, outcome } = failure;
-  const connection = classifyConnectionFailure(error, target);
+  let connection = classifyConnectionFailure(error, target);
+  // A browser's bare failure of a write with conditional headers, from a service that answered
+  // before: what differs from the requests that got through is most likely those headers.
+  if (
+    connection?.problem === 'refusedByBrowser' &&
+    endpoint.method !== 'GET' &&
+    call.answeredBefore &&
+    call.extraHeaders?.length
+  )
+    connection = { ...connection, problem: 'headersRefused', headers: call.extraHeaders };
   const problem = connection ? ` (${connection.problem}, ${connection.code} at ${connection.host})` : '';
   return new ApiError('network', `${where} could not reach the service${redact(problem, call.key)}.`, {
     endpoint,
@@ -365,6 +384,14 @@ function safeCause(error: unknown, key?: string): Error {
   if (typeof code === 'string') (cause as Error & { code?: string }).code = code;
   cause.stack = `${cause.name}: ${cause.message}`;
   return cause;
+}
+
+/**
+ * The same request would fail the same way whatever is typed: a browser refuses the headers
+ * it carries. Neither Retry nor Edit is offered for it.
+ */
+export function failsAgain(error: unknown): boolean {
+  return error instanceof ApiError && error.connection?.problem === 'headersRefused';
 }
 
 export function isAbort(error: unknown): boolean {

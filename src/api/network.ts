@@ -36,6 +36,13 @@ export type ConnectionProblem =
    * network fails; the browser hides which from the page.
    */
   | 'refusedByBrowser'
+  /**
+   * In a browser: a write carrying conditional headers (`If-Match`, `If-Unmodified-Since`)
+   * failed as `refusedByBrowser` does, while the same service answered this client before:
+   * its CORS preflight most likely does not allow those headers (`headers`). Sending it
+   * again fails the same way.
+   */
+  | 'headersRefused'
   /** Anything else. */
   | 'other';
 
@@ -49,6 +56,8 @@ export interface ConnectionFailure {
   proxyStatus?: number;
   /** Nothing left this machine: a write certainly was not carried out. */
   notSent: boolean;
+  /** For `headersRefused`: the request headers the service's preflight most likely does not allow. */
+  headers?: string[];
 }
 
 const UNTRUSTED = new Set([

@@ -38,6 +38,8 @@ export interface WriteAnswer<T> {
   /** The `Location` header, as sent. */
   location?: string;
   etag?: string;
+  /** The `Last-Modified` header, as sent. */
+  lastModified?: string;
   /** The `Date` header: when the service answered, by its own clock. */
   date?: string;
 }
@@ -58,6 +60,7 @@ export function readWriteAnswer<T>(
     status,
     location: headers.get('Location') ?? undefined,
     etag: headers.get('ETag') ?? undefined,
+    lastModified: headers.get('Last-Modified') ?? undefined,
     date: headers.get('Date') ?? undefined,
   };
   if (!text.trim()) return { ...answer, unreadable: 'an empty body' };

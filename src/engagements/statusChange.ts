@@ -6,7 +6,7 @@ import { type AcceptedWrite, type Engagement, isAccepted } from '../api/types';
 import { changedFields, differingFields } from '../api/engagements';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { nameText } from '../core/engagementText';
-import { isApiError } from '../api/errors';
+import { failsAgain, isApiError } from '../api/errors';
 import { describeError } from '../api/errorText';
 import { showError } from '../ui/errorMessages';
 import { isBack } from '../ui/ui';
@@ -203,7 +203,8 @@ async function report(
   const uncertain = failures.some(
     ({ error, checked }) => isApiError(error) && error.writeOutcome !== undefined && !checked,
   );
-  const actions = uncertain ? [logs] : [retry, logs];
+  // Retry Failed only where sending again could succeed: not where the browser refuses the headers.
+  const actions = uncertain || failures.some(({ error }) => failsAgain(error)) ? [logs] : [retry, logs];
   const note = uncertain
     ? ` ${vscode.l10n.t('Some may have been changed anyway (the check could not tell): refresh before you try again.')}`
     : '';

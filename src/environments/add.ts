@@ -10,7 +10,7 @@ import type { Capabilities, Environment } from '../session/model';
 import { newEnvironmentId, originOf } from '../session/model';
 import { Commands } from '../shared/constants';
 import type { Services } from '../shared/services';
-import { describeError, serviceReason } from '../api/errorText';
+import { browserRefusalParts, describeError, serviceReason } from '../api/errorText';
 import type { Back, InputStep, Ui } from '../ui/ui';
 import { runSteps } from '../ui/ui';
 
@@ -63,16 +63,22 @@ async function verify(
         urlError: describeError(result.error, env.label),
       };
     const retry = vscode.l10n.t('Retry');
-    const save = vscode.l10n.t('Save Anyway');
-    const choice = await ui.current.message(
-      'warning',
-      unreached(result.error)
-        ? vscode.l10n.t('Could not reach the service to check the key: {0}', describeError(result.error, env.label))
-        : vscode.l10n.t('Could not check the key: {0}', describeError(result.error, env.label)),
-      { modal: true, detail: vscode.l10n.t('Save the environment without checking, or retry.') },
-      retry,
-      save,
-    );
+    const browser = browserRefusalParts(result.error);
+    // In a browser that refuses the service's answers, an environment saved now works in this
+    // tab only once the service allows it: the button says so.
+    const save = browser ? vscode.l10n.t('Save for Later') : vscode.l10n.t('Save Anyway');
+    const [text, detail] = browser
+      ? [
+          vscode.l10n.t('The key could not be checked: {0}', browser.refusal),
+          `${browser.needs} ${vscode.l10n.t('Saved now, the environment works in this tab once the service allows it.')}`,
+        ]
+      : [
+          unreached(result.error)
+            ? vscode.l10n.t('Could not reach the service to check the key: {0}', describeError(result.error, env.label))
+            : vscode.l10n.t('Could not check the key: {0}', describeError(result.error, env.label)),
+          vscode.l10n.t('Save the environment without checking, or retry.'),
+        ];
+    const choice = await ui.current.message('warning', text, { modal: true, detail }, retry, save);
     if (choice === save) return { ok: true, capabilities: {} };
     if (choice !== retry) return { ok: false };
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { SlashMemory } from '../api/client';
 import { ServiceApi } from '../api/service';
 import type { Scope } from '../api/types';
 import { ContextKeys, Settings } from '../shared/constants';
@@ -21,8 +22,8 @@ export class Connection implements vscode.Disposable {
   private cached?: { signature: string; api: ServiceApi };
   /** The page size each service took for reading every engagement, kept across its clients. */
   private readonly listSizes = new Map<string, number>();
-  /** Whether each service wants its paths with a trailing slash, learned once per window. */
-  private readonly slashes = new Map<string, boolean>();
+  /** The trailing slash each route of each service wants, learned once per window. */
+  private readonly slashes = new Map<string, SlashMemory>();
   private activeId?: string;
   private readonly disposables: vscode.Disposable[] = [];
 

@@ -1,7 +1,7 @@
 // How a tool answers: compact text for the model, with what came from the service kept
 // apart as data between markers it cannot close (a name like "ignore previous instructions"
 // stays a name), bounded in size, and never holding a key.
-import { ApiError, isApiError } from '../api/errors';
+import { ApiError, failsAgain, isApiError } from '../api/errors';
 import { describeError } from '../api/errorText';
 import { l10n } from '../core/l10n';
 import type { Target } from './host';
@@ -91,7 +91,8 @@ export function errorResult(error: unknown, where: FailedIn, ...before: string[]
   return failure(
     ...before,
     l10n.t('Failed: {0}', describeError(ours, label)),
-    advice(error.kind, where.replaceKey),
+    // A browser refusing the request's headers refuses it later too: no "try again".
+    failsAgain(error) ? '' : advice(error.kind, where.replaceKey),
     saidAnything ? l10n.t('What the service said:') : '',
     saidAnything ? dataBlock(said) : '',
   );

@@ -2,7 +2,7 @@
 // Replace Key, Refresh, Show Logs); the words are src/api/errorText.ts's.
 import * as vscode from 'vscode';
 import type { ApiErrorKind } from '../api/errors';
-import { isApiError } from '../api/errors';
+import { failsAgain, isApiError } from '../api/errors';
 import { describeError } from '../api/errorText';
 import { Commands } from '../shared/constants';
 import type { Ui } from './ui';
@@ -34,6 +34,8 @@ function outcomeNote(error: unknown, checkedNotApplied: boolean | undefined): st
   if (error.connection?.notSent && error.endpoint && error.endpoint.method !== 'GET')
     return vscode.l10n.t('Nothing was sent, so nothing was changed.');
   if (error.writeOutcome !== 'unknown') return undefined;
+  // Sent again, it would be refused the same way: not made, and no Retry to offer.
+  if (checkedNotApplied && failsAgain(error)) return vscode.l10n.t('A check found the change was not made.');
   return checkedNotApplied
     ? vscode.l10n.t('A check found the change was not made, so Retry is safe.')
     : vscode.l10n.t('The service may have made the change anyway: refresh to check before you retry.');
@@ -56,8 +58,10 @@ export async function showError(ui: Ui, error: unknown, actions: ErrorActions = 
   // the same values the service refused (400/422) or found in conflict (409) would be refused
   // again, so those offer Edit instead.
   const uncertain = isApiError(error) && error.writeOutcome !== undefined && !actions.checkedNotApplied;
-  if (actions.retry && !uncertain && !NOT_RETRIED.has(kind)) offered.push(retry);
-  if (actions.edit) offered.push(edit);
+  // A browser that refuses the request's headers refuses it again, whatever is typed.
+  const again = !failsAgain(error);
+  if (actions.retry && again && !uncertain && !NOT_RETRIED.has(kind)) offered.push(retry);
+  if (actions.edit && again) offered.push(edit);
   if (kind === 'unauthorized' || kind === 'forbidden') offered.push(replaceKey);
   if (kind === 'notFound' || uncertain) offered.push(refresh);
   offered.push(logs);

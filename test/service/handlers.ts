@@ -65,6 +65,15 @@ export function etagOf(engagement: Engagement): string {
   return `"${Buffer.from(`${engagement.id}@${engagement.updatedAt}`).toString('base64url')}"`;
 }
 
+/**
+ * The validators of an engagement's version, sent with every answer that carries one: its
+ * ETag (for If-Match) and its Last-Modified (for If-Unmodified-Since), both of which a PATCH
+ * may send back and `preconditionFailed` honours.
+ */
+function validators(engagement: Engagement): Record<string, string> {
+  return { ETag: etagOf(engagement), 'Last-Modified': new Date(engagement.updatedAt).toUTCString() };
+}
+
 export const listEngagements: Handler = ({ query, store, reading }) => {
   const paging = parsePaging(query, listPageSizeMax(reading));
   if (!paging.ok) return paging.reply;
@@ -76,7 +85,7 @@ export const listEngagements: Handler = ({ query, store, reading }) => {
 export const getEngagement: Handler = ({ store, reading, id = '' }) => {
   const engagement = store.getEngagement(id);
   return engagement
-    ? json(200, single(reading, engagement), { ETag: etagOf(engagement) })
+    ? json(200, single(reading, engagement), validators(engagement))
     : notFound(`No engagement with id ${JSON.stringify(id)}`);
 };
 
@@ -84,9 +93,13 @@ export const getEngagement: Handler = ({ store, reading, id = '' }) => {
 function preconditionFailed(input: HandlerInput, current: Engagement): Reply | undefined {
   const { ifMatch, ifUnmodifiedSince } = input;
   const stale = () =>
-    errorReply(412, 'precondition_failed', 'The engagement was changed since you read it', undefined, {
-      ETag: etagOf(current),
-    });
+    errorReply(
+      412,
+      'precondition_failed',
+      'The engagement was changed since you read it',
+      undefined,
+      validators(current),
+    );
   if (ifMatch !== undefined) {
     const tags = ifMatch.split(',').map((t) => t.trim());
     if (!tags.includes('*') && !tags.includes(etagOf(current))) return stale();
@@ -120,7 +133,7 @@ export const createEngagement: Handler = (input) => {
     delay,
   );
   const answer = createAnswer(input.reading, created, `/v1/engagements/${encodeURIComponent(created.id)}`);
-  return delay ? answer : { ...answer, headers: { ...answer.headers, ETag: etagOf(created) } };
+  return delay ? answer : { ...answer, headers: { ...answer.headers, ...validators(created) } };
 };
 
 export const updateEngagement: Handler = (input) => {
@@ -156,7 +169,7 @@ export const updateEngagement: Handler = (input) => {
   const updated = input.store.updateEngagement(id, changes);
   if (!updated) return notFound(`No engagement with id ${JSON.stringify(id)}`);
   const answer = updateAnswer(input.reading, updated);
-  return { ...answer, headers: { ...answer.headers, ETag: etagOf(updated) } };
+  return { ...answer, headers: { ...answer.headers, ...validators(updated) } };
 };
 
 export const usageSummary: Handler = (input) => {

@@ -8,6 +8,7 @@
 // moved elsewhere (checked, not sent again), and a wrong key told as the service's 401. Last,
 // the redirects as a browser hands them back (their target hidden, as in VS Code for the Web).
 import assert from 'node:assert/strict';
+import type { SlashMemory } from '../../src/api/client';
 import { ServiceApi } from '../../src/api/service';
 import { isAccepted } from '../../src/api/types';
 import { rejectsWith } from './support/apiErrors';
@@ -187,7 +188,7 @@ describe('Hono 4: trailing-slash routes, zod validation, bearer auth (unit)', fu
 
   it('a new client of the same window (a shared map of slashes) costs no redirect at all', async () => {
     await start();
-    const slashes = new Map<string, boolean>();
+    const slashes = new Map<string, SlashMemory>();
     const first = new ServiceApi({ baseUrl: hono.baseUrl, getKey: () => KEY, slashes });
     await first.engagements.list();
     const second = new ServiceApi({ baseUrl: hono.baseUrl, getKey: () => KEY, slashes });
@@ -204,16 +205,16 @@ describe('Hono 4: trailing-slash routes, zod validation, bearer auth (unit)', fu
       Object.defineProperty(hidden, 'type', { value: 'opaqueredirect' });
       return hidden;
     };
-    const browserApi = (slashes?: Map<string, boolean>) =>
+    const browserApi = (slashes?: Map<string, SlashMemory>) =>
       new ServiceApi({ baseUrl: hono.baseUrl, getKey: () => KEY, timeoutMs: 5000, fetch: browserFetch, slashes });
 
     it('a read tries its path with the slash once, keeps it, and later reads and writes go straight there', async () => {
       await start();
-      const slashes = new Map<string, boolean>();
+      const slashes = new Map<string, SlashMemory>();
       const web = browserApi(slashes);
       const page = await web.engagements.list({ page: 1, pageSize: 10 });
       assert.equal(page.data[0].name, 'Engagement 1');
-      assert.equal(slashes.get(hono.baseUrl), true, 'the slash is learned');
+      assert.equal(slashes.get(hono.baseUrl)?.routes.get('/engagements'), true, 'the list’s slash is learned');
       await web.usage.summary();
       await web.engagements.update('eng_004', { name: 'Renamed from a browser' });
       assert.equal(hono.held().find((row) => row.id === 'eng_004')?.name, 'Renamed from a browser');
@@ -225,13 +226,18 @@ describe('Hono 4: trailing-slash routes, zod validation, bearer auth (unit)', fu
       const other = await startLoopbackServer();
       try {
         await start({ summaryMovedTo: `${other.origin}/v1/usage/summary` });
-        const slashes = new Map<string, boolean>();
+        const slashes = new Map<string, SlashMemory>();
         const error = await rejectsWith(browserApi(slashes).usage.summary('2026-10'), 'redirected');
         assert.match(
           error.message,
           /redirected GET \/usage\/summary\?billingPeriod=2026-10 to an address it did not show/,
         );
-        assert.equal(slashes.get(hono.baseUrl), undefined, 'no slash learned from a guess not answered');
+        assert.equal(
+          slashes.get(hono.baseUrl)?.routes.get('/usage/summary'),
+          undefined,
+          'nothing learned from a guess not answered',
+        );
+        assert.equal(slashes.get(hono.baseUrl)?.guess, undefined);
         assert.deepEqual(redirects(), [
           'GET /v1/usage/summary?billingPeriod=2026-10 301',
           'GET /v1/usage/summary/?billingPeriod=2026-10 302',
