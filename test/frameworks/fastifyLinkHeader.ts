@@ -15,12 +15,10 @@
 // contract's `pageSize`; `page` is honoured in page mode), integer ids and snake_case columns as
 // an ORM hands rows over. Usage detail records page the same way; the usage summary and by-key
 // are fixed answers in the contract's shape. Any `Authorization: Bearer …` is taken. Started on
-// 127.0.0.1, port 0, by each test. Fastify's documentation writes handlers as async functions.
-/* eslint-disable @typescript-eslint/require-await */
+// 127.0.0.1, port 0, by each test.
 import Fastify, { type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import {
-  PAGING_STATUSES,
   type SnakeEngagement,
   type SnakeUsageRecord,
   USAGE_PERIOD,
@@ -28,9 +26,14 @@ import {
   snakeEngagements,
   snakeUsageRecords,
   toBase64Url,
-  usageByKey,
-  usageSummary,
 } from './pagingRows';
+import {
+  engagementItemRoutes,
+  engagementSchema,
+  periodProperty,
+  recordSchema,
+  usageTotalsRoutes,
+} from './fastifyPagingRoutes';
 
 export interface FastifyLinkHeaderOptions {
   /** How many engagements it holds at the start (numbered from 1). Default 95. */
@@ -58,36 +61,6 @@ export interface FastifyLinkHeaderService {
   rows: SnakeEngagement[];
   close(): Promise<void>;
 }
-
-const engagementSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    type: { type: 'string' },
-    status: { type: 'string' },
-    evaluation_count: { type: 'integer' },
-    created_at: { type: 'string' },
-    updated_at: { type: 'string' },
-  },
-} as const;
-
-const recordSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    timestamp: { type: 'string' },
-    key_id: { type: 'string' },
-    endpoint: { type: 'string' },
-    method: { type: 'string' },
-    status_code: { type: 'integer' },
-    units: { type: 'integer' },
-  },
-} as const;
-
-const periodProperty = { type: 'string', pattern: '^\\d{4}-\\d{2}$', default: USAGE_PERIOD } as const;
-const idParams = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } as const;
 
 interface ListQuery {
   per_page: number;
@@ -193,8 +166,6 @@ function listReply<T extends { id: number }>(
   return page.items;
 }
 
-const notFound = (what: string) => ({ statusCode: 404, error: 'Not Found', message: `${what} not found` });
-
 function engagementRoutes(rows: SnakeEngagement[], paging: Paging): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Querystring: ListQuery }>(
@@ -208,94 +179,13 @@ function engagementRoutes(rows: SnakeEngagement[], paging: Paging): FastifyPlugi
       async (request, reply) => listReply(request, reply, rows, paging),
     );
 
-    app.get<{ Params: { id: number } }>(
-      '/engagements/:id',
-      { schema: { params: idParams, response: { 200: engagementSchema } } },
-      async (request, reply) => {
-        const row = rows.find((r) => r.id === request.params.id);
-        return row ?? reply.code(404).send(notFound('Engagement'));
-      },
-    );
-
-    app.post<{ Body: { name: string; type: string; description?: string } }>(
-      '/engagements',
-      {
-        schema: {
-          body: {
-            type: 'object',
-            required: ['name', 'type'],
-            additionalProperties: false,
-            properties: {
-              name: { type: 'string', minLength: 1, maxLength: 200 },
-              type: { type: 'string', minLength: 1 },
-              description: { type: 'string', maxLength: 2000 },
-            },
-          },
-          response: { 201: engagementSchema },
-        },
-      },
-      async (request, reply) => {
-        const at = new Date().toISOString();
-        const row: SnakeEngagement = {
-          id: Math.max(0, ...rows.map((r) => r.id)) + 1,
-          name: request.body.name,
-          description: request.body.description ?? null,
-          type: request.body.type,
-          status: 'active',
-          evaluation_count: 0,
-          created_at: at,
-          updated_at: at,
-        };
-        rows.push(row);
-        return reply.code(201).send(row);
-      },
-    );
-
-    app.patch<{ Params: { id: number }; Body: { name?: string; description?: string; status?: string } }>(
-      '/engagements/:id',
-      {
-        schema: {
-          params: idParams,
-          body: {
-            type: 'object',
-            minProperties: 1,
-            additionalProperties: false,
-            properties: {
-              name: { type: 'string', minLength: 1, maxLength: 200 },
-              description: { type: 'string', maxLength: 2000 },
-              status: { type: 'string', enum: PAGING_STATUSES },
-            },
-          },
-          response: { 200: engagementSchema },
-        },
-      },
-      async (request, reply) => {
-        const row = rows.find((r) => r.id === request.params.id);
-        if (!row) return reply.code(404).send(notFound('Engagement'));
-        Object.assign(row, request.body, { updated_at: new Date().toISOString() });
-        return row;
-      },
-    );
+    await app.register(engagementItemRoutes(rows));
   };
 }
 
 function usageRoutes(records: SnakeUsageRecord[], paging: Paging): FastifyPluginAsync {
   return async (app) => {
-    const periodQuery = {
-      type: 'object',
-      additionalProperties: false,
-      properties: { billingPeriod: periodProperty },
-    } as const;
-    app.get<{ Querystring: { billingPeriod: string } }>(
-      '/usage/summary',
-      { schema: { querystring: periodQuery } },
-      async (request) => usageSummary(request.query.billingPeriod),
-    );
-    app.get<{ Querystring: { billingPeriod: string } }>(
-      '/usage/by-key',
-      { schema: { querystring: periodQuery } },
-      async (request) => usageByKey(request.query.billingPeriod),
-    );
+    await app.register(usageTotalsRoutes());
     app.get<{ Querystring: ListQuery }>(
       '/usage/details',
       {

@@ -18,15 +18,19 @@
 import Fastify, { type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import {
-  PAGING_STATUSES,
   type SnakeEngagement,
   type SnakeUsageRecord,
   USAGE_PERIOD,
   snakeEngagements,
   snakeUsageRecords,
-  usageByKey,
-  usageSummary,
 } from './pagingRows';
+import {
+  engagementItemRoutes,
+  engagementSchema,
+  periodProperty,
+  recordSchema,
+  usageTotalsRoutes,
+} from './fastifyPagingRoutes';
 
 export interface FastifyOffsetOptions {
   /** How many engagements it holds at the start (numbered from 1). Default 45. */
@@ -59,33 +63,6 @@ export interface OffsetPage<T> {
   results: T[];
 }
 
-const engagementSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    type: { type: 'string' },
-    status: { type: 'string' },
-    evaluation_count: { type: 'integer' },
-    created_at: { type: 'string' },
-    updated_at: { type: 'string' },
-  },
-} as const;
-
-const recordSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    timestamp: { type: 'string' },
-    key_id: { type: 'string' },
-    endpoint: { type: 'string' },
-    method: { type: 'string' },
-    status_code: { type: 'integer' },
-    units: { type: 'integer' },
-  },
-} as const;
-
 const pageOf = (items: object) => ({
   type: 'object',
   properties: {
@@ -95,9 +72,6 @@ const pageOf = (items: object) => ({
     results: { type: 'array', items },
   },
 });
-
-const periodProperty = { type: 'string', pattern: '^\\d{4}-\\d{2}$', default: USAGE_PERIOD } as const;
-const idParams = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } as const;
 
 interface OffsetQuery {
   limit: number;
@@ -147,8 +121,6 @@ function offsetPage<T>(request: FastifyRequest, all: T[], query: OffsetQuery, pa
   return { count: all.length, next, previous, results: all.slice(offset, offset + limit) };
 }
 
-const notFound = (what: string) => ({ statusCode: 404, error: 'Not Found', message: `${what} not found` });
-
 function engagementRoutes(rows: SnakeEngagement[], paging: Paging): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Querystring: OffsetQuery }>(
@@ -157,94 +129,13 @@ function engagementRoutes(rows: SnakeEngagement[], paging: Paging): FastifyPlugi
       async (request) => offsetPage(request, rows, request.query, paging),
     );
 
-    app.get<{ Params: { id: number } }>(
-      '/engagements/:id',
-      { schema: { params: idParams, response: { 200: engagementSchema } } },
-      async (request, reply) => {
-        const row = rows.find((r) => r.id === request.params.id);
-        return row ?? reply.code(404).send(notFound('Engagement'));
-      },
-    );
-
-    app.post<{ Body: { name: string; type: string; description?: string } }>(
-      '/engagements',
-      {
-        schema: {
-          body: {
-            type: 'object',
-            required: ['name', 'type'],
-            additionalProperties: false,
-            properties: {
-              name: { type: 'string', minLength: 1, maxLength: 200 },
-              type: { type: 'string', minLength: 1 },
-              description: { type: 'string', maxLength: 2000 },
-            },
-          },
-          response: { 201: engagementSchema },
-        },
-      },
-      async (request, reply) => {
-        const at = new Date().toISOString();
-        const row: SnakeEngagement = {
-          id: Math.max(0, ...rows.map((r) => r.id)) + 1,
-          name: request.body.name,
-          description: request.body.description ?? null,
-          type: request.body.type,
-          status: 'active',
-          evaluation_count: 0,
-          created_at: at,
-          updated_at: at,
-        };
-        rows.push(row);
-        return reply.code(201).send(row);
-      },
-    );
-
-    app.patch<{ Params: { id: number }; Body: { name?: string; description?: string; status?: string } }>(
-      '/engagements/:id',
-      {
-        schema: {
-          params: idParams,
-          body: {
-            type: 'object',
-            minProperties: 1,
-            additionalProperties: false,
-            properties: {
-              name: { type: 'string', minLength: 1, maxLength: 200 },
-              description: { type: 'string', maxLength: 2000 },
-              status: { type: 'string', enum: PAGING_STATUSES },
-            },
-          },
-          response: { 200: engagementSchema },
-        },
-      },
-      async (request, reply) => {
-        const row = rows.find((r) => r.id === request.params.id);
-        if (!row) return reply.code(404).send(notFound('Engagement'));
-        Object.assign(row, request.body, { updated_at: new Date().toISOString() });
-        return row;
-      },
-    );
+    await app.register(engagementItemRoutes(rows));
   };
 }
 
 function usageRoutes(records: SnakeUsageRecord[], paging: Paging): FastifyPluginAsync {
   return async (app) => {
-    const periodQuery = {
-      type: 'object',
-      additionalProperties: false,
-      properties: { billingPeriod: periodProperty },
-    } as const;
-    app.get<{ Querystring: { billingPeriod: string } }>(
-      '/usage/summary',
-      { schema: { querystring: periodQuery } },
-      async (request) => usageSummary(request.query.billingPeriod),
-    );
-    app.get<{ Querystring: { billingPeriod: string } }>(
-      '/usage/by-key',
-      { schema: { querystring: periodQuery } },
-      async (request) => usageByKey(request.query.billingPeriod),
-    );
+    await app.register(usageTotalsRoutes());
     app.get<{ Querystring: OffsetQuery & { billingPeriod: string } }>(
       '/usage/details',
       {

@@ -12,12 +12,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceApi } from '../../src/api/service';
 import { EngagementStore } from '../../src/engagements/store';
-import type { DetailsData, ViewState } from '../../src/usage/protocol';
+import type { ViewState } from '../../src/usage/protocol';
 import { RecordsPages, readRecordsPage } from '../../src/usage/sections';
 import { startFastifyLinkHeaderService } from '../frameworks/fastifyLinkHeader';
 import { startFastifyOffsetService } from '../frameworks/fastifyOffset';
 import { startHonoCursorService } from '../frameworks/honoCursor';
 import { rejectsWith } from './support/apiErrors';
+import { walkRecords } from './support/recordsWalk';
 
 const PERIOD = '2026-10';
 
@@ -46,25 +47,10 @@ function storeOn(baseUrl: string): EngagementStore {
 }
 
 /** The dashboard's records section from page 1, then Next while it is offered (bounded). */
-async function recordsWalk(baseUrl: string, pageSize = 25): Promise<DetailsData[]> {
-  const api = apiOn(baseUrl);
-  const view: ViewState = {
-    environmentId: 'env',
-    period: PERIOD,
-    sort: { column: 'calls', direction: 'desc' },
-    page: 1,
-    pageSize,
-  };
-  const pages = new RecordsPages();
-  const shown: DetailsData[] = [];
-  for (let clicks = 0; clicks < 40; clicks++) {
-    const data = await readRecordsPage(api, view, new AbortController().signal, pages);
-    shown.push(data);
-    if (!data.hasNext) break;
-    view.page = data.page + 1;
-  }
-  return shown;
-}
+const recordsWalk = async (baseUrl: string) => (await walkRecords(apiOn(baseUrl), 1, 25, PERIOD)).shown;
+
+/** The ids of what a read or the view lists, in order. */
+const idsOf = (items: ReadonlyArray<{ id: string }>) => items.map((e) => e.id);
 
 describe('Services that page their own way: next links, cursors, Link headers (unit, real frameworks)', function () {
   this.timeout(30_000);
@@ -78,10 +64,7 @@ describe('Services that page their own way: next links, cursors, Link headers (u
 
     it('a whole-set read reads every page the next links lead to: 230 engagements once, in order, the count said, 12 requests', async () => {
       const all = await apiOn(service.baseUrl).engagements.listAll();
-      assert.deepEqual(
-        all.items.map((e) => e.id),
-        numbered(1, 230),
-      );
+      assert.deepEqual(idsOf(all.items), numbered(1, 230));
       assert.equal(all.totalCount, 230);
       assert.equal(all.stop, undefined);
       assert.equal(all.totalEstimated, undefined);
@@ -100,20 +83,14 @@ describe('Services that page their own way: next links, cursors, Link headers (u
       await store.refresh();
       let view = store.snapshot();
       // The view asks 25; the service answers 20 a page: whole pages, 40 shown.
-      assert.deepEqual(
-        view.items.map((e) => e.id),
-        numbered(1, 40),
-      );
+      assert.deepEqual(idsOf(view.items), numbered(1, 40));
       assert.equal(view.totalCount, 230);
       assert.equal(view.hasMore, true);
       assert.equal(view.stop, undefined, 'no "the service does not page this list"');
       service.requests.length = 0;
       await store.loadMore();
       view = store.snapshot();
-      assert.deepEqual(
-        view.items.map((e) => e.id),
-        numbered(1, 60),
-      );
+      assert.deepEqual(idsOf(view.items), numbered(1, 60));
       assert.deepEqual(service.requests, ['GET /v1/engagements?page=1&pageSize=25&limit=20&offset=40']);
       store.dispose();
     });
@@ -139,10 +116,7 @@ describe('Services that page their own way: next links, cursors, Link headers (u
       service = await startHonoCursorService({ style: 'stripe', count: 230, defaultLimit: 10 });
       const all = await apiOn(service.baseUrl).engagements.listAll();
       // Newest first, as Stripe lists.
-      assert.deepEqual(
-        all.items.map((e) => e.id),
-        named(numbered(1, 230).reverse()),
-      );
+      assert.deepEqual(idsOf(all.items), named(numbered(1, 230).reverse()));
       assert.equal(all.totalCount, 230);
       assert.equal(all.totalEstimated, undefined);
       assert.equal(service.requests.length, 23);
@@ -154,18 +128,12 @@ describe('Services that page their own way: next links, cursors, Link headers (u
       const store = storeOn(service.baseUrl);
       await store.refresh();
       let view = store.snapshot();
-      assert.deepEqual(
-        view.items.map((e) => e.id),
-        named(numbered(1, 40)),
-      );
+      assert.deepEqual(idsOf(view.items), named(numbered(1, 40)));
       assert.equal(view.hasMore, true);
       assert.equal(view.totalEstimated, true, 'no total said: "40 loaded", not "of 41"');
       await store.loadMore();
       view = store.snapshot();
-      assert.deepEqual(
-        view.items.map((e) => e.id),
-        named(numbered(1, 45)),
-      );
+      assert.deepEqual(idsOf(view.items), named(numbered(1, 45)));
       assert.equal(view.hasMore, false);
       assert.equal(view.totalCount, 45);
       assert.equal(view.totalEstimated, undefined);
@@ -208,10 +176,7 @@ describe('Services that page their own way: next links, cursors, Link headers (u
     it('Link by page number with X-Total-Count: the pages asked by number, concurrently; 95 in 4 requests', async () => {
       service = await startFastifyLinkHeaderService({ count: 95, total: true });
       const all = await apiOn(service.baseUrl).engagements.listAll();
-      assert.deepEqual(
-        all.items.map((e) => e.id),
-        numbered(1, 95),
-      );
+      assert.deepEqual(idsOf(all.items), numbered(1, 95));
       assert.equal(all.totalCount, 95);
       assert.equal(service.requests.length, 4);
       assert.deepEqual(service.requests.slice(1).sort(), [
@@ -228,10 +193,7 @@ describe('Services that page their own way: next links, cursors, Link headers (u
       assert.equal(store.snapshot().items.length, 30);
       assert.equal(store.snapshot().totalEstimated, true);
       const all = await apiOn(service.baseUrl).engagements.listAll();
-      assert.deepEqual(
-        all.items.map((e) => e.id),
-        numbered(1, 95),
-      );
+      assert.deepEqual(idsOf(all.items), numbered(1, 95));
       assert.equal(all.totalCount, 95);
       assert.equal(all.totalEstimated, undefined);
       store.dispose();
@@ -240,25 +202,16 @@ describe('Services that page their own way: next links, cursors, Link headers (u
     it('Link by cursor (`after=`): every link followed, 95 in 4 requests; Load more uses the link', async () => {
       service = await startFastifyLinkHeaderService({ count: 95, links: 'cursor' });
       const all = await apiOn(service.baseUrl).engagements.listAll();
-      assert.deepEqual(
-        all.items.map((e) => e.id),
-        numbered(1, 95),
-      );
+      assert.deepEqual(idsOf(all.items), numbered(1, 95));
       assert.equal(all.totalCount, 95);
       assert.equal(service.requests.length, 4);
       assert.match(service.requests[1], /^GET \/v1\/engagements\?pageSize=1000&per_page=30&after=[\w-]+$/);
 
       const store = storeOn(service.baseUrl);
       await store.refresh();
-      assert.deepEqual(
-        store.snapshot().items.map((e) => e.id),
-        numbered(1, 30),
-      );
+      assert.deepEqual(idsOf(store.snapshot().items), numbered(1, 30));
       await store.loadMore();
-      assert.deepEqual(
-        store.snapshot().items.map((e) => e.id),
-        numbered(1, 60),
-      );
+      assert.deepEqual(idsOf(store.snapshot().items), numbered(1, 60));
       store.dispose();
     });
   });

@@ -12,11 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { ServiceApi } from '../../src/api/service';
 import type { UsageRecord } from '../../src/api/types';
 import { type EngagementCache, EngagementStore, engagementCache } from '../../src/engagements/store';
-import type { DetailsData, ViewState } from '../../src/usage/protocol';
-import { RecordsPages, readRecordsPage } from '../../src/usage/sections';
 import { READINGS, type ReadingName } from '../service/readings';
 import { jsonServerRows, startJsonServer } from '../frameworks/jsonServer';
 import { JsonMemento } from './support/memento';
+import { type Walk, walkRecords } from './support/recordsWalk';
 import { useReferenceService } from './support/referenceService';
 
 const PERIOD = '2026-10';
@@ -95,33 +94,6 @@ async function startLoopback(all: UsageRecord[], answer: Answer): Promise<Loopba
   return listen(server, requests);
 }
 
-interface Walk {
-  /** Each page as the records section showed it. */
-  shown: DetailsData[];
-  /** Every record id shown, in order. */
-  ids: string[];
-}
-
-/** The records section from page `start`, then Next while it is offered (bounded). */
-async function walk(api: ServiceApi, start: number, pageSize: number, period = PERIOD): Promise<Walk> {
-  const view: ViewState = {
-    environmentId: 'env',
-    period,
-    sort: { column: 'calls', direction: 'desc' },
-    page: start,
-    pageSize,
-  };
-  const pages = new RecordsPages();
-  const shown: DetailsData[] = [];
-  for (let clicks = 0; clicks < 40; clicks++) {
-    const data = await readRecordsPage(api, view, new AbortController().signal, pages);
-    shown.push(data);
-    if (!data.hasNext) break;
-    view.page = data.page + 1;
-  }
-  return { shown, ids: shown.flatMap((d) => d.records.map((r) => String(r.id))) };
-}
-
 /**
  * What the user sees never shows a record on two pages (a page shown again as itself, after a
  * Next that found nothing beyond it, is that page), nor a total other than the one said or counted.
@@ -172,7 +144,7 @@ describe('Usage records paged as the service really pages them (unit, loopback)'
     });
 
     it('the records table shows 1–25 of 260, then each page once, paged here: no page asked again', async () => {
-      const result = await walk(api(service.baseUrl), 1, 25);
+      const result = await walkRecords(api(service.baseUrl), 1, 25, PERIOD);
       assertHonest(result, undefined, COUNT);
       assert.deepEqual(
         result.ids,
@@ -190,7 +162,7 @@ describe('Usage records paged as the service really pages them (unit, loopback)'
     });
 
     it('a restored page 98 shows the last page, 11 of 11', async () => {
-      const result = await walk(api(service.baseUrl), 98, 25);
+      const result = await walkRecords(api(service.baseUrl), 98, 25, PERIOD);
       assert.equal(result.shown[0].page, 11);
       assert.equal(result.shown[0].totalCount, COUNT);
       assert.deepEqual(
@@ -232,7 +204,7 @@ describe('Usage records paged as the service really pages them (unit, loopback)'
       });
 
       it(`the records table shows no record twice and only a total said or counted, pages of 100 (${name})`, async () => {
-        const result = await walk(api(service.baseUrl), 1, 100);
+        const result = await walkRecords(api(service.baseUrl), 1, 100, PERIOD);
         const said = name.includes('page 1 to every page') || !name.includes('without a total') ? COUNT : undefined;
         assertHonest(result, said, name.includes('page 1 to every page') ? 100 : COUNT);
         if (name.includes('page 1 to every page')) {
@@ -256,7 +228,7 @@ describe('Usage records paged as the service really pages them (unit, loopback)'
       });
 
       it(`a restored page 98 shows the last page, whose records are the last ones (${name})`, async () => {
-        const result = await walk(api(service.baseUrl), 98, 25);
+        const result = await walkRecords(api(service.baseUrl), 98, 25, PERIOD);
         const first = result.shown[0];
         if (name.includes('page 1 to every page')) {
           assert.equal(first.page, 1);
@@ -295,7 +267,7 @@ describe('Usage records paged as the service really pages them (unit, loopback)'
     });
 
     it('page 2 shows "Records 26–50" with no "of N" until the end is known, then "of 260" as counted', async () => {
-      const result = await walk(api(service.baseUrl), 1, 25);
+      const result = await walkRecords(api(service.baseUrl), 1, 25, PERIOD);
       assert.equal(result.shown[1].page, 2);
       assert.equal(result.shown[1].totalCount, undefined, 'no total while the end is not known (not 51)');
       assert.equal(result.shown[1].hasNext, true);
@@ -308,7 +280,7 @@ describe('Usage records paged as the service really pages them (unit, loopback)'
       await service.close();
       const exact = records(250);
       service = await startLoopback(exact, SERVICES['pages bare arrays without a total']);
-      const result = await walk(api(service.baseUrl), 10, 25);
+      const result = await walkRecords(api(service.baseUrl), 10, 25, PERIOD);
       assert.deepEqual(
         [result.shown[0].page, result.shown[0].totalCount, result.shown[0].hasNext],
         [10, undefined, true],
@@ -341,7 +313,7 @@ describe('Usage records table under the reference service’s paging readings (u
         try {
           const period = service.store.currentPeriod();
           const all = service.store.details(period).map((r) => String(r.id));
-          const result = await walk(reference.api(), 1, pageSize, period);
+          const result = await walkRecords(reference.api(), 1, pageSize, period);
           const ignoresPage = name === 'ignoresPage';
           const firstPage = result.shown[0].records.length;
           assertHonest(result, all.length, ignoresPage ? firstPage : all.length);
