@@ -78,6 +78,18 @@ function firstRun(workbench: () => Workbench): void {
     await wb.waitFor(checked, 'the first step to be checked', 15_000);
     await wb.clearNotifications();
     await wb.screenshot('docs-walkthrough');
+    // Done with the walkthrough: closed by its tab, as a person closes it. Its steps show their
+    // media in a webview; in CI runs on 1.139 the next test's Command Palette (and, once, its
+    // input box's Enter) lost the focus to something while the walkthrough stayed open beside
+    // it. What follows is about the status bar and starts without it.
+    await wb.page
+      .locator('.part.editor .tabs-container .tab', { hasText: 'Welcome' })
+      .locator('.tab-actions .action-label')
+      .click({ timeout: 15_000 });
+    await wb.waitFor(
+      async () => (await wb.page.locator('.part.editor .tabs-container .tab').count()) === 0,
+      'the walkthrough to close',
+    );
   });
 
   it('a production environment at 85 % of its calls: red for production, yellow for the usage warning', async () => {

@@ -199,7 +199,8 @@ export class Workbench {
       const shown = await this.quickInputState(page);
       throw new Error(`the Command Palette did not list "${title}"; it showed ${shown}`, { cause: listed });
     }
-    await page.keyboard.press('Enter');
+    // Into the palette itself, as `answerInput` does: an Enter on the page goes wherever the focus is.
+    await input.press('Enter');
   }
 
   /** The quick input as a person sees it: whether it is open, what is typed, the rows listed. */
