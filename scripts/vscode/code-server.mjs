@@ -24,6 +24,11 @@ export const USER_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'git.enabled': false,
   'window.restoreWindows': 'none',
+  // 1.139 opens the Chat view in the secondary side bar of every new window; no suite uses it.
+  // In fresh-clone runs a Command Palette and a quick pick opened early in a window's life closed
+  // without their command, the Chat view beside them (its start-up is the suspect): the windows
+  // start without it, as a person who closed it has them. 1.100 does not know the setting.
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 /**
