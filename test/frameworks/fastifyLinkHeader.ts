@@ -16,8 +16,7 @@
 // an ORM hands rows over. Usage detail records page the same way; the usage summary and by-key
 // are fixed answers in the contract's shape. Any `Authorization: Bearer …` is taken. Started on
 // 127.0.0.1, port 0, by each test.
-import Fastify, { type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { AddressInfo } from 'node:net';
+import { type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   type SnakeEngagement,
   type SnakeUsageRecord,
@@ -30,6 +29,7 @@ import {
 import {
   engagementItemRoutes,
   engagementSchema,
+  startPagingFastify,
   periodProperty,
   recordSchema,
   usageTotalsRoutes,
@@ -213,16 +213,5 @@ export async function startFastifyLinkHeaderService(
   };
   const rows = snakeEngagements(options.count ?? 95);
   const records = snakeUsageRecords(options.usageRecords ?? 300);
-  const app = Fastify({ logger: false });
-  const requests: string[] = [];
-  app.addHook('onRequest', async (request, reply) => {
-    requests.push(`${request.method} ${request.url}`);
-    if (!request.headers.authorization?.startsWith('Bearer '))
-      return reply.code(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Missing bearer token' });
-  });
-  await app.register(engagementRoutes(rows, paging), { prefix: '/v1' });
-  await app.register(usageRoutes(records, paging), { prefix: '/v1' });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, rows, close: () => app.close() };
+  return startPagingFastify(rows, [engagementRoutes(rows, paging), usageRoutes(records, paging)]);
 }

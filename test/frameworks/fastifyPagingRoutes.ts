@@ -4,7 +4,8 @@
 // and the usage summary and by-key as fixed answers in the contract's shape. Each service adds
 // its own paged list and records routes, which are where they differ.
 /* eslint-disable @typescript-eslint/require-await */
-import type { FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyPluginAsync } from 'fastify';
+import type { AddressInfo } from 'node:net';
 import { PAGING_STATUSES, type SnakeEngagement, USAGE_PERIOD, usageByKey, usageSummary } from './pagingRows';
 
 export const engagementSchema = {
@@ -131,4 +132,36 @@ export function usageTotalsRoutes(): FastifyPluginAsync {
       async (request) => usageByKey(request.query.billingPeriod),
     );
   };
+}
+
+/** A paging service as the tests hold it: its address, every request it received, its rows. */
+export interface PagingFastifyService {
+  /** `http://127.0.0.1:<port>/v1` */
+  baseUrl: string;
+  /** Every request received, as `METHOD /path?query`. */
+  requests: string[];
+  /** The engagements it holds now (changed in place by its routes). */
+  rows: SnakeEngagement[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a paging service on 127.0.0.1 (a port the system picks): any bearer token taken, every
+ * request noted, its engagement and usage plugins under `/v1`.
+ */
+export async function startPagingFastify(
+  rows: SnakeEngagement[],
+  plugins: FastifyPluginAsync[],
+): Promise<PagingFastifyService> {
+  const app = Fastify({ logger: false });
+  const requests: string[] = [];
+  app.addHook('onRequest', async (request, reply) => {
+    requests.push(`${request.method} ${request.url}`);
+    if (!request.headers.authorization?.startsWith('Bearer '))
+      return reply.code(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Missing bearer token' });
+  });
+  for (const plugin of plugins) await app.register(plugin, { prefix: '/v1' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, rows, close: () => app.close() };
 }
