@@ -1,6 +1,6 @@
 // The Engagements feature's test probes: what the tree, the store, the details panel and Go to
 // Engagement show, read from the parts the feature built and from what it recorded for tests
-// (record.ts). In development and test builds only (see globals.d.ts).
+// (record.ts). In development and test builds only (see src/buildConstants.d.ts).
 import * as vscode from 'vscode';
 import type { Engagement } from '../api/types';
 import type { EngagementQuery } from '../core/query';

@@ -1,5 +1,5 @@
 // The Environments feature's test probes: read-only views of what the status bar, the store and
-// the key vault hold. In development and test builds only (see globals.d.ts).
+// the key vault hold. In development and test builds only (see src/buildConstants.d.ts).
 import type * as vscode from 'vscode';
 import type { ServiceApi } from '../api/service';
 import type { EnvironmentStatusBar } from '../environments/statusBar';
