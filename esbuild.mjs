@@ -35,26 +35,15 @@ const common = {
 };
 
 /**
- * In a build without seams, src/testing is not in the bundle: `src/testing/seams.ts` (which
- * `activate` calls only under `if (TEST_SEAMS)`) is an empty stand-in, and the recorder product
- * code tells what its tests observe (`src/testing/record.ts`) is one whose every method does
- * nothing and returns undefined.
+ * `vscode` is given by the extension host and loading it does nothing else: an import of it
+ * that nothing uses is dropped with the code around it. So a module only a false
+ * `if (TEST_SEAMS)` branch uses (src/testing/) leaves no line in the bundle, not even its
+ * `require("vscode")`.
  */
-const STAND_INS = {
-  seams: "export function testSeams() { throw new Error('this build has no test seams'); }",
-  record: 'const ignore = () => undefined;\nexport const recorder = new Proxy({}, { get: () => ignore });',
-};
-const withoutSeams = {
-  name: 'without-seams',
+const vscodeApi = {
+  name: 'vscode-api',
   setup(build) {
-    build.onResolve({ filter: /\/testing\/(seams|record)$/ }, (args) => ({
-      path: args.path.split('/').pop(),
-      namespace: 'without-seams',
-    }));
-    build.onLoad({ filter: /.*/, namespace: 'without-seams' }, (args) => ({
-      contents: STAND_INS[args.path],
-      loader: 'js',
-    }));
+    build.onResolve({ filter: /^vscode$/ }, () => ({ path: 'vscode', external: true, sideEffects: false }));
   },
 };
 
@@ -72,7 +61,7 @@ const builds = [
     format: 'cjs',
     external: ['vscode'],
     metafile: true,
-    plugins: seams ? [] : [withoutSeams],
+    plugins: [vscodeApi],
   },
 ];
 /**
@@ -104,7 +93,7 @@ builds.push({
   external: ['vscode'],
   define: { ...common.define, WEB: 'true' },
   metafile: true,
-  plugins: seams ? [browserStandIns] : [browserStandIns, withoutSeams],
+  plugins: [vscodeApi, browserStandIns],
 });
 // The MCP server (src/mcp/server.ts): a script of its own for plain Node 20+, with the MCP SDK
 // in it. Some of the SDK's dependencies are CommonJS: `require` is made for them in this ES module.

@@ -15,6 +15,8 @@ import { KeyVault } from './session/keyVault';
 import { EnvironmentStore } from './session/environments';
 import type { ExtensionExports } from './testing/exports';
 import { testSeams } from './testing/seams';
+import { recorder } from './testing/record';
+import { silentRecorder } from './shared/recorder';
 import { Log } from './shared/log';
 import { readTrend } from './api/usage';
 import { registerUsage, type UsageParts } from './usage/index';
@@ -53,6 +55,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
     vault,
     connection,
     shown: new FirstShown(),
+    // What the features tell their tests is kept only where there are tests to read it.
+    recorder: TEST_SEAMS ? recorder : silentRecorder,
   };
 
   const environments = registerEnvironments(services);

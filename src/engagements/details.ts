@@ -7,7 +7,6 @@ import { shortLabel } from '../core/text';
 import { WebviewErrorReports } from '../core/webviewErrors';
 import { Commands, WebviewTypes } from '../shared/constants';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
-import { recorder } from '../testing/record';
 import { describeError } from '../api/errorText';
 import { showError } from '../ui/errorMessages';
 import { tabIcon } from '../ui/ui';
@@ -183,7 +182,7 @@ export class DetailsPanel implements vscode.Disposable {
     this.panel = panel;
     this.ready = false;
     // What an earlier panel was sent is not what this one shows.
-    recorder.detailsOpened();
+    this.deps().services.recorder.detailsOpened();
     this.errorReports = new WebviewErrorReports();
     panel.iconPath = tabIcon(extensionUri);
     this.panelSubscriptions = [
@@ -225,7 +224,7 @@ export class DetailsPanel implements vscode.Disposable {
     } else if (message.type === 'webviewError') {
       const line = this.errorReports.line(message.message);
       if (line === undefined) return;
-      recorder.detailsWebviewError(line);
+      this.deps().services.recorder.detailsWebviewError(line);
       this.deps().services.log.error(`Engagement details webview: ${line}`);
     } else {
       await this.act(message.action);
@@ -282,7 +281,7 @@ export class DetailsPanel implements vscode.Disposable {
   }
 
   private send(message: DetailsHostMessage): void {
-    recorder.detailsPosted(message);
+    this.deps().services.recorder.detailsPosted(message);
     void this.panel?.webview.postMessage(message);
   }
 

@@ -12,7 +12,6 @@ import { describeError } from '../api/errorText';
 import { type EngagementDeps, environmentLabel, notice, requireApi } from './update';
 import { stopMessage } from './view';
 import { wholeSetMaxAge } from '../shared/services';
-import { recorder } from '../testing/record';
 
 interface Item extends vscode.QuickPickItem {
   id: string;
@@ -64,6 +63,7 @@ export async function goToEngagement(
   deps: EngagementDeps,
   open: (id: string) => Promise<unknown>,
 ): Promise<Engagement | undefined> {
+  const { recorder } = deps.services;
   const startedAt = recorder.now();
   if (!(await requireApi(deps))) return undefined;
   const { store } = deps;
@@ -118,7 +118,7 @@ function renderPick(deps: EngagementDeps, pick: Pick): void {
     // Keeps what the user typed and (VS Code does) the filtering of it.
     const listed = snapshot.items.map(itemFor);
     qp.items = failure === undefined ? listed : [...failureItems(failure, environmentLabel(deps)), ...listed];
-    recorder.goToListed(snapshot.items.length, snapshot.complete);
+    deps.services.recorder.goToListed(snapshot.items.length, snapshot.complete);
   }
   const progress = snapshot.readingAll;
   qp.busy = pick.reading || snapshot.refreshing;

@@ -88,6 +88,7 @@ function createView(services: Services, store: EngagementStore, query: QueryStat
   return new EngagementsView(
     store,
     query,
+    services.recorder,
     () => connection.environment?.label,
     () => {
       const env = connection.environment;

@@ -10,7 +10,7 @@ import type { EngagementGroup, EngagementQuery } from '../core/query';
 import { applyQuery, isDefaultQuery, isFiltered, normaliseQuery } from '../core/query';
 import { displayText, safeText, shortLabel } from '../core/text';
 import { Commands, StateKeys } from '../shared/constants';
-import { recorder } from '../testing/record';
+import type { Recorder } from '../shared/recorder';
 import type { EngagementStore, StoreSnapshot } from './store';
 import type { PendingNode } from './accepted';
 import { PendingOverlay } from './accepted';
@@ -70,6 +70,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
   constructor(
     private readonly store: EngagementStore,
     private readonly query: QueryState,
+    private readonly recorder: Recorder,
   ) {}
 
   /** Tells VS Code to ask again (the store or the query changed, or time passed). */
@@ -187,7 +188,7 @@ export class EngagementTreeProvider implements vscode.TreeDataProvider<TreeNode>
       // Asking for the roots is what a visible view does: the first load starts here.
       void this.store.ensureLoaded();
       const roots = this.given.listing(this.roots());
-      recorder.treeServed(roots.length, this.store.snapshot().fromCache);
+      this.recorder.treeServed(roots.length, this.store.snapshot().fromCache);
       return roots;
     }
     if (element.kind === 'group') return this.given.listing(this.rowsOf(element.id, element.group.items, element));

@@ -22,7 +22,6 @@ import { Commands, Settings, Views } from '../shared/constants';
 import type { Back, Ui } from '../ui/ui';
 import { isBack, runSteps, statusNotice } from '../ui/ui';
 import type { Services } from '../shared/services';
-import { recorder } from '../testing/record';
 import { describeError } from '../api/errorText';
 import { showError } from '../ui/errorMessages';
 import type { QueryState } from './tree';
@@ -628,7 +627,7 @@ export function withProgress<T>(title: string, task: () => Promise<T>, log?: { i
 export function notice(deps: EngagementDeps, text: string): void {
   deps.services.log.info(text);
   const shown = statusNotice(text);
-  recorder.notice(shown);
+  deps.services.recorder.notice(shown);
 }
 
 /**

@@ -7,7 +7,7 @@ import { formatCount, relativeTime } from '../core/format';
 import { applyQuery, describeFilter } from '../core/query';
 import { safeText } from '../core/text';
 import { ContextKeys, Settings, Views } from '../shared/constants';
-import { recorder } from '../testing/record';
+import type { Recorder } from '../shared/recorder';
 import { describeError, serviceReason } from '../api/errorText';
 import type { QueryState, TreeNode } from './tree';
 import { EngagementTreeProvider } from './tree';
@@ -45,13 +45,14 @@ export class EngagementsView implements vscode.Disposable {
   constructor(
     private readonly store: EngagementStore,
     private readonly query: QueryState,
+    private readonly recorder: Recorder,
     private readonly environmentLabel: () => string | undefined,
     /** Set for an environment a workspace defines: shown in the view's description. */
     private readonly environmentMark: () => string | undefined = () => undefined,
     /** True once a write was refused for lack of `engagements:write` with the active key. */
     private readonly readOnly: () => boolean = () => false,
   ) {
-    this.provider = new EngagementTreeProvider(store, query);
+    this.provider = new EngagementTreeProvider(store, query, recorder);
     this.treeView = vscode.window.createTreeView(Views.engagements, {
       treeDataProvider: this.provider,
       canSelectMany: true,
@@ -176,7 +177,7 @@ export class EngagementsView implements vscode.Disposable {
     clearInterval(this.clock);
     this.autoRefresh = undefined;
     this.clock = undefined;
-    recorder.autoRefresh(false);
+    this.recorder.autoRefresh(false);
     if (!this.treeView.visible) return;
     const config = vscode.workspace.getConfiguration(Settings.section);
     const staleAfter = Math.max(0, config.get<number>(Settings.staleAfterSeconds, 300)) * 1000;
@@ -187,7 +188,7 @@ export class EngagementsView implements vscode.Disposable {
     const every = Math.max(0, config.get<number>(Settings.autoRefreshSeconds, 0));
     // The interval runs only while the view is visible; hiding the view stops it.
     if (every > 0) this.autoRefresh = setInterval(() => void this.store.refresh(), every * 1000);
-    recorder.autoRefresh(this.autoRefresh !== undefined);
+    this.recorder.autoRefresh(this.autoRefresh !== undefined);
     this.clock = setInterval(() => this.provider.refresh(), CLOCK_TICK_MS);
   }
 

@@ -10,6 +10,7 @@ import type { CommandId } from './constants';
 import { Settings } from './constants';
 import type { Log } from './log';
 import type { OwnState } from './perEnvironment';
+import type { Recorder } from './recorder';
 
 /** What every feature is built from; made once in `activate`. */
 export interface Services {
@@ -28,6 +29,8 @@ export interface Services {
   connection: Connection;
   /** Opens once a view or panel of the extension is on screen (background reads wait for it). */
   shown: FirstShown;
+  /** What the features tell their tests (nothing is kept in the production build). */
+  recorder: Recorder;
 }
 
 /**

@@ -1,11 +1,10 @@
-// The one seam product code has towards its tests: `recorder`, told what happened that no user
-// reads (a notice shown, a moment a dashboard went through, a read the status bar made), and
-// kept here for the probes (src/testing/engagements.ts, usage.ts) and `npm run bench`. Product
-// code calls it unconditionally and never reads from it. The production build replaces this
-// module with one whose every method does nothing (esbuild.mjs, `withoutSeams`), so neither the
-// records nor the code that keeps them ship (test/unit/bundle.test.ts). A leaf: it imports no
-// feature.
+// The recorder of development and test builds: what product code tells its tests through the
+// port `Recorder` (src/shared/recorder.ts), kept here for the probes (src/testing/engagements.ts,
+// usage.ts) and `npm run bench`. The composition root hands it to the features under
+// `if (TEST_SEAMS)`; the production build hands them `silentRecorder`, so neither the records
+// nor the code that keeps them ship (test/unit/bundle.test.ts).
 import type * as vscode from 'vscode';
+import type { Recorder } from '../shared/recorder';
 
 /** What the last Go to Engagement showed and when (performance.now()), for tests and `npm run bench`. */
 export interface GoToTimeline {
@@ -103,39 +102,36 @@ export function raisedAlerts(): string[] {
   return [...alertsRaised];
 }
 
-/** What product code tells its tests. Each method only records; none returns anything product code uses. */
-export const recorder = {
-  /** performance.now(), for a mark taken before the panel it belongs to exists (undefined in production). */
-  now(): number | undefined {
+/** The recorder that keeps what it is told. */
+export const recorder: Recorder = {
+  now() {
     return performance.now();
   },
 
   // ---- engagements ----
-  notice(shown: string): void {
+  notice(shown) {
     engagementsRecord.notices.push(shown);
     if (engagementsRecord.notices.length > KEPT_NOTICES) engagementsRecord.notices.shift();
   },
-  autoRefresh(running: boolean): void {
+  autoRefresh(running) {
     engagementsRecord.autoRefreshing = running;
   },
-  /** VS Code asked for the tree's roots and got `count` rows. */
-  treeServed(count: number, fromCache: boolean): void {
+  treeServed(count, fromCache) {
     if (count > 0) engagementsRecord.served = { at: performance.now(), count, fromCache };
   },
-  detailsOpened(): void {
+  detailsOpened() {
     engagementsRecord.details = { webviewErrors: [] };
   },
-  detailsWebviewError(line: string): void {
+  detailsWebviewError(line) {
     engagementsRecord.details.webviewErrors.push(line);
   },
-  detailsPosted(message: { type: string; view?: unknown }): void {
+  detailsPosted(message) {
     if (message.type === 'show') engagementsRecord.details.view = message.view;
   },
-  goToOpened(quickPick: vscode.QuickPick<vscode.QuickPickItem>, startedAt: number | undefined): void {
+  goToOpened(quickPick, startedAt) {
     engagementsRecord.goTo = { startedAt: startedAt ?? performance.now(), quickPick };
   },
-  /** The Go to quick pick lists `count` engagements (`complete`: every one). */
-  goToListed(count: number, complete: boolean): void {
+  goToListed(count, complete) {
     const timeline = engagementsRecord.goTo;
     if (!timeline || timeline.closedAt !== undefined) return;
     if (count > 0 && timeline.firstItemsAt === undefined) {
@@ -147,7 +143,7 @@ export const recorder = {
       timeline.allItems = count;
     }
   },
-  goToClosed(): void {
+  goToClosed() {
     const timeline = engagementsRecord.goTo;
     if (!timeline) return;
     timeline.quickPick = undefined;
@@ -155,14 +151,10 @@ export const recorder = {
   },
 
   // ---- usage ----
-  panelMark(panel: vscode.WebviewPanel, mark: 'panelAt' | 'createdAt' | 'htmlSetAt', at?: number): void {
+  panelMark(panel, mark, at) {
     markPanel(panel, mark, at);
   },
-  /** The webview said `ready`, with its own clock's marks (epoch ms) when it sent them. */
-  panelReady(
-    panel: vscode.WebviewPanel,
-    timing: { navigationStart: number; scriptStart: number; ready: number } | undefined,
-  ): void {
+  panelReady(panel, timing) {
     markPanel(panel, 'readyAt');
     // The webview's clock is the epoch in ms, as performance.timeOrigin + now() is here.
     const local = (epochMs: number) => epochMs - performance.timeOrigin;
@@ -173,29 +165,26 @@ export const recorder = {
         readySentAt: local(timing.ready),
       };
   },
-  panelPosted(
-    panel: vscode.WebviewPanel,
-    message: { type: string; state?: { summary: { data?: unknown }; trend: { status: string } } },
-  ): void {
+  panelPosted(panel, message) {
     if (message.type === 'update' && message.state?.summary.data) markPanel(panel, 'metersPostedAt');
     if (message.type === 'update' && message.state?.trend.status === 'ready') markPanel(panel, 'trendPostedAt');
     const posted = panelRecord(panel).posted;
     posted.push(message);
     if (posted.length > KEPT_MESSAGES) posted.splice(0, posted.length - KEPT_MESSAGES);
   },
-  panelRejected(panel: vscode.WebviewPanel): void {
+  panelRejected(panel) {
     panelRecord(panel).rejectedMessages++;
   },
-  panelWebviewError(panel: vscode.WebviewPanel, line: string): void {
+  panelWebviewError(panel, line) {
     panelRecord(panel).webviewErrors.push(line);
   },
-  trendRequests(dashboard: object, requests: number): void {
+  trendRequests(dashboard, requests) {
     trends.set(dashboard, requests);
   },
-  statusBarRead(kind: 'reads' | 'shared'): void {
+  statusBarRead(kind) {
     statusBarCounts[kind]++;
   },
-  alertRaised(text: string): void {
+  alertRaised(text) {
     alertsRaised.push(text);
   },
 };

@@ -15,7 +15,6 @@ import { Commands, Settings } from '../shared/constants';
 import type { MementoLike } from '../shared/perEnvironment';
 import { saveFailed } from '../shared/perEnvironment';
 import type { Services } from '../shared/services';
-import { recorder } from '../testing/record';
 import { AlertMarks } from './persisted';
 
 export class UsageAlerts {
@@ -126,7 +125,7 @@ export class UsageAlerts {
       );
     }
     const text = parts.join(' ');
-    recorder.alertRaised(text);
+    this.services.recorder.alertRaised(text);
     this.services.log.info(`Usage alert (${alert.meter}, ${String(alert.trigger)}) for ${label} in ${period}.`);
     const open = vscode.l10n.t('Open Usage Dashboard');
     const mute = vscode.l10n.t("Don't Show Again for This Period");

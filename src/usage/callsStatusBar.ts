@@ -13,7 +13,6 @@ import { currentPeriod, periodLabel } from '../core/period';
 import { displayText, safeText } from '../core/text';
 import { Commands, Settings } from '../shared/constants';
 import type { Services } from '../shared/services';
-import { recorder } from '../testing/record';
 import { describeError } from '../api/errorText';
 import { meterName } from './alerts';
 import type { ReadCoordinator } from './persisted';
@@ -145,11 +144,11 @@ export class UsageStatusBar implements vscode.Disposable {
       const claim = this.coordinator.claim(env.id, period, this.intervalMs, now, windowId);
       let summary: UsageSummary;
       if (claim.read) {
-        recorder.statusBarRead('reads');
+        this.services.recorder.statusBarRead('reads');
         summary = await api.usage.summary(period);
         this.coordinator.publish(env.id, summary, now ?? Date.now(), windowId);
       } else {
-        recorder.statusBarRead('shared');
+        this.services.recorder.statusBarRead('shared');
         summary = claim.summary;
       }
       if (store.active()?.id !== env.id) return;

@@ -13,7 +13,6 @@ import type { KeySort, RecordFilter } from '../core/records';
 import { isFilterActive, sortKeyRows } from '../core/records';
 import type { Environment } from '../session/model';
 import type { Services } from '../shared/services';
-import { recorder } from '../testing/record';
 import { describeError, serviceReason } from '../api/errorText';
 import type { KeysByMask, SectionData, SectionName } from './sections';
 import {
@@ -173,7 +172,7 @@ export class Dashboard {
       currentPeriod(),
       (error) => describeError(error, this.state.environment.label),
     );
-    recorder.trendRequests(this, read.requests);
+    this.services.recorder.trendRequests(this, read.requests);
     return read.data;
   }
 

@@ -11,7 +11,6 @@ import { WebviewErrorReports } from '../core/webviewErrors';
 import { Commands, WebviewTypes } from '../shared/constants';
 import type { Services } from '../shared/services';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
-import { recorder } from '../testing/record';
 import { tabIcon } from '../ui/ui';
 import type { DashboardHooks } from './dashboard';
 import { Dashboard } from './dashboard';
@@ -43,7 +42,7 @@ export class DashboardPanel implements vscode.Disposable {
     /** The webview's script and style sheet, written into its HTML (see src/shared/webviewShell.ts). */
     assets: DashboardAssets,
   ) {
-    recorder.panelMark(panel, 'createdAt');
+    this.services.recorder.panelMark(panel, 'createdAt');
     const extensionUri = services.context.extensionUri;
     const webview = panel.webview;
     webview.options = {
@@ -79,7 +78,7 @@ export class DashboardPanel implements vscode.Disposable {
       title: panel.title,
       lang: vscode.env.language,
     });
-    recorder.panelMark(panel, 'htmlSetAt');
+    this.services.recorder.panelMark(panel, 'htmlSetAt');
   }
 
   get environmentId(): string {
@@ -149,7 +148,7 @@ export class DashboardPanel implements vscode.Disposable {
 
   /** A message that is not part of the protocol: dropped, and said in the log (its type only). */
   private reject(raw: unknown): void {
-    recorder.panelRejected(this.panel);
+    this.services.recorder.panelRejected(this.panel);
     const type =
       typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string'
         ? (raw as { type: string }).type.slice(0, 40)
@@ -160,7 +159,7 @@ export class DashboardPanel implements vscode.Disposable {
   /** The webview's script runs: it gets its texts, then the state. */
   private onReady(timing: WebviewTiming | undefined): void {
     this.ready = true;
-    recorder.panelReady(this.panel, timing);
+    this.services.recorder.panelReady(this.panel, timing);
     this.post({
       type: 'init',
       locale: currentLocale() ?? vscode.env.language,
@@ -173,7 +172,7 @@ export class DashboardPanel implements vscode.Disposable {
   private logWebviewError(message: string): void {
     const line = this.errorReports.line(message);
     if (line === undefined) return;
-    recorder.panelWebviewError(this.panel, line);
+    this.services.recorder.panelWebviewError(this.panel, line);
     this.services.log.error(`Usage dashboard webview: ${line}`);
   }
 
@@ -190,7 +189,7 @@ export class DashboardPanel implements vscode.Disposable {
   private post(message: HostMessage): void {
     // A snapshot: later changes to the state must not alter what was posted.
     const snapshot = structuredClone(message);
-    recorder.panelPosted(this.panel, snapshot);
+    this.services.recorder.panelPosted(this.panel, snapshot);
     void this.panel.webview.postMessage(snapshot);
   }
 
@@ -256,14 +255,14 @@ export class Dashboards implements vscode.Disposable {
       existing.reveal();
       return;
     }
-    const panelAt = recorder.now();
+    const panelAt = this.services.recorder.now();
     const webviewPanel = vscode.window.createWebviewPanel(
       WebviewTypes.usageDashboard,
       safeText(vscode.l10n.t('Usage: {0}', env.label)),
       vscode.ViewColumn.Active,
       { enableScripts: true, enableFindWidget: true },
     );
-    recorder.panelMark(webviewPanel, 'panelAt', panelAt);
+    this.services.recorder.panelMark(webviewPanel, 'panelAt', panelAt);
     const panel = this.createIn(webviewPanel, freshView(env.id));
     this.opened.set(env.id, panel);
     await panel.finally(() => this.opened.delete(env.id));
@@ -271,7 +270,7 @@ export class Dashboards implements vscode.Disposable {
 
   /** What the serializer does after a window reload: the saved view state, checked, in the panel VS Code kept. */
   async restore(webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<DashboardPanel | undefined> {
-    recorder.panelMark(webviewPanel, 'panelAt');
+    this.services.recorder.panelMark(webviewPanel, 'panelAt');
     const active = this.services.environments.active();
     const view = parseViewState(saved, currentPeriod()) ?? (active ? freshView(active.id) : undefined);
     const duplicate = view

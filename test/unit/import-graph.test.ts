@@ -1,8 +1,8 @@
 // The import rules of docs/architecture.md, held over the whole of `src` (issue 27): no import
 // cycle (type imports and import() included), no feature importing another feature, each
-// folder importing only the layers its row allows, and product code reaching the test seams only
-// through the recorder, src/testing/record.ts (replaced by a stand-in that does nothing in the
-// production build; test/unit/bundle.test.ts checks what ships).
+// folder importing only the layers its row allows, and no product code importing the test seams
+// (src/testing): only the composition root does, under `if (TEST_SEAMS)`; product code tells its
+// tests through the port src/shared/recorder.ts (test/unit/bundle.test.ts checks what ships).
 // The suite prints the graph's figures; a new edge that breaks a rule names the file and the import.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -25,7 +25,6 @@ function layerOf(module: string): string {
   if (module === 'extension') return 'root';
   for (const webview of WEBVIEW) if (module.startsWith(`${webview}/`)) return 'webview';
   if (PROTOCOLS.some((p) => module.startsWith(p))) return 'protocol';
-  if (module === 'testing/record') return 'record';
   return module.split('/')[0];
 }
 
@@ -41,8 +40,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   mcp: ['tools', 'api', 'core'],
   shared: ['api', 'core', 'ui', 'session'],
   session: ['api', 'core', 'shared'],
-  feature: ['api', 'core', 'ui', 'shared', 'session', 'protocol', 'record', 'tools'],
-  record: ['api/types', 'core'],
+  feature: ['api', 'core', 'ui', 'shared', 'session', 'protocol', 'tools'],
   testing: ['*'],
   root: ['*'],
 };
@@ -168,7 +166,7 @@ describe('The import graph of src (unit)', () => {
     assert.deepEqual(broken, []);
   });
 
-  it('product code reaches the test seams only through the recorder, which reads nothing of a feature', () => {
+  it('no product code imports the test seams: only the composition root does', () => {
     const reaching = edges.filter(
       ({ from, to }) => layerOf(to) === 'testing' && !['testing', 'root'].includes(layerOf(from)),
     );
@@ -176,8 +174,6 @@ describe('The import graph of src (unit)', () => {
       reaching.map(({ from, to }) => `${from} → ${to}`),
       [],
     );
-    const recorderImports = edges.filter(({ from }) => layerOf(from) === 'record').map(({ to }) => to);
-    assert.deepEqual(recorderImports, [], 'src/testing/record.ts imports nothing of src');
   });
 
   it('the rules are not empty: the layers and features named exist in src', () => {
