@@ -1,27 +1,22 @@
 import * as vscode from 'vscode';
-import type { CommandHandler, Services } from './shared/services';
-import { OwnState } from './shared/perEnvironment';
-import { FirstShown, registerCommands } from './shared/services';
-import { userAgent } from './api/client';
-import { type CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from './shared/constants';
-import { configureL10n } from './core/l10n';
+import { readTrend } from './api/usage';
 import type { ChatPorts } from './chat/deps';
 import { registerChat } from './chat/index';
+import { configureL10n } from './core/l10n';
 import { type EngagementsParts, registerEngagements } from './engagements/index';
 import { isEngagementNode } from './engagements/tree';
-import { Connection } from './session/connection';
 import { registerEnvironments } from './environments/index';
-import { KeyVault } from './session/keyVault';
-import { EnvironmentStore } from './session/environments';
-import type { ExtensionExports } from './testing/exports';
-import { testSeams } from './testing/seams';
-import { recorder } from './testing/record';
+import { assembleServices } from './services';
+import { type CommandId, Commands, WALKTHROUGH_ID } from './shared/constants';
+import type { CommandHandler } from './shared/feature';
+import type { Log } from './shared/log';
 import { silentRecorder } from './shared/recorder';
-import { Log } from './shared/log';
-import { readTrend } from './api/usage';
-import { registerUsage, type UsageParts } from './usage/index';
+import type { ExtensionExports } from './testing/exports';
+import { recorder } from './testing/record';
+import { testSeams } from './testing/seams';
+import { showError } from './ui/errorMessages';
 import type { Ui } from './ui/ui';
-import { VscodeUi } from './ui/ui';
+import { registerUsage, type UsageParts } from './usage/index';
 
 /**
  * Composition root: builds the object graph and registers everything; does no I/O itself.
@@ -35,29 +30,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   const useLocale = (locale = vscode.env.language) =>
     configureL10n({ translate: (message, ...args) => vscode.l10n.t(message, ...args), locale });
   useLocale();
-  const log = new Log();
-  const vault = new KeyVault(context.secrets);
-  const globalState = new OwnState(context.globalState);
-  const store = new EnvironmentStore(context, globalState);
-  const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
-  // A browser sends its own User-Agent (and one set by a script would have to be allowed by CORS).
-  const agent = WEB ? undefined : userAgent(EXTENSION_ID, version, `VS Code ${vscode.version}`);
-  const connection = new Connection(store, vault, log, agent);
-  const realUi = new VscodeUi();
-  const ui: { current: Ui } = { current: realUi };
-  context.subscriptions.push(log, vault, store, connection);
-  const services: Services = {
-    context,
-    globalState,
-    log,
-    ui,
-    environments: store,
-    vault,
-    connection,
-    shown: new FirstShown(),
-    // What the features tell their tests is kept only where there are tests to read it.
-    recorder: TEST_SEAMS ? recorder : silentRecorder,
-  };
+  // What the features tell their tests is kept only where there are tests to read it.
+  const services = assembleServices(context, TEST_SEAMS ? recorder : silentRecorder);
+  const { log, ui, connection } = services;
 
   const environments = registerEnvironments(services);
   const engagements = registerEngagements(services);
@@ -80,7 +55,6 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
   if (TEST_SEAMS && exposesTestSeams(context.extensionMode))
     return testSeams({
       services,
-      realUi,
       useLocale,
       environments: environments.parts,
       engagements: engagements.parts,
@@ -88,6 +62,31 @@ export function activate(context: vscode.ExtensionContext): ExtensionExports | u
       chat: chat.parts,
     });
   return undefined;
+}
+
+/**
+ * The one place commands are registered. Every handler runs inside one error wrapper: an
+ * error that escapes a handler is logged and shown with the actions its kind calls for,
+ * never left as an unhandled rejection. A command returns nothing to whoever ran it: any
+ * extension can run them, and what a handler read is for the person, not for the caller.
+ */
+function registerCommands(
+  context: vscode.ExtensionContext,
+  table: Record<CommandId, CommandHandler>,
+  deps: { log: Log; ui: () => Ui },
+): void {
+  for (const [id, handler] of Object.entries(table)) {
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          await handler(...args);
+        } catch (error) {
+          deps.log.error(`Command ${id} failed`, error);
+          await showError(deps.ui(), error);
+        }
+      }),
+    );
+  }
 }
 
 /** Chat's ports to the other features. */

@@ -4,7 +4,7 @@
 // row shows, and the usage trend's reader.
 import type { AcceptedWrite, Engagement, UsageSummary } from '../api/types';
 import type { TrendPoint } from '../core/trend';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import type { WholeSets } from '../tools/host';
 
 /** What chat reads and writes of the active environment's engagements. */

@@ -3,7 +3,9 @@
 // Copy Link. Registering reads nothing.
 import * as vscode from 'vscode';
 import { Commands } from '../shared/constants';
-import { type Feature, type Services, wholeSetMaxAge } from '../shared/services';
+import type { Feature } from '../shared/feature';
+import type { Services } from '../services';
+import { wholeSetMaxAge } from '../shared/staleness';
 import type { ChatDeps, ChatPorts } from './deps';
 import { TOOL_NAMES } from '../tools/definitions';
 import { WholeSets } from '../tools/host';

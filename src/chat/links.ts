@@ -10,7 +10,7 @@ import { nameText } from '../core/engagementText';
 import { originOf, shownLabel } from '../session/model';
 import { Commands, EXTENSION_ID } from '../shared/constants';
 import { statusNotice } from '../ui/ui';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import type { ChatPorts } from './deps';
 
 const LINK_PATH = '/engagement';

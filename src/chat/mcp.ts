@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { Environment } from '../session/model';
 import { Settings } from '../shared/constants';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 
 /** `contributes.mcpServerDefinitionProviders[0].id` in package.json. */
 const MCP_PROVIDER_ID = 'engagementUsage.mcpServers';

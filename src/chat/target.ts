@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errorText';
 import type { Environment } from '../session/model';
-import { wholeSetMaxAge } from '../shared/services';
+import { wholeSetMaxAge } from '../shared/staleness';
 import { type Target, type ToolHost, ToolRefusal } from '../tools/host';
 import type { ChatDeps, Confirmation } from './deps';
 import { engagementLink } from './links';

@@ -11,7 +11,7 @@ import { Commands } from '../shared/constants';
 import { describeError } from '../api/errorText';
 import { type EngagementDeps, environmentLabel, notice, requireApi } from './update';
 import { stopMessage } from './view';
-import { wholeSetMaxAge } from '../shared/services';
+import { wholeSetMaxAge } from '../shared/staleness';
 
 interface Item extends vscode.QuickPickItem {
   id: string;

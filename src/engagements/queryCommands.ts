@@ -7,7 +7,7 @@ import type { GroupBy, SortField } from '../core/query';
 import { distinctValues, isDefaultQuery, naturalDirection } from '../core/query';
 import { statusLook } from '../core/engagementText';
 import { Settings } from '../shared/constants';
-import { wholeSetMaxAge } from '../shared/services';
+import { wholeSetMaxAge } from '../shared/staleness';
 import { isBack } from '../ui/ui';
 import type { EngagementDeps } from './update';
 import { environmentLabel, ui } from './update';

@@ -21,7 +21,7 @@ import { validateName, validateStatus } from '../core/validation';
 import { Commands, Settings, Views } from '../shared/constants';
 import type { Back, Ui } from '../ui/ui';
 import { isBack, runSteps, statusNotice } from '../ui/ui';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import { describeError } from '../api/errorText';
 import { showError } from '../ui/errorMessages';
 import type { QueryState } from './tree';

@@ -9,7 +9,7 @@ import { parseBaseUrl } from '../core/validation';
 import type { Capabilities, Environment } from '../session/model';
 import { newEnvironmentId, originOf } from '../session/model';
 import { Commands } from '../shared/constants';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import { browserRefusalParts, describeError, serviceReason } from '../api/errorText';
 import type { Back, InputStep, Ui } from '../ui/ui';
 import { runSteps } from '../ui/ui';

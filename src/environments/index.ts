@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { Environment } from '../session/model';
 import { describeCapabilities, destination, shownLabel, sourceNote } from '../session/model';
 import { Commands } from '../shared/constants';
-import type { Feature, Services } from '../shared/services';
+import type { Feature } from '../shared/feature';
+import type { Services } from '../services';
 import { addEnvironmentFlow, enterKeyFlow } from './add';
 import { EnvironmentStatusBar } from './statusBar';
 

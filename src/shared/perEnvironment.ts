@@ -6,7 +6,6 @@
 // live in its own file on top of `PerEnvironmentStore`. Also the extension's own global state
 // (`OwnState`), read back as this session wrote it.
 import type { Log } from './log';
-import type { Ui } from '../ui/ui';
 
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -46,11 +45,13 @@ export interface SaveFailed {
   tell?: (lost: string) => void;
 }
 
+/** Where a warning is shown to the user (the services' UI). */
+interface Warns {
+  message(level: 'warning', text: string, options: object): unknown;
+}
+
 /** The failed saves of a store are logged to the extension's log; those the user did are told as a warning. */
-export function saveFailed(
-  services: { log: Pick<Log, 'warn'>; ui: { current: Pick<Ui, 'message'> } },
-  what: string,
-): SaveFailed {
+export function saveFailed(services: { log: Pick<Log, 'warn'>; ui: { current: Warns } }, what: string): SaveFailed {
   return {
     log: services.log,
     what,

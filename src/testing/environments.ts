@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { ServiceApi } from '../api/service';
 import type { EnvironmentStatusBar } from '../environments/statusBar';
 import { SECRET_PREFIX } from '../shared/constants';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import type { Capabilities, Environment } from '../session/model';
 
 export interface EnvironmentsExports {

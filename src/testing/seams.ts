@@ -1,7 +1,7 @@
 // The test seams: built from the parts the features gave back to `activate`, in development and
 // test builds only. `activate` imports this module under `if (TEST_SEAMS)`, which the production
 // build compiles to `if (false)`, so neither this folder nor anything only it uses ships.
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import type { Ui } from '../ui/ui';
 import type { EnvironmentStatusBar } from '../environments/statusBar';
 import type { ChatParts } from '../chat/index';
@@ -13,10 +13,9 @@ import { environmentsProbe } from './environments';
 import { usageProbe } from './usage';
 import type { ExtensionExports } from './exports';
 
-/** What the composition root built: the services, the UI slot, and each feature's parts. */
+/** What the composition root built: the services (their UI slot holding VS Code's UI), and each feature's parts. */
 export interface Composed {
   services: Services;
-  realUi: Ui;
   useLocale: (locale?: string) => void;
   environments: { statusBar: EnvironmentStatusBar };
   engagements: EngagementsParts;
@@ -25,7 +24,9 @@ export interface Composed {
 }
 
 export function testSeams(composed: Composed): ExtensionExports {
-  const { services, realUi } = composed;
+  const { services } = composed;
+  // What `useUi()` restores: the UI the services were assembled with.
+  const realUi = services.ui.current;
   return {
     useUi(replacement?: Ui) {
       services.ui.current = replacement ?? realUi;

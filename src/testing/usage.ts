@@ -2,7 +2,7 @@
 // and drive them, built from the parts the feature returned. In development and test builds only.
 import * as vscode from 'vscode';
 import { WebviewTypes } from '../shared/constants';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import type { UsageParts } from '../usage/index';
 import type { DashboardPanel } from '../usage/panel';
 import type { DashboardState, HostMessage } from '../usage/protocol';

@@ -14,7 +14,7 @@ import { currentPeriod, periodLabel } from '../core/period';
 import { Commands, Settings } from '../shared/constants';
 import type { MementoLike } from '../shared/perEnvironment';
 import { saveFailed } from '../shared/perEnvironment';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import { AlertMarks } from './persisted';
 
 export class UsageAlerts {

@@ -12,7 +12,7 @@ import { USAGE_METERS, meterFigures, meterTexts } from '../core/meters';
 import { currentPeriod, periodLabel } from '../core/period';
 import { displayText, safeText } from '../core/text';
 import { Commands, Settings } from '../shared/constants';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import { describeError } from '../api/errorText';
 import { meterName } from './alerts';
 import type { ReadCoordinator } from './persisted';

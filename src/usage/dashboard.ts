@@ -12,7 +12,7 @@ import { choosePeriod, currentPeriod, periodLabel } from '../core/period';
 import type { KeySort, RecordFilter } from '../core/records';
 import { isFilterActive, sortKeyRows } from '../core/records';
 import type { Environment } from '../session/model';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import { describeError, serviceReason } from '../api/errorText';
 import type { KeysByMask, SectionData, SectionName } from './sections';
 import {

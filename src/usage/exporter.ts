@@ -7,7 +7,7 @@ import { isApiError, ApiError } from '../api/errors';
 import type { ServiceApi } from '../api/service';
 import type { UsageRecord } from '../api/types';
 import { isFilterActive, toCsv, toJsonExport } from '../core/records';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import { describeError } from '../api/errorText';
 import { showError } from '../ui/errorMessages';
 import type { Dashboard } from './dashboard';

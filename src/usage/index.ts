@@ -3,7 +3,8 @@
 // environment or its key.
 import { forgetWithEnvironmentOrKey, PerEnvironmentCache, saveFailed } from '../shared/perEnvironment';
 import { Commands, StateKeys } from '../shared/constants';
-import type { Feature, Services } from '../shared/services';
+import type { Feature } from '../shared/feature';
+import type { Services } from '../services';
 import { Dashboards, assetsLoader } from './panel';
 import { ReadCoordinator, UsageHistory } from './persisted';
 import { UsageAlerts } from './alerts';

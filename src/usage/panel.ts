@@ -9,7 +9,7 @@ import { DEFAULT_DETAILS_PAGE_SIZE, DEFAULT_KEY_SORT } from '../core/records';
 import { safeText } from '../core/text';
 import { WebviewErrorReports } from '../core/webviewErrors';
 import { Commands, WebviewTypes } from '../shared/constants';
-import type { Services } from '../shared/services';
+import type { Services } from '../services';
 import { createNonce, dashboardHtml } from '../shared/webviewShell';
 import { tabIcon } from '../ui/ui';
 import type { DashboardHooks } from './dashboard';

@@ -23,6 +23,8 @@ const PROTOCOLS = ['usage/protocol', 'engagements/detailsProtocol'];
 /** Where a module sits: the first rule whose prefix matches its path under src (no extension). */
 function layerOf(module: string): string {
   if (module === 'extension') return 'root';
+  // Beside the root: the services assembled from the platform's parts, which every feature is given.
+  if (module === 'services') return 'services';
   for (const webview of WEBVIEW) if (module.startsWith(`${webview}/`)) return 'webview';
   if (PROTOCOLS.some((p) => module.startsWith(p))) return 'protocol';
   return module.split('/')[0];
@@ -38,9 +40,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   // The agent tools and the MCP server: free of \`vscode\`, over the client and core.
   tools: ['api', 'core'],
   mcp: ['tools', 'api', 'core'],
-  shared: ['api', 'core', 'ui', 'session'],
+  shared: ['api', 'core'],
   session: ['api', 'core', 'shared'],
-  feature: ['api', 'core', 'ui', 'shared', 'session', 'protocol', 'tools'],
+  services: ['api', 'core', 'shared', 'session', 'ui'],
+  feature: ['api', 'core', 'ui', 'shared', 'session', 'services', 'protocol', 'tools'],
   testing: ['*'],
   root: ['*'],
 };
