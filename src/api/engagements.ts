@@ -23,7 +23,6 @@ import {
 import type {
   AcceptedWrite,
   CallOptions,
-  Engagement,
   EngagementChanges,
   NewEngagement,
   Page,
@@ -32,6 +31,7 @@ import type {
   WriteResult,
   WriteSource,
 } from './types';
+import type { Engagement } from '../core/engagement';
 
 const ENDPOINTS = {
   list: { method: 'GET', path: '/engagements', scope: 'engagements:read' },

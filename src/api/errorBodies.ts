@@ -23,7 +23,7 @@ import { formatCount } from '../core/format';
 import { l10n } from '../core/l10n';
 import { INVISIBLE, foldLines } from '../core/text';
 import type { Scope } from './types';
-import { ENGAGEMENT_FIELDS } from './types';
+import { ENGAGEMENT_FIELDS } from '../core/engagement';
 
 /**
  * Reads whatever an error body holds: its message(s) and the fields it names. Nothing here

@@ -3,8 +3,10 @@
 // module asks these functions; nothing else in the extension knows that a body can be wrapped,
 // that a page can be a bare array, or that a write can answer without a body. Then each
 // answer is checked against the contract's shapes (`parse*`, `ShapeError`).
-import type { Engagement, KeyUsage, Meter, MeterName, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
-import { ENGAGEMENT_FIELDS, METER_NAMES } from './types';
+import type { KeyUsage, Meter, MeterName, Page, UsageByKey, UsageRecord, UsageSummary } from './types';
+import type { Engagement } from '../core/engagement';
+import { METER_NAMES } from './types';
+import { ENGAGEMENT_FIELDS } from '../core/engagement';
 import type { NextSaid, PageAnswer } from './pageLinks';
 import { headerTotal, nextOf } from './pageLinks';
 

@@ -1,38 +1,7 @@
-// Shapes of the Engagement and Usage Service contract (section 2). Fields the contract does
-// not name are kept as they come (index signatures), so nothing the service sends is lost.
-
-export interface Engagement {
-  id: string;
-  /**
-   * Undefined when the service sent none or a malformed one: the row is still listed, its name
-   * shown as unknown (the log says so once per answer). The same for `type` and `status`.
-   */
-  name?: string;
-  description?: string;
-  type?: string;
-  /** Any string: the contract names `active` and `completed` but not the full set. */
-  status?: string;
-  /**
-   * Only shown: undefined when the service sent none or a malformed one (shown as unknown; the
-   * log says so once per answer). The same for `createdAt`, `updatedAt` and `description`.
-   */
-  evaluationCount?: number;
-  createdAt?: string;
-  updatedAt?: string;
-  [extra: string]: unknown;
-}
-
-/** The engagement's fields the contract names: any other field the service sends is extra. */
-export const ENGAGEMENT_FIELDS: readonly string[] = [
-  'id',
-  'name',
-  'description',
-  'type',
-  'status',
-  'evaluationCount',
-  'createdAt',
-  'updatedAt',
-];
+// Shapes of the Engagement and Usage Service contract (section 2) and of what the client makes
+// of them. Fields the contract does not name are kept as they come (index signatures), so
+// nothing the service sends is lost. The engagement itself is src/core/engagement.ts's.
+import type { Engagement } from '../core/engagement';
 
 export interface Page<T> {
   data: T[];

@@ -2,7 +2,8 @@
 // all, the confirmation a person is shown (`prepareInvocation`: exactly what will change), and
 // that confirmation kept until its invocation, which it binds (src/chat/tools.ts).
 import * as vscode from 'vscode';
-import type { Engagement, EngagementChanges } from '../api/types';
+import type { EngagementChanges } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { escapeLine, unknownValue } from '../core/engagementText';
 import type { Environment } from '../session/model';

@@ -2,7 +2,8 @@
 // (src/extension.ts): the store of the active environment's engagements (the tree's, so a
 // whole set read for the tree or for a tool is read once while fresh), the engagement a tree
 // row shows, and the usage trend's reader.
-import type { AcceptedWrite, Engagement, UsageSummary } from '../api/types';
+import type { AcceptedWrite, UsageSummary } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import type { TrendPoint } from '../core/trend';
 import type { Services } from '../services';
 import type { WholeSets } from '../tools/host';

@@ -5,7 +5,7 @@
 // A link names an environment of the user's own by its label and an engagement by its id;
 // it carries nothing else (no URL, no key, no write).
 import * as vscode from 'vscode';
-import type { Engagement } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import { nameText } from '../core/engagementText';
 import { originOf, shownLabel } from '../session/model';
 import { Commands, EXTENSION_ID } from '../shared/constants';

@@ -1,8 +1,8 @@
 // Texts about one engagement: its status's look, the tree item's description and the Markdown
 // of its tooltip and details document. Pure; the words come from the translation seam unless
 // the caller brings its own.
-import type { Engagement } from '../api/types';
-import { ENGAGEMENT_FIELDS } from '../api/types';
+import type { Engagement } from './engagement';
+import { ENGAGEMENT_FIELDS } from './engagement';
 import { absoluteTime, formatCount, relativeTime } from './format';
 import { l10n } from './l10n';
 import { LINE_BREAK, displayText, foldLines } from './text';

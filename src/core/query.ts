@@ -1,6 +1,6 @@
 // Sorting, grouping and filtering of engagements, done on the client: the contract gives the
 // list endpoint no query parameters for them. Pure, so the tree and the tests share it.
-import type { Engagement } from '../api/types';
+import type { Engagement } from './engagement';
 import { l10n } from './l10n';
 
 export type SortField = 'updated' | 'created' | 'name' | 'evaluations';

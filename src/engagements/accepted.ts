@@ -5,7 +5,8 @@
 // run it in plain Node with a clock of their own.
 import { holdsChanges, isCreated } from '../api/engagements';
 import type { ServiceApi } from '../api/service';
-import type { AcceptedWrite, Engagement, EngagementChanges, WriteResult } from '../api/types';
+import type { AcceptedWrite, EngagementChanges, WriteResult } from '../api/types';
+import type { Engagement } from '../core/engagement';
 
 /**
  * The waits before each look for an accepted write, after the look made with its answer:

@@ -1,7 +1,7 @@
 // An engagement's details: opening them (the single-engagement read, GET by id), the one
 // details panel that shows them (a webview, its messages checked), and copying an id.
 import * as vscode from 'vscode';
-import type { Engagement } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import { engagementWords, nameText } from '../core/engagementText';
 import { shortLabel } from '../core/text';
 import { WebviewErrorReports } from '../core/webviewErrors';

@@ -1,7 +1,7 @@
 // The messages between the engagement details panel's host and its webview, both ways, the
 // checks the host applies to everything the webview sends, and the pure builder of what the
 // panel shows. No `vscode`, no DOM.
-import type { Engagement } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import type { StatusLook } from '../core/engagementText';
 import { evaluationCountText, extraFields, fieldText, nameText, statusLook } from '../core/engagementText';
 import { absoluteTime, relativeTime } from '../core/format';

@@ -3,7 +3,7 @@
 // and matches name, id, type, status and description as the user types. The choice is
 // revealed in the tree (every page is loaded by then) and its details open.
 import * as vscode from 'vscode';
-import type { Engagement } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import { formatCount } from '../core/format';
 import { fieldText, nameText, statusLook } from '../core/engagementText';
 import { escapeIcons, safeText, shortLabel } from '../core/text';

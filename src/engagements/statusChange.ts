@@ -2,7 +2,8 @@
 // again first; if any changed meanwhile the user chooses Overwrite, Reload or Cancel for the
 // batch. Failures are reported by name, and Retry sends only the failed ones again.
 import * as vscode from 'vscode';
-import { type AcceptedWrite, type Engagement, isAccepted } from '../api/types';
+import { type AcceptedWrite, isAccepted } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import { changedFields, differingFields } from '../api/engagements';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { nameText } from '../core/engagementText';

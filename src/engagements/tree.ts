@@ -3,7 +3,7 @@
 // selection and expansion find the same element after a refresh. Here too: how rows look,
 // long lists a step at a time, which rows VS Code was given, and accepted writes as rows.
 import * as vscode from 'vscode';
-import type { Engagement } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import { describeEngagement, engagementMarkdown, fieldText, nameText, statusLook } from '../core/engagementText';
 import { formatCount } from '../core/format';
 import type { EngagementGroup, EngagementQuery } from '../core/query';

@@ -2,7 +2,7 @@
 // Engagement show, read from the parts the feature built and from what it recorded for tests
 // (record.ts). In development and test builds only (see src/buildConstants.d.ts).
 import * as vscode from 'vscode';
-import type { Engagement } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import type { EngagementQuery } from '../core/query';
 import type { DetailsView } from '../engagements/detailsProtocol';
 import type { EngagementsParts } from '../engagements/index';

@@ -7,7 +7,8 @@
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorText';
 import { changedFields, createBody, hasChanges, updateBody } from '../api/engagements';
-import { type Engagement, type EngagementChanges, isAccepted } from '../api/types';
+import { type EngagementChanges, isAccepted } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { unknownValue, withUnknownFields } from '../core/engagementText';
 import { l10n } from '../core/l10n';

@@ -3,7 +3,8 @@
 // (src/chat/target.ts) gives the user's environments and the tree's store; the MCP server
 // (src/mcp/server.ts) the one environment it was started for. Free of `vscode`.
 import type { ServiceApi } from '../api/service';
-import type { AcceptedWrite, Engagement } from '../api/types';
+import type { AcceptedWrite } from '../api/types';
+import type { Engagement } from '../core/engagement';
 import type { TrendPoint } from '../core/trend';
 
 /** An environment as the tools name it. */

@@ -10,7 +10,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
-import type { Engagement } from '../../src/api/types';
+import type { Engagement } from '../../src/core/engagement';
 import type { GoToTimeline } from '../../src/testing/record';
 import type { ExtensionExports } from '../../src/testing/exports';
 import type { DashboardProbe } from '../../src/testing/usage';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Engagement } from '../../src/api/types';
+import type { Engagement } from '../../src/core/engagement';
 import { changedFields, differingFields, hasChanges } from '../../src/api/engagements';
 import { mapLimited, runLimited } from '../../src/core/concurrency';
 import {

@@ -10,7 +10,7 @@ import {
 import { compactValue } from '../../src/core/records';
 import { displayText, safeLabel, safeText, shortLabel } from '../../src/core/text';
 import { oneLine as webviewOneLine } from '../../src/core/webviewErrors';
-import type { Engagement } from '../../src/api/types';
+import type { Engagement } from '../../src/core/engagement';
 
 describe('text from the service, as shown', () => {
   it('drops bidirectional overrides, embeddings and isolates, so "\\u202Elive" cannot show as "evil"', () => {

@@ -2,7 +2,7 @@
 // the panel shows of an engagement (every contract field, readable dates, every extra field,
 // the actions a key may use).
 import assert from 'node:assert/strict';
-import type { Engagement } from '../../src/api/types';
+import type { Engagement } from '../../src/core/engagement';
 import { DETAILS_ACTIONS, detailsView, parseDetailsMessage } from '../../src/engagements/detailsProtocol';
 import { DETAILS_WORDS } from './support/clients';
 

@@ -1,5 +1,6 @@
 // The import rules of docs/architecture.md, held over the whole of `src` (issue 27): no import
-// cycle (type imports and import() included), no feature importing another feature, each
+// cycle (type imports and import() included), no feature importing another feature, no two
+// folders importing each other (and a table that allows no such pair; issue 46), each
 // folder importing only the layers its row allows, and no product code importing the test seams
 // (src/testing): only the composition root does, under `if (TEST_SEAMS)`; product code tells its
 // tests through the port src/shared/recorder.ts (test/unit/bundle.test.ts checks what ships).
@@ -32,7 +33,7 @@ function layerOf(module: string): string {
 
 /** What each layer may import (besides itself; a feature only its own folder). */
 const MAY_IMPORT: Record<string, string[]> = {
-  core: ['api/types'],
+  core: [],
   api: ['core'],
   protocol: ['core', 'api/types', 'protocol'],
   webview: ['core', 'api/types', 'protocol', 'webview'],
@@ -44,7 +45,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   session: ['api', 'core', 'shared'],
   services: ['api', 'core', 'shared', 'session', 'ui'],
   feature: ['api', 'core', 'ui', 'shared', 'session', 'services', 'protocol', 'tools'],
-  testing: ['*'],
+  // The test seams read every feature's parts; only the root imports them.
+  testing: ['api', 'core', 'ui', 'shared', 'session', 'services', 'protocol', 'webview', 'tools', 'mcp', ...FEATURES],
   root: ['*'],
 };
 
@@ -162,6 +164,33 @@ describe('The import graph of src (unit)', () => {
       across.map(({ from, to }) => `${from} → ${to}`),
       [],
     );
+  });
+
+  it('no two folders of src import each other (the root files count as folders of their own)', () => {
+    const folderOf = (module: string) => module.split('/')[0];
+    const across = new Set(
+      edges
+        .filter(({ from, to }) => folderOf(from) !== folderOf(to))
+        .map(({ from, to }) => `${folderOf(from)} → ${folderOf(to)}`),
+    );
+    const mutual = [...across]
+      .map((edge) => edge.split(' → '))
+      .filter(([from, to]) => from < to && across.has(`${to} → ${from}`))
+      .map(([from, to]) => `${from} ↔ ${to}`);
+    console.log(`      folder-to-folder imports: ${across.size}, pairs importing each other: ${mutual.length}`);
+    assert.deepEqual(mutual, []);
+  });
+
+  it('the table allows no two layers to import each other', () => {
+    const layers = [...Object.keys(MAY_IMPORT), ...FEATURES];
+    const allows = (from: string, to: string) =>
+      (FEATURES.includes(from) ? MAY_IMPORT.feature : (MAY_IMPORT[from] ?? [])).some(
+        (p) => p === '*' || p === to || p.startsWith(`${to}/`),
+      );
+    const mutual = layers.flatMap((from) =>
+      layers.filter((to) => from < to && allows(from, to) && allows(to, from)).map((to) => `${from} ↔ ${to}`),
+    );
+    assert.deepEqual(mutual, []);
   });
 
   it("each folder imports only what docs/architecture.md's table allows", () => {
