@@ -6,17 +6,11 @@ import type { NewEngagement } from '../api/types';
 import { Commands } from '../shared/constants';
 import { validateName, validateType } from '../core/validation';
 import { isBack, runSteps } from '../ui/ui';
-import type { EngagementDeps, Pinned } from './update';
-import {
-  confirmWrite,
-  environmentLabel,
-  performWrite,
-  pinEnvironment,
-  refusalFor,
-  refusedFields,
-  requireApi,
-  ui,
-} from './update';
+import type { EngagementDeps } from './commandKit';
+import { environmentLabel, requireApi, ui } from './commandKit';
+import { refusalFor, refusedFields } from './refusals';
+import type { Pinned } from './writeOutcomes';
+import { confirmWrite, performWrite, pinEnvironment } from './writeOutcomes';
 
 const STEPS = 4;
 

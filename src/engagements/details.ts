@@ -12,8 +12,8 @@ import { showError } from '../ui/errorMessages';
 import { tabIcon } from '../ui/ui';
 import type { DetailsAction, DetailsHostMessage, DetailsStrings } from './detailsProtocol';
 import { detailsView, parseDetailsMessage } from './detailsProtocol';
-import type { EngagementDeps } from './update';
-import { environmentLabel, notice, requireApi, singleTarget, ui } from './update';
+import type { EngagementDeps } from './commandKit';
+import { environmentLabel, notice, requireApi, singleTarget, ui } from './commandKit';
 
 /**
  * Shows the engagement at once (what the tree holds), reads it from the service, and shows

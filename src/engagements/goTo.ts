@@ -9,7 +9,8 @@ import { fieldText, nameText, statusLook } from '../core/engagementText';
 import { escapeIcons, safeText, shortLabel } from '../core/text';
 import { Commands } from '../shared/constants';
 import { describeError } from '../api/errorText';
-import { type EngagementDeps, environmentLabel, notice, requireApi } from './update';
+import type { EngagementDeps } from './commandKit';
+import { environmentLabel, notice, requireApi } from './commandKit';
 import { stopMessage } from './view';
 import { wholeSetMaxAge } from '../shared/staleness';
 

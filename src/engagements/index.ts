@@ -17,8 +17,10 @@ import { QueryState } from './tree';
 import { changeStatusOfMany } from './statusChange';
 import type { EngagementCache } from './store';
 import { EngagementStore, engagementCache } from './store';
-import type { EditField, EngagementDeps } from './update';
-import { editEngagement, pickEngagement, singleTarget, targetsFromArgs } from './update';
+import type { EngagementDeps } from './commandKit';
+import { pickEngagement, singleTarget, targetsFromArgs } from './commandKit';
+import type { EditField } from './edit';
+import { editEngagement } from './edit';
 import { EngagementsView } from './view';
 
 /** What the feature built: the chat tools read and write through the same store (one whole set shared with the tree). */

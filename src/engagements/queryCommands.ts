@@ -9,8 +9,8 @@ import { statusLook } from '../core/engagementText';
 import { Settings } from '../shared/constants';
 import { wholeSetMaxAge } from '../shared/staleness';
 import { isBack } from '../ui/ui';
-import type { EngagementDeps } from './update';
-import { environmentLabel, ui } from './update';
+import type { EngagementDeps } from './commandKit';
+import { environmentLabel, ui } from './commandKit';
 
 function sortLabel(field: SortField): string {
   switch (field) {

@@ -11,8 +11,11 @@ import { failsAgain, isApiError } from '../api/errors';
 import { describeError } from '../api/errorText';
 import { showError } from '../ui/errorMessages';
 import { isBack } from '../ui/ui';
-import type { EngagementDeps, Pinned } from './update';
-import { askStatus, notShownYet, notice, pinEnvironment, requireApi, ui, withProgress } from './update';
+import type { EngagementDeps } from './commandKit';
+import { notice, requireApi, ui, withProgress } from './commandKit';
+import { askStatus } from './edit';
+import type { Pinned } from './writeOutcomes';
+import { notShownYet, pinEnvironment } from './writeOutcomes';
 
 function engagements(count: number): string {
   return count === 1 ? vscode.l10n.t('1 engagement') : vscode.l10n.t('{0} engagements', count);

@@ -19,7 +19,7 @@ const FIXED = /^[\w.]+ = (`\$\([a-z-]+\) \$\{)?vscode\.l10n\.t\('[^']*'\)\}?`?$|
 // [file, the sink's first characters, what makes it safe (found in the statement, or with
 // `file:` in the file: the variable's definition; several, each in the file)].
 const SINKS: Array<[string, string, RegExp | string | string[]]> = [
-  ['engagements/update.ts', 'window.withProgress({ location: { viewId', 'log?.info(safeText(title))'],
+  ['engagements/commandKit.ts', 'window.withProgress({ location: { viewId', 'log?.info(safeText(title))'],
   [
     'engagements/details.ts',
     'createWebviewPanel( WebviewTypes.engagementDetails, this.title()',
