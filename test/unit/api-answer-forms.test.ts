@@ -15,7 +15,6 @@ import {
   withoutUnlisted,
 } from '../../src/api/readings';
 import type { Page } from '../../src/api/types';
-import type { RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';
 import { done } from './support/writes';
 
@@ -461,10 +460,7 @@ describe('write answers that name the engagement (readWriteAnswer)', () => {
 
 describe('a write answer that names the engagement is completed by reading that one engagement', function () {
   const reference = useReferenceService();
-  let service: RunningService;
-  beforeEach(() => {
-    service = reference.service;
-  });
+  const service = reference.service;
   afterEach(() => service.setReading({}));
   const api = () => reference.api({ retryLimit: 0 });
   const log = () => service.requests.map((r) => `${r.method} ${r.path}`);

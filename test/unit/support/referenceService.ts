@@ -50,9 +50,9 @@ export function useReferenceService(options: ReferenceServiceOptions = {}): Refe
     return running;
   };
   const service = new Proxy({} as RunningService, {
-    get: (_, name) => {
+    get: (_, name): unknown => {
       const value: unknown = Reflect.get(started(), name);
-      return typeof value === 'function' ? value.bind(started()) : value;
+      return typeof value === 'function' ? (value.bind(started()) as unknown) : value;
     },
   });
   const fixture: ReferenceServiceFixture = {
