@@ -7,9 +7,9 @@ import { l10n } from './l10n';
 import { foldLines } from './text';
 
 /** Reports written per panel (each panel starts again when it is made anew). */
-export const REPORT_LIMIT = 20;
+const REPORT_LIMIT = 20;
 /** Characters of one report written (whole code points; an ellipsis says it was cut). */
-export const REPORT_CHARS = 300;
+const REPORT_CHARS = 300;
 
 export class WebviewErrorReports {
   private count = 0;

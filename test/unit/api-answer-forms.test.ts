@@ -15,7 +15,6 @@ import {
   withoutUnlisted,
 } from '../../src/api/readings';
 import type { Page } from '../../src/api/types';
-import type { RunningService } from '../service/server';
 import { useReferenceService } from './support/referenceService';
 import { done } from './support/writes';
 
@@ -132,6 +131,9 @@ describe('page forms (readPage): records and engagements under any of the common
 /** Where page 2 of 25 was answered from, for the links an answer names. */
 const ANSWERED = 'https://api.example.test/v1/engagements?page=2&pageSize=25';
 
+/** What the client follows to the next page: the list's own URL with `query`. */
+const followed = (query: string) => ({ url: `https://api.example.test/v1/engagements?${query}` });
+
 /** How a page says where the next one is (and its total outside the body), and what the client makes of it. */
 const NEXT_FORMS: Array<{
   form: string;
@@ -142,21 +144,12 @@ const NEXT_FORMS: Array<{
   {
     form: 'limit/offset: {count, next: absolute URL, results}',
     body: { count: 230, next: 'https://api.example.test/v1/engagements?limit=25&offset=50', results: items(25, 25) },
-    expected: {
-      next: { url: 'https://api.example.test/v1/engagements?limit=25&offset=50' },
-      more: true,
-      totalCount: 230,
-    },
+    expected: { next: followed('limit=25&offset=50'), more: true, totalCount: 230 },
   },
   {
     form: 'a relative next link, resolved against the URL that answered',
     body: { results: items(25, 25), next: '?limit=25&offset=50' },
-    expected: {
-      next: { url: 'https://api.example.test/v1/engagements?limit=25&offset=50' },
-      more: true,
-      totalCount: 51,
-      totalEstimated: true,
-    },
+    expected: { next: followed('limit=25&offset=50'), more: true, totalCount: 51, totalEstimated: true },
   },
   {
     form: "next is the list's own page + 1: page numbers work, nothing to follow",
@@ -171,17 +164,12 @@ const NEXT_FORMS: Array<{
   {
     form: 'JSON:API: links.next',
     body: { data: items(25, 25), links: { self: ANSWERED, next: '/v1/engagements?page%5Bafter%5D=xyz' } },
-    expected: {
-      next: { url: 'https://api.example.test/v1/engagements?page%5Bafter%5D=xyz' },
-      more: true,
-      totalCount: 51,
-      totalEstimated: true,
-    },
+    expected: { next: followed('page%5Bafter%5D=xyz'), more: true, totalCount: 51, totalEstimated: true },
   },
   {
     form: 'HAL: _links.next.href',
     body: { items: items(25, 25), _links: { next: { href: '/v1/engagements?cursor=k2' } }, total: 230 },
-    expected: { next: { url: 'https://api.example.test/v1/engagements?cursor=k2' }, more: true, totalCount: 230 },
+    expected: { next: followed('cursor=k2'), more: true, totalCount: 230 },
   },
   {
     form: 'Laravel: next_page_url',
@@ -190,11 +178,7 @@ const NEXT_FORMS: Array<{
       next_page_url: 'https://api.example.test/v1/engagements?cursor=eyJpZCI6NTB9',
       total: 230,
     },
-    expected: {
-      next: { url: 'https://api.example.test/v1/engagements?cursor=eyJpZCI6NTB9' },
-      more: true,
-      totalCount: 230,
-    },
+    expected: { next: followed('cursor=eyJpZCI6NTB9'), more: true, totalCount: 230 },
   },
   {
     form: 'a cursor token: {items, next_cursor}, sent back as `cursor`',
@@ -228,11 +212,7 @@ const NEXT_FORMS: Array<{
       Link: '<https://api.example.test/v1/engagements?after=Y3Vy&per_page=25>; rel="next", <https://api.example.test/v1/engagements?per_page=25>; rel="first"',
       'X-Total-Count': '230',
     },
-    expected: {
-      next: { url: 'https://api.example.test/v1/engagements?after=Y3Vy&per_page=25' },
-      more: true,
-      totalCount: 230,
-    },
+    expected: { next: followed('after=Y3Vy&per_page=25'), more: true, totalCount: 230 },
   },
   {
     form: 'a bare array with Link by page number (rel="next" is page + 1): page numbers work',
@@ -461,10 +441,7 @@ describe('write answers that name the engagement (readWriteAnswer)', () => {
 
 describe('a write answer that names the engagement is completed by reading that one engagement', function () {
   const reference = useReferenceService();
-  let service: RunningService;
-  beforeEach(() => {
-    service = reference.service;
-  });
+  const service = reference.service;
   afterEach(() => service.setReading({}));
   const api = () => reference.api({ retryLimit: 0 });
   const log = () => service.requests.map((r) => `${r.method} ${r.path}`);

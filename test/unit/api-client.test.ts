@@ -6,7 +6,7 @@ import { ServiceApi } from '../../src/api/service';
 import { compactValue, toCsv, toJsonExport } from '../../src/core/records';
 import { safeText, shortLabel } from '../../src/core/text';
 import { probe } from '../service/probe';
-import { NAME_MAX_LENGTH, type RunningService } from '../service/server';
+import { NAME_MAX_LENGTH } from '../service/server';
 import { done } from './support/writes';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
@@ -15,7 +15,8 @@ import { useReferenceService } from './support/referenceService';
 import { until } from './support/until';
 
 describe('API client against the reference service', function () {
-  let service: RunningService;
+  const reference = useReferenceService();
+  const service = reference.service;
   let key: string | undefined;
   let logs: RequestLog[];
   let api: ServiceApi;
@@ -32,9 +33,7 @@ describe('API client against the reference service', function () {
   const hits = (method: string, pathPrefix: string) =>
     service.requests.filter((r) => r.method === method && r.path.startsWith(`/v1${pathPrefix}`)).length;
 
-  const reference = useReferenceService();
   beforeEach(() => {
-    service = reference.service;
     key = service.keys.admin;
     logs = [];
     api = make();

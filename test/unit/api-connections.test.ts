@@ -8,9 +8,9 @@
 import assert from 'node:assert/strict';
 import { Agent } from 'undici';
 import { ServiceApi } from '../../src/api/service';
-import { makeCertificates, type TestCertificates } from '../../scripts/vscode/tls.mjs';
-import { startService, type RunningService } from '../service/server';
 import { startServiceThread } from '../service/thread';
+import { fetchThrough } from './support/clients';
+import { useReferenceService } from './support/referenceService';
 
 /**
  * undici may open a second connection when a request is sent while the connection of the one
@@ -22,33 +22,20 @@ const SEQUENTIAL = 12;
 
 describe('Connections kept by the fetch are reused by the client (HTTPS, unit)', function () {
   this.timeout(20_000);
-  let certificates: TestCertificates;
-  let service: RunningService;
+  const reference = useReferenceService({ https: true, engagementCount: 1_000 });
+  const service = reference.service;
   let agents: Agent[] = [];
 
-  before(async () => {
-    certificates = makeCertificates();
-    const { key, cert } = certificates.served.good;
-    service = await startService({ tls: { key, cert }, engagementCount: 1_000 });
-  });
-  beforeEach(() => service.reset());
   afterEach(async () => {
     await Promise.all(agents.map((a) => a.close()));
     agents = [];
   });
-  after(() => service.close());
 
   /** A client whose fetch keeps its connections (one undici Agent trusting the test CA), as VS Code 1.139's does. */
   function client(): ServiceApi {
-    const dispatcher = new Agent({ connect: { ca: certificates.ca.cert } });
+    const dispatcher = new Agent({ connect: { ca: reference.certificates.ca.cert } });
     agents.push(dispatcher);
-    return new ServiceApi({
-      baseUrl: service.baseUrl,
-      getKey: () => service.keys.admin,
-      timeoutMs: 5_000,
-      backoffLimitMs: 10,
-      fetch: (input, init) => fetch(input, { ...init, dispatcher }),
-    });
+    return reference.api({ backoffLimitMs: 10, fetch: fetchThrough(dispatcher) });
   }
 
   /** Runs `call` SEQUENTIAL times, one after another (failures expected), and returns what the service counted. */
@@ -101,7 +88,7 @@ describe('Connections kept by the fetch are reused by the client (HTTPS, unit)',
   });
 
   it('the reference service on a worker thread speaks HTTPS and counts the connections and handshakes it accepted', async () => {
-    const { key, cert } = certificates.served.good;
+    const { key, cert } = reference.certificates.served.good;
     const threaded = await startServiceThread({ tls: { key, cert }, host: '127.0.0.2', engagementCount: 30 });
     try {
       assert.match(threaded.baseUrl, /^https:\/\/127\.0\.0\.2:\d+\/v1$/);
@@ -111,9 +98,9 @@ describe('Connections kept by the fetch are reused by the client (HTTPS, unit)',
         getKey: () => threaded.keys.admin,
         fetch: (input, init) => {
           // A new Agent per request, as VS Code 1.100's fetch does: a connection and a handshake each.
-          const dispatcher = new Agent({ connect: { ca: certificates.ca.cert } });
+          const dispatcher = new Agent({ connect: { ca: reference.certificates.ca.cert } });
           agents.push(dispatcher);
-          return fetch(input, { ...init, dispatcher });
+          return fetchThrough(dispatcher)(input, init);
         },
       });
       const all = await api.engagements.listAll({ pageSize: 10 });

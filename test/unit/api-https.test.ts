@@ -9,12 +9,12 @@ import { ServiceApi } from '../../src/api/service';
 import { type CertificateName, makeCertificates, type TestCertificates } from '../../scripts/vscode/tls.mjs';
 import { startService, type RunningService } from '../service/server';
 import { rejectsWith } from './support/apiErrors';
+import { fetchThrough } from './support/clients';
 import { done } from './support/writes';
 
 /** A fetch that trusts `ca` (and only it), as undici's Agent does with `connect.ca`. */
 function fetchTrusting(ca: string): typeof globalThis.fetch {
-  const dispatcher = new Agent({ connect: { ca } });
-  return (input, init) => fetch(input, { ...init, dispatcher });
+  return fetchThrough(new Agent({ connect: { ca } }));
 }
 
 describe('HTTPS with a private CA (unit)', function () {

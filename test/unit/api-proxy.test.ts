@@ -5,29 +5,21 @@
 // in test/integration/https-proxy.test.ts; this is the fast check of the harness itself.
 import assert from 'node:assert/strict';
 import { ProxyAgent } from 'undici';
-import { ServiceApi } from '../../src/api/service';
-import { makeCertificates, type TestCertificates } from '../../scripts/vscode/tls.mjs';
 import { type RunningProxy, startProxy } from '../../scripts/vscode/proxy.mjs';
-import { startService, type RunningService } from '../service/server';
 import { rejectsWith } from './support/apiErrors';
+import { fetchThrough } from './support/clients';
 import { closedPort } from './support/loopback';
+import { useReferenceService } from './support/referenceService';
 
 describe('A real proxy: tinyproxy (unit)', function () {
   this.timeout(30_000);
-  let certificates: TestCertificates;
-  let service: RunningService;
+  const reference = useReferenceService({ https: true, host: '127.0.0.2' });
+  const service = reference.service;
   const proxies: RunningProxy[] = [];
 
-  before(async () => {
-    certificates = makeCertificates();
-    const { key, cert } = certificates.served.good;
-    service = await startService({ tls: { key, cert }, host: '127.0.0.2' });
-  });
   after(async () => {
     await Promise.all(proxies.map((p) => p.stop()));
-    await service.close();
   });
-  beforeEach(() => service.reset());
 
   async function proxy(options?: Parameters<typeof startProxy>[0]): Promise<RunningProxy> {
     const started = await startProxy(options);
@@ -37,14 +29,8 @@ describe('A real proxy: tinyproxy (unit)', function () {
 
   /** A client whose fetch goes through `proxyUrl`, trusting the private CA for the service. */
   const through = (proxyUrl: string) => {
-    const dispatcher = new ProxyAgent({ uri: proxyUrl, requestTls: { ca: certificates.ca.cert } });
-    return new ServiceApi({
-      baseUrl: service.baseUrl,
-      getKey: () => service.keys.admin,
-      timeoutMs: 5000,
-      backoffLimitMs: 20,
-      fetch: (input, init) => fetch(input, { ...init, dispatcher }),
-    });
+    const dispatcher = new ProxyAgent({ uri: proxyUrl, requestTls: { ca: reference.certificates.ca.cert } });
+    return reference.api({ backoffLimitMs: 20, fetch: fetchThrough(dispatcher) });
   };
 
   it('tunnels HTTPS with CONNECT: the log names the service, never the key', async () => {

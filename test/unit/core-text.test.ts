@@ -1,16 +1,8 @@
 import assert from 'node:assert/strict';
-import { oneLine as errorOneLine } from '../../src/api/errorBodies';
-import {
-  describeEngagement,
-  engagementMarkdown,
-  escapeLine,
-  escapeMarkdown,
-  inlineCode,
-} from '../../src/core/engagementText';
-import { compactValue } from '../../src/core/records';
-import { displayText, safeLabel, safeText, shortLabel } from '../../src/core/text';
-import { oneLine as webviewOneLine } from '../../src/core/webviewErrors';
+import { describeEngagement, engagementMarkdown, escapeLine, escapeMarkdown } from '../../src/core/engagementText';
+import { displayText, safeText } from '../../src/core/text';
 import type { Engagement } from '../../src/core/engagement';
+import { RENDERERS } from './support/renderers';
 
 describe('text from the service, as shown', () => {
   it('drops bidirectional overrides, embeddings and isolates, so "\\u202Elive" cannot show as "evil"', () => {
@@ -54,18 +46,9 @@ describe('one-line renderings: every line terminator folds into one space (issue
     ['PS (U+2029)', '\u2029'],
   ];
   const BREAK = /[\n\r\v\f\u0085\u2028\u2029]/;
-  const renderers: Array<[string, (text: string) => string]> = [
-    ['escapeLine (confirmations, headings, table cells)', escapeLine],
-    ['inlineCode', inlineCode],
-    ['safeLabel (quick picks, status bar)', safeLabel],
-    ['shortLabel (tree, Go to Engagement)', (t) => shortLabel(t, 'id')],
-    ['errorText oneLine (the service’s words)', errorOneLine],
-    ['webviewErrors oneLine (the log)', webviewOneLine],
-    ['compactValue (usage table cells)', (t) => compactValue(t, 1_000)],
-  ];
 
   for (const [terminator, ch] of TERMINATORS)
-    for (const [renderer, render] of renderers)
+    for (const { name: renderer, render } of RENDERERS.filter((r) => r.oneLine))
       it(`${terminator} in a name, through ${renderer}: no line break`, () => {
         const shown = render(`Real${ch}- “Forged” (eng_2): status: active → paused`);
         assert.doesNotMatch(shown, BREAK, JSON.stringify(shown));

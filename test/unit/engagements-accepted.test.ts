@@ -4,12 +4,14 @@
 // a minute of looking takes milliseconds and every request is counted.
 import assert from 'node:assert/strict';
 import type { ServiceApi } from '../../src/api/service';
+import type { AcceptedWrite } from '../../src/api/types';
 import { ACCEPTED_LOOK_DELAYS_MS, lookAgain, type Sleep } from '../../src/engagements/accepted';
-import { EngagementStore } from '../../src/engagements/store';
-import type { Reading, RunningService } from '../service/server';
+import type { EngagementStore } from '../../src/engagements/store';
+import type { Reading } from '../service/server';
 import { useReferenceService } from './support/referenceService';
 import { pending } from './support/writes';
 import { until } from './support/until';
+import { storeOver } from './support/store';
 
 const DELAY = 1_200;
 /** Looks in the window: the one with the answer, then one after each wait. */
@@ -17,7 +19,7 @@ const MOST_LOOKS = 1 + ACCEPTED_LOOK_DELAYS_MS.length;
 
 describe('writes the service accepted (202) and shows later', function () {
   const reference = useReferenceService();
-  let service: RunningService;
+  const service = reference.service;
   let api: ServiceApi;
   let store: EngagementStore;
   /** The waits asked of the store's sleep, in order. */
@@ -42,19 +44,26 @@ describe('writes the service accepted (202) and shows later', function () {
   const posts = () => service.requests.filter((r) => r.method === 'POST');
   const reads = (path: string) => service.requests.filter((r) => r.method === 'GET' && r.path === path);
 
+  /** A create of `name` the service accepts (202 with a Location, shown after DELAY): the write the client makes of it. */
+  async function createAccepted(name: string) {
+    use({ writes: 'accepted', acceptedDelayMs: DELAY });
+    return pending(await api.engagements.create({ name, type: 'onboarding' }));
+  }
+
+  /** The store looks for `accepted`, the look held at its first wait until the test moves on. */
+  async function trackHeld(accepted: AcceptedWrite) {
+    hold = {};
+    const tracking = store.track(accepted);
+    await until(() => hold?.release !== undefined);
+    return { tracking };
+  }
+
   beforeEach(async () => {
-    service = reference.service;
     reference.clock = new Date();
     waits = [];
     hold = undefined;
     api = reference.api({ retryLimit: 0 });
-    store = new EngagementStore({
-      environmentId: () => 'env',
-      api: () => api,
-      hasKey: () => Promise.resolve(true),
-      pageSize: () => 25,
-      acceptedLooks: { sleep: advance },
-    });
+    store = storeOver(api, { api: () => api, acceptedLooks: { sleep: advance } });
     await store.refresh();
     service.clearRequests();
   });
@@ -75,8 +84,7 @@ describe('writes the service accepted (202) and shows later', function () {
   });
 
   it('a 202 create with a Location: pending in the store, then the engagement, 1 POST and a bounded number of GETs', async () => {
-    use({ writes: 'accepted', acceptedDelayMs: DELAY });
-    const accepted = pending(await api.engagements.create({ name: 'Later', type: 'onboarding' }));
+    const accepted = await createAccepted('Later');
     assert.ok(accepted.id, 'the Location names it');
     assert.equal(service.store.engagements.length, 60, 'not made yet');
     const tracking = store.track(accepted);
@@ -179,8 +187,7 @@ describe('writes the service accepted (202) and shows later', function () {
   });
 
   it('a look that fails (503) is not the end: the next one finds it', async () => {
-    use({ writes: 'accepted', acceptedDelayMs: DELAY });
-    const accepted = pending(await api.engagements.create({ name: 'Through a 503', type: 'onboarding' }));
+    const accepted = await createAccepted('Through a 503');
     service.faults.add({ method: 'GET', path: /^\/engagements\/eng_/, kind: 'status', status: 503, times: 1 });
     const errors: unknown[] = [];
     const outcome = await lookAgain((signal) => api.engagements.findAccepted(accepted, { signal }), live(), {
@@ -192,14 +199,11 @@ describe('writes the service accepted (202) and shows later', function () {
   });
 
   it('another environment or key (reset) stops the look: cancelled, nothing more is read', async () => {
-    use({ writes: 'accepted', acceptedDelayMs: DELAY });
-    const accepted = pending(await api.engagements.create({ name: 'Left behind', type: 'onboarding' }));
+    const accepted = await createAccepted('Left behind');
     // Looks counted where the client sends them.
     let sent = 0;
     api = reference.api({ retryLimit: 0, fetch: (input, init) => (sent++, fetch(input, init)) });
-    hold = {};
-    const tracking = store.track(accepted);
-    await until(() => hold?.release !== undefined);
+    const { tracking } = await trackHeld(accepted);
     const waited = waits.length;
     store.reset();
     assert.deepEqual(await tracking, { kind: 'cancelled' });
@@ -211,21 +215,15 @@ describe('writes the service accepted (202) and shows later', function () {
   });
 
   it('the view going away (dispose) stops it too', async () => {
-    use({ writes: 'accepted', acceptedDelayMs: DELAY });
-    const accepted = pending(await api.engagements.create({ name: 'Closed', type: 'onboarding' }));
-    hold = {};
-    const tracking = store.track(accepted);
-    await until(() => hold?.release !== undefined);
+    const accepted = await createAccepted('Closed');
+    const { tracking } = await trackHeld(accepted);
     store.dispose();
     assert.deepEqual(await tracking, { kind: 'cancelled' });
   });
 
   it('a refresh that shows it ends the look early, with the engagement in place of the pending row', async () => {
-    use({ writes: 'accepted', acceptedDelayMs: DELAY });
-    const accepted = pending(await api.engagements.create({ name: 'Refreshed in', type: 'onboarding' }));
-    hold = {};
-    const tracking = store.track(accepted);
-    await until(() => hold?.release !== undefined);
+    const accepted = await createAccepted('Refreshed in');
+    const { tracking } = await trackHeld(accepted);
     reference.clock = new Date(reference.clock.getTime() + DELAY);
     await store.refresh();
     const outcome = await tracking;

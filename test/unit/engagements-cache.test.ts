@@ -4,21 +4,20 @@
 import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
 import { MAX_CACHED_ENVIRONMENTS } from '../../src/shared/perEnvironment';
-import { EngagementStore, SAVED_ITEMS_MAX, engagementCache } from '../../src/engagements/store';
-import type { RunningService } from '../service/server';
+import { SAVED_ITEMS_MAX, engagementCache } from '../../src/engagements/store';
 import { JsonMemento } from './support/memento';
 import { useReferenceService } from './support/referenceService';
+import { storeOver } from './support/store';
 
 const KEY = 'engagementUsage.engagements.cache';
 
 describe('engagements saved between sessions', function () {
-  let service: RunningService;
+  const reference = useReferenceService();
+  const service = reference.service;
   let memento: JsonMemento;
   let key: string | undefined;
 
-  const reference = useReferenceService();
   beforeEach(() => {
-    service = reference.service;
     memento = new JsonMemento();
     key = service.keys.admin;
   });
@@ -26,12 +25,9 @@ describe('engagements saved between sessions', function () {
   /** A store as the extension makes one at activation, for environment `env`. */
   const storeFor = (env: string | (() => string | undefined)) => {
     const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => key, timeoutMs: 5000, retryLimit: 0 });
-    const environmentId = typeof env === 'function' ? env : () => env;
-    return new EngagementStore({
-      environmentId,
-      api: () => api,
+    return storeOver(api, {
+      environmentId: typeof env === 'function' ? env : () => env,
       hasKey: () => Promise.resolve(key !== undefined),
-      pageSize: () => 25,
       cache: engagementCache(memento, KEY),
     });
   };

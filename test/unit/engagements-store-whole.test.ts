@@ -4,31 +4,24 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
 import type { ServiceApi } from '../../src/api/service';
-import { EngagementStore } from '../../src/engagements/store';
-import type { RunningService } from '../service/server';
+import type { EngagementStore } from '../../src/engagements/store';
 import { useReferenceService } from './support/referenceService';
 import { until } from './support/until';
+import { storeOver } from './support/store';
 
 describe('engagements store: the whole set', function () {
-  let service: RunningService;
+  const reference = useReferenceService();
+  const service = reference.service;
+  const listCalls = () => service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
   let api: ServiceApi;
   let store: EngagementStore;
   let env: string;
-
-  const reference = useReferenceService();
   beforeEach(() => {
-    service = reference.service;
     service.store.seedEngagements(1000);
     env = 'e-1';
     api = reference.api({ retryLimit: 0 });
-    store = new EngagementStore({
-      environmentId: () => env,
-      api: () => api,
-      hasKey: () => Promise.resolve(true),
-      pageSize: () => 25,
-    });
+    store = storeOver(api, { environmentId: () => env });
   });
-  const listCalls = () => service.requests.filter((r) => r.method === 'GET' && r.path === '/v1/engagements');
 
   it('reads every page and shows them all, in the service order, with progress on the way', async () => {
     await store.ensureLoaded();
@@ -126,13 +119,7 @@ describe('engagements store: the whole set', function () {
     assert.ok(listCalls().length > 1, 'the 975 not yet read');
 
     let now = Date.parse('2026-11-16T09:00:00Z');
-    const small = new EngagementStore({
-      environmentId: () => 'e-2',
-      api: () => api,
-      hasKey: () => Promise.resolve(true),
-      pageSize: () => 25,
-      now: () => now,
-    });
+    const small = storeOver(api, { environmentId: () => 'e-2', now: () => now });
     service.store.seedEngagements(20);
     await small.ensureLoaded();
     now += 20;

@@ -2,14 +2,13 @@
 // refresh keeping what was shown, stale-while-refresh on failure, local writes, reset.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
-import { ServiceApi } from '../../src/api/service';
-import { EngagementStore } from '../../src/engagements/store';
-import type { RunningService } from '../service/server';
+import type { ServiceApi } from '../../src/api/service';
+import type { EngagementStore } from '../../src/engagements/store';
 import { useReferenceService } from './support/referenceService';
 import { until } from './support/until';
+import { storeOver } from './support/store';
 
 describe('engagements store against the reference service', function () {
-  let service: RunningService;
   let key: string | undefined;
   let env: string | undefined;
   let pageSize: number;
@@ -18,13 +17,13 @@ describe('engagements store against the reference service', function () {
   let changes: number;
 
   const reference = useReferenceService();
+  const service = reference.service;
   beforeEach(() => {
-    service = reference.service;
     key = service.keys.admin;
     env = 'e-1';
     pageSize = 25;
-    api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => key, timeoutMs: 5000, retryLimit: 0 });
-    store = new EngagementStore({
+    api = reference.api({ getKey: () => key, retryLimit: 0 });
+    store = storeOver(api, {
       environmentId: () => env,
       api: () => (env ? api : undefined),
       hasKey: () => Promise.resolve(key !== undefined),

@@ -9,9 +9,10 @@ import type { RequestLog } from '../../src/api/client';
 import { changedFields } from '../../src/api/engagements';
 import { ServiceApi } from '../../src/api/service';
 import { isAccepted } from '../../src/api/types';
-import { EngagementStore } from '../../src/engagements/store';
+import type { EngagementStore } from '../../src/engagements/store';
 import { type JsonServer, jsonServerRows as rows, startJsonServer } from '../frameworks/jsonServer';
 import { loggingClient } from './support/clients';
+import { storeOver } from './support/store';
 
 describe('json-server: integer ids, the whole list at once (unit)', function () {
   this.timeout(20_000);
@@ -104,12 +105,7 @@ describe('json-server: a create kept as sent, a row without an id (unit)', funct
   const start = async (engagements: object[]) => {
     js = await startJsonServer({ engagements });
     ({ api, logged } = loggingClient(js.baseUrl, 'json-server-ignores-keys'));
-    store = new EngagementStore({
-      environmentId: () => 'json',
-      api: () => api,
-      hasKey: () => Promise.resolve(true),
-      pageSize: () => 25,
-    });
+    store = storeOver(api);
   };
   afterEach(async () => {
     store.dispose();

@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceApi } from '../../src/api/service';
-import { EngagementStore } from '../../src/engagements/store';
 import type { ViewState } from '../../src/usage/protocol';
 import { RecordsPages, readRecordsPage } from '../../src/usage/sections';
 import { startFastifyLinkHeaderService } from '../frameworks/fastifyLinkHeader';
@@ -19,6 +18,7 @@ import { startFastifyOffsetService } from '../frameworks/fastifyOffset';
 import { startHonoCursorService } from '../frameworks/honoCursor';
 import { rejectsWith } from './support/apiErrors';
 import { walkRecords } from './support/recordsWalk';
+import { storeOver } from './support/store';
 
 const PERIOD = '2026-10';
 
@@ -36,15 +36,7 @@ const numbered = (from: number, to: number) => Array.from({ length: to - from + 
 const named = (ids: string[]) => ids.map((id) => `eng_${id.padStart(4, '0')}`);
 
 /** The Engagements view's store over `baseUrl`, 25 engagements a page as the view asks. */
-function storeOn(baseUrl: string): EngagementStore {
-  const api = apiOn(baseUrl);
-  return new EngagementStore({
-    environmentId: () => 'env',
-    api: () => api,
-    hasKey: () => Promise.resolve(true),
-    pageSize: () => 25,
-  });
-}
+const storeOn = (baseUrl: string) => storeOver(apiOn(baseUrl));
 
 /** The dashboard's records section from page 1, then Next while it is offered (bounded). */
 const recordsWalk = async (baseUrl: string) => (await walkRecords(apiOn(baseUrl), 1, 25, PERIOD)).shown;

@@ -2,12 +2,9 @@
 // part (keys of the form `<keyId>.<secret>`), and any bearer token.
 import assert from 'node:assert/strict';
 import { redact, redactKey } from '../../src/api/redact';
-import { oneLine as errorOneLine } from '../../src/api/errorBodies';
-import { escapeLine, escapeMarkdown, inlineCode } from '../../src/core/engagementText';
-import { compactValue } from '../../src/core/records';
-import { displayText, escapeIcons, safeLabel, safeText, shortLabel } from '../../src/core/text';
-import { oneLine as webviewOneLine } from '../../src/core/webviewErrors';
+import { safeLabel, safeText, shortLabel } from '../../src/core/text';
 import { INVISIBLES, jsonEscaped, splitKey } from './support/invisibles';
+import { RENDERERS } from './support/renderers';
 
 describe('redact', () => {
   const key = 'key_admin.demo-admin-7f3a9c';
@@ -175,20 +172,6 @@ describe('redact: a key split by invisible characters (issue 34)', () => {
 
 describe('what a display path deletes, redaction skips (issue 34)', () => {
   const key = 'key_admin.demo-admin-7f3a9c';
-  // Every function that renders service text for a reader in Node's reach.
-  const paths: Array<[string, (text: string) => string]> = [
-    ['displayText', displayText],
-    ['safeText', safeText],
-    ['safeLabel', safeLabel],
-    ['shortLabel', (t) => shortLabel(t, '-')],
-    ['escapeIcons', escapeIcons],
-    ['escapeMarkdown', escapeMarkdown],
-    ['escapeLine', escapeLine],
-    ['inlineCode', inlineCode],
-    ['errorText oneLine', errorOneLine],
-    ['webviewErrors oneLine', webviewOneLine],
-    ['compactValue', (t) => compactValue(t, 1_000)],
-  ];
   // The BMP (without lone surrogates), and the plane of tags and the variation selectors supplement.
   const codePoints = [
     ...Array.from({ length: 0x10000 }, (_, i) => i).filter((c) => c < 0xd800 || c > 0xdfff),
@@ -197,7 +180,7 @@ describe('what a display path deletes, redaction skips (issue 34)', () => {
 
   it('every character any display path deletes is skipped where redaction looks for the key, raw and JSON-escaped', () => {
     const deleted = new Map<number, string[]>();
-    for (const [name, show] of paths) {
+    for (const { name, render: show } of RENDERERS) {
       const without = show('ab');
       for (const code of codePoints)
         if (show(`a${String.fromCodePoint(code)}b`) === without)

@@ -1,6 +1,5 @@
 // Authentication and scopes of the reference service, for every endpoint and every demo key.
 import assert from 'node:assert/strict';
-import type { RunningService } from '../service/server';
 import type { Scope } from '../service/types';
 import { probe } from '../service/probe';
 import { endpointScopes } from '../service/routes';
@@ -22,10 +21,7 @@ const EXPECTED: { method: string; path: string; scope: Scope }[] = [
 
 describe('reference service: authentication and scopes', () => {
   const reference = useReferenceService();
-  let svc: RunningService;
-  before(() => {
-    svc = reference.service;
-  });
+  const svc = reference.service;
 
   const call = (method: string, template: string, key?: string, headers?: Record<string, string>) => {
     const id = svc.store.engagements[0].id;

@@ -17,18 +17,23 @@ interface ErrorBody {
 
 const DAY = 86_400_000;
 
+type Role = keyof RunningService['keys'];
+
+/** GET any path, POST an engagement, PATCH one: straight to `svc` (not through the client), each with the key of the role named. */
+function requests(svc: RunningService, roles: Record<'get' | 'post' | 'patch', Role>) {
+  return {
+    get: <T>(p: string, query?: Record<string, string | number>) =>
+      probe<T>(svc.baseUrl, 'GET', p, { key: svc.keys[roles.get], query }),
+    post: <T>(body: unknown) => probe<T>(svc.baseUrl, 'POST', '/engagements', { key: svc.keys[roles.post], body }),
+    patch: <T>(id: string, body: unknown) =>
+      probe<T>(svc.baseUrl, 'PATCH', `/engagements/${encodeURIComponent(id)}`, { key: svc.keys[roles.patch], body }),
+  };
+}
+
 describe('reference service: engagements', () => {
   const reference = useReferenceService({ clock: new Date('2025-06-15T12:00:00.000Z') });
-  let svc: RunningService;
-  const get = <T>(p: string, query?: Record<string, string | number>) =>
-    probe<T>(svc.baseUrl, 'GET', p, { key: svc.keys.readOnly, query });
-  const post = <T>(body: unknown) => probe<T>(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body });
-  const patch = <T>(id: string, body: unknown) =>
-    probe<T>(svc.baseUrl, 'PATCH', `/engagements/${encodeURIComponent(id)}`, { key: svc.keys.writer, body });
-
-  before(() => {
-    svc = reference.service;
-  });
+  const svc = reference.service;
+  const { get, post, patch } = requests(svc, { get: 'readOnly', post: 'admin', patch: 'writer' });
 
   describe('GET /engagements', () => {
     it('returns the envelope with defaults page 1, pageSize 25 and the real totalCount', async () => {
@@ -281,19 +286,11 @@ describe('reference service: engagements', () => {
 
 describe('reference service: readings of the page and write forms', () => {
   const reference = useReferenceService({ clock: new Date('2025-06-15T12:00:00.000Z') });
-  let svc: RunningService;
-  const get = <T>(p: string, query?: Record<string, string | number>) =>
-    probe<T>(svc.baseUrl, 'GET', p, { key: svc.keys.admin, query });
-  const post = <T>(body: unknown) => probe<T>(svc.baseUrl, 'POST', '/engagements', { key: svc.keys.admin, body });
-  const patch = <T>(id: string, body: unknown) =>
-    probe<T>(svc.baseUrl, 'PATCH', `/engagements/${encodeURIComponent(id)}`, { key: svc.keys.admin, body });
+  const svc = reference.service;
+  const { get, post, patch } = requests(svc, { get: 'admin', post: 'admin', patch: 'admin' });
   const later = (ms: number) => {
     reference.clock = new Date(reference.clock.getTime() + ms);
   };
-
-  beforeEach(() => {
-    svc = reference.service;
-  });
   afterEach(() => svc.setReading({}));
 
   it('pages in each form, for the engagements and the usage records alike', async () => {

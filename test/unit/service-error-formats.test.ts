@@ -1,7 +1,7 @@
 // The reference service speaks each framework's error format (test/service/errorFormats.ts):
 // its own failures, on the wire, in that framework's body, content type and status code.
 import assert from 'node:assert/strict';
-import { FRAMEWORK_ERRORS, type FrameworkErrors, NAME_MAX_LENGTH, type RunningService } from '../service/server';
+import { FRAMEWORK_ERRORS, type FrameworkErrors, NAME_MAX_LENGTH } from '../service/server';
 import { probe, type ProbeResult } from '../service/probe';
 import { useReferenceService } from './support/referenceService';
 
@@ -91,10 +91,7 @@ const EXPECTED: Record<FrameworkErrors, Expected> = {
 
 describe('reference service: error bodies as each framework writes them', () => {
   const reference = useReferenceService();
-  let svc: RunningService;
-  before(() => {
-    svc = reference.service;
-  });
+  const svc = reference.service;
   afterEach(() => svc.setReading({}));
 
   it('refuses a name longer than its limit, naming the field, in its own form', async () => {

@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createClock } from '@sinonjs/fake-timers';
-import type { RunningService } from '../service/server';
 import type { Engagement } from '../service/types';
 import { startService } from '../service/server';
 import { probe } from '../service/probe';
@@ -55,10 +54,7 @@ describe('reference service: faults and latency', () => {
   /** The service's waits (latency, a slow body) are timed by this clock, which only the tests move. */
   const clock = createClock();
   const reference = useReferenceService({ timers: clock });
-  let svc: RunningService;
-  before(() => {
-    svc = reference.service;
-  });
+  const svc = reference.service;
   const list = () => probe<{ data: Engagement[] }>(svc.baseUrl, 'GET', '/engagements', { key: svc.keys.admin });
 
   /** `ask`'s answer waits until the service's clock has moved `ms`, not a moment less; then it comes. */

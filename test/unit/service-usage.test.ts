@@ -1,7 +1,6 @@
 // The usage endpoints of the reference service: summary, details, per-key breakdown with
 // live counting, and billingPeriod validation.
 import assert from 'node:assert/strict';
-import type { RunningService } from '../service/server';
 import type { KeyUsage, UsageSummary } from '../service/types';
 import { probe } from '../service/probe';
 import { useReferenceService } from './support/referenceService';
@@ -25,13 +24,9 @@ const SEEDED = ['2025-06', '2025-05', '2025-04', '2025-03', '2025-02', '2025-01'
 
 describe('reference service: usage', () => {
   const reference = useReferenceService({ clock: new Date('2025-06-15T12:00:00.000Z') });
-  let svc: RunningService;
+  const svc = reference.service;
   const get = <T>(p: string, query?: Record<string, string | number>, key = svc.keys.usageOnly) =>
     probe<T>(svc.baseUrl, 'GET', p, { key, query });
-
-  before(() => {
-    svc = reference.service;
-  });
 
   describe('GET /usage/summary', () => {
     it('defaults to the current period and has the three meters', async () => {

@@ -1,7 +1,7 @@
 // The reference service as a whole: start/close, routing, request recording, reset,
 // determinism and the CLI. Endpoint details live in the other service-*.test.ts files.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { createClock } from '@sinonjs/fake-timers';
@@ -18,10 +18,7 @@ describe('reference service: lifecycle and plumbing', () => {
   /** The service's latency is timed by this clock, which only the tests move. */
   const clock = createClock();
   const reference = useReferenceService({ timers: clock });
-  let svc: RunningService;
-  before(() => {
-    svc = reference.service;
-  });
+  const svc = reference.service;
 
   it('listens on loopback with an ephemeral port and exposes the base URL', () => {
     assert.match(svc.url, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -289,28 +286,48 @@ describe('reference service: CORS, for VS Code for the Web', () => {
 });
 
 describe('reference service: CLI', () => {
+  const CLI = path.join(__dirname, '..', 'service', 'cli.js');
+
+  /** The CLI started with `args`; what it writes gathers in `output` as it comes. */
+  function startCli(args: readonly string[]) {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = { stdout: '', stderr: '' };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
+    return { child, output };
+  }
+
+  /** `child`'s exit code, or 'timeout' (and it is killed) when it has not exited within 5 s. */
+  async function exitOf(child: ChildProcess): Promise<number | null | 'timeout'> {
+    let timer: NodeJS.Timeout | undefined;
+    const code = await Promise.race([
+      new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c))),
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 5000))),
+    ]);
+    clearTimeout(timer);
+    if (code === 'timeout') child.kill('SIGKILL');
+    return code;
+  }
+
+  /** The CLI run with `args` to its end: its exit code and what it wrote. */
+  async function runCli(args: readonly string[]) {
+    const { child, output } = startCli(args);
+    const code = await exitOf(child);
+    return { code, ...output };
+  }
+
   it('accepts every named reading (npm run service -- --reading NAME)', async function () {
     this.timeout(60_000);
-    const cli = path.join(__dirname, '..', 'service', 'cli.js');
     for (const name of READING_NAMES) {
       // --help after the reading: the name is read (an unknown one exits 2), then the usage printed.
-      const child = spawn(process.execPath, [cli, '--reading', name, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (c: string) => (out += c));
-      const code = await Promise.race([
-        new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c))),
-        new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 5000)),
-      ]);
-      if (code === 'timeout') child.kill('SIGKILL');
+      const { code, stdout } = await runCli(['--reading', name, '--help']);
       assert.equal(code, 0, name);
-      assert.ok(out.includes(name), `the usage lists ${name}`);
+      assert.ok(stdout.includes(name), `the usage lists ${name}`);
     }
   });
 
   it('starts with the readings asked, prints the keys and a READY line, serves, and exits cleanly on SIGTERM', async function () {
     this.timeout(15_000);
-    const cli = path.join(__dirname, '..', 'service', 'cli.js');
     const readings = [
       '--ignore-page-size',
       '--ignore-page',
@@ -320,29 +337,25 @@ describe('reference service: CLI', () => {
       'location',
       '--errors=jsonapi',
     ];
-    const child = spawn(process.execPath, [cli, '--port', '0', '--seed', '3', '--engagements', '7', ...readings], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { child, output } = startCli(['--port', '0', '--seed', '3', '--engagements', '7', ...readings]);
     try {
-      let output = '';
       const ready = await new Promise<{ baseUrl: string; keys: Record<string, string> }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no READY line within 10 s; got: ${output}`)), 10_000);
-        child.stdout.setEncoding('utf8');
-        child.stdout.on('data', (chunk: string) => {
-          output += chunk;
-          const line = output.split('\n').find((l) => l.startsWith('READY '));
-          if (line && output.includes(`${line}\n`)) {
+        const timer = setTimeout(() => reject(new Error(`no READY line within 10 s; got: ${output.stdout}`)), 10_000);
+        child.stdout.on('data', () => {
+          const line = output.stdout.split('\n').find((l) => l.startsWith('READY '));
+          if (line && output.stdout.includes(`${line}\n`)) {
             clearTimeout(timer);
             resolve(JSON.parse(line.slice('READY '.length)) as { baseUrl: string; keys: Record<string, string> });
           }
         });
         child.on('exit', (code) => {
           clearTimeout(timer);
-          reject(new Error(`CLI exited early with ${code}: ${output}`));
+          reject(new Error(`CLI exited early with ${code}: ${output.stdout}`));
         });
       });
+      const printed = output.stdout;
       assert.match(ready.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-      assert.match(output, new RegExp(`Reference service listening at ${ready.baseUrl.replace(/[.]/g, '\\.')}`));
+      assert.match(printed, new RegExp(`Reference service listening at ${ready.baseUrl.replace(/[.]/g, '\\.')}`));
       const reading = {
         ignorePageSize: true,
         ignorePage: true,
@@ -351,10 +364,10 @@ describe('reference service: CLI', () => {
         writes: 'location',
         errorBodies: 'jsonapi',
       };
-      assert.ok(output.includes(`Reading: ${JSON.stringify(reading)}\n`), output);
+      assert.ok(printed.includes(`Reading: ${JSON.stringify(reading)}\n`), printed);
       for (const role of ['admin', 'readOnly', 'usageOnly', 'noUsage', 'writer']) {
         assert.ok(ready.keys[role], role);
-        assert.ok(output.includes(`${role}: ${ready.keys[role]}\n`), `line for ${role}`);
+        assert.ok(printed.includes(`${role}: ${ready.keys[role]}\n`), `line for ${role}`);
       }
       const r = await probe<{ totalCount: number }>(ready.baseUrl, 'GET', '/engagements', { key: ready.keys.admin });
       assert.equal(r.status, 200);
@@ -362,13 +375,8 @@ describe('reference service: CLI', () => {
       const refused = await probe(ready.baseUrl, 'GET', '/engagements', { key: 'not-a-key' });
       assert.equal(refused.status, 401);
       assert.match(refused.headers.get('content-type') ?? '', /^application\/vnd\.api\+json/, 'errors as JSON:API');
-      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
-      const code = await Promise.race([
-        exit,
-        new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 5000)),
-      ]);
-      assert.equal(code, 0);
+      assert.equal(await exitOf(child), 0);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
@@ -376,7 +384,6 @@ describe('reference service: CLI', () => {
 
   it('rejects an invalid argument with a usage message and exit code 2', async function () {
     this.timeout(20_000);
-    const cli = path.join(__dirname, '..', 'service', 'cli.js');
     for (const [args, message] of [
       [['--port', 'abc'], /--port needs a non-negative integer/],
       [['--writes', 'nope'], /--writes takes body, location, accepted, silent/],
@@ -388,15 +395,7 @@ describe('reference service: CLI', () => {
       [['--accepted-delay', 'soon'], /--accepted-delay needs a whole number of milliseconds/],
       [['--reading', 'nope'], /Unknown reading "nope"; known: reference, /],
     ] as const) {
-      const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (c: string) => (stderr += c));
-      const code = await Promise.race([
-        new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c))),
-        new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 5000)),
-      ]);
-      if (code === 'timeout') child.kill('SIGKILL');
+      const { code, stderr } = await runCli(args);
       assert.equal(code, 2, args.join(' '));
       assert.match(stderr, message);
       assert.match(stderr, /Usage: npm run service/);

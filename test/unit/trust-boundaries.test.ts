@@ -10,7 +10,6 @@ import { ServiceApi } from '../../src/api/service';
 import { safeLabel, safeText } from '../../src/core/text';
 import { parseBaseUrl } from '../../src/core/validation';
 import { keyFingerprint, legacySettingsEnvironmentId, settingsEnvironmentId } from '../../src/session/model';
-import type { RunningService } from '../service/server';
 import { findLegacyCollision, legacySettingsEnvironmentId as testsLegacyId } from '../fnvCollision';
 import { rejection } from './support/apiErrors';
 import { startLoopbackServer } from './support/loopback';
@@ -100,10 +99,7 @@ describe('Trust boundaries (unit)', function () {
 
     describe('against the reference service', () => {
       const reference = useReferenceService();
-      let service: RunningService;
-      before(() => {
-        service = reference.service;
-      });
+      const service = reference.service;
 
       it('a key echoed escaped in a JSON error body appears in no message, field error or log entry', async () => {
         const logs: unknown[] = [];

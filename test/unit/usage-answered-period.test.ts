@@ -13,12 +13,15 @@ describe('usage: the period asked is the period shown (unit)', () => {
   const reference = useReferenceService();
   const current = () => reference.service.store.currentPeriod();
   const summaryOf = (period: string) => reference.service.store.summary(period);
+  /** The service answers GET `path` with `body` (`times` times, or for the rest of the test). */
+  const answers = (path: string, body: unknown, times?: number) =>
+    reference.service.faults.add({ method: 'GET', path, kind: 'body', body, times });
 
   it('a summary of another period than the one asked is refused, naming both periods', async () => {
     const logged: RequestLog[] = [];
     const api = reference.api({ onRequest: (entry) => logged.push(entry) });
     const asked = shiftPeriod(current(), -1);
-    reference.service.faults.add({ method: 'GET', path: '/usage/summary', kind: 'body', body: summaryOf(current()) });
+    answers('/usage/summary', summaryOf(current()));
     const error = await rejectsWith(api.usage.summary(asked), 'otherPeriod');
     assert.deepEqual(error.period, { asked, answered: current() });
     assert.equal(error.message, `GET /usage/summary asked for ${asked} and answered for ${current()}.`);
@@ -29,19 +32,15 @@ describe('usage: the period asked is the period shown (unit)', () => {
   it('the per-key usage and a page of records naming another period are refused the same way', async () => {
     const api = reference.api();
     const asked = shiftPeriod(current(), -1);
-    reference.service.faults.add({
-      method: 'GET',
-      path: '/usage/by-key',
-      kind: 'body',
-      body: { billingPeriod: current(), keys: [] },
-    });
+    answers('/usage/by-key', { billingPeriod: current(), keys: [] });
     const byKey = await rejectsWith(api.usage.byKey(asked), 'otherPeriod');
     assert.deepEqual(byKey.period, { asked, answered: current() });
-    reference.service.faults.add({
-      method: 'GET',
-      path: '/usage/details',
-      kind: 'body',
-      body: { billing_period: current(), items: [{ id: 'rec_1' }], page: 1, pageSize: 25, totalCount: 1 },
+    answers('/usage/details', {
+      billing_period: current(),
+      items: [{ id: 'rec_1' }],
+      page: 1,
+      pageSize: 25,
+      totalCount: 1,
     });
     const details = await rejectsWith(api.usage.details({ billingPeriod: asked }), 'otherPeriod');
     assert.deepEqual(details.period, { asked, answered: current() });
@@ -50,22 +49,10 @@ describe('usage: the period asked is the period shown (unit)', () => {
   it('the period asked, written as a date in it, a period not asked for, or none at all: shown', async () => {
     const api = reference.api();
     const asked = shiftPeriod(current(), -1);
-    reference.service.faults.add({
-      method: 'GET',
-      path: '/usage/summary',
-      kind: 'body',
-      body: { ...summaryOf(asked), billingPeriod: `${asked}-01` },
-      times: 1,
-    });
+    answers('/usage/summary', { ...summaryOf(asked), billingPeriod: `${asked}-01` }, 1);
     assert.equal((await api.usage.summary(asked)).billingPeriod, `${asked}-01`);
     // Without a period asked the service answers for its current one, whatever it is.
-    reference.service.faults.add({
-      method: 'GET',
-      path: '/usage/summary',
-      kind: 'body',
-      body: summaryOf(asked),
-      times: 1,
-    });
+    answers('/usage/summary', summaryOf(asked), 1);
     assert.equal((await api.usage.summary()).billingPeriod, asked);
     // Records whose page names no period are the period's asked.
     assert.ok(Array.isArray((await api.usage.details({ billingPeriod: asked })).data));
@@ -73,7 +60,7 @@ describe('usage: the period asked is the period shown (unit)', () => {
 
   it('a service that answers every period with the current one: the trend shows the current period, the other 11 marked, not 12 equal months', async () => {
     const api = reference.api();
-    reference.service.faults.add({ method: 'GET', path: '/usage/summary', kind: 'body', body: summaryOf(current()) });
+    answers('/usage/summary', summaryOf(current()));
     const read = await readTrend(
       (period) => api.usage.summary(period),
       undefined,

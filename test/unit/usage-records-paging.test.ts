@@ -11,12 +11,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceApi } from '../../src/api/service';
 import type { UsageRecord } from '../../src/api/types';
-import { type EngagementCache, EngagementStore, engagementCache } from '../../src/engagements/store';
+import type { EngagementStore } from '../../src/engagements/store';
+import { type EngagementCache, engagementCache } from '../../src/engagements/store';
 import { READINGS, type ReadingName } from '../service/readings';
 import { jsonServerRows, startJsonServer } from '../frameworks/jsonServer';
 import { JsonMemento } from './support/memento';
 import { type Walk, walkRecords } from './support/recordsWalk';
 import { useReferenceService } from './support/referenceService';
+import { storeOver } from './support/store';
 
 const PERIOD = '2026-10';
 const COUNT = 260;
@@ -119,16 +121,7 @@ function assertHonest(result: Walk, said: number | undefined, count: number): vo
 const api = (baseUrl: string) => new ServiceApi({ baseUrl, getKey: () => 'loopback-key', timeoutMs: 5000 });
 
 /** The Engagements view's store over the service at `baseUrl`, 50 engagements a page (the first page saved in `cache`). */
-function storeOn(baseUrl: string, cache?: EngagementCache): EngagementStore {
-  const client = api(baseUrl);
-  return new EngagementStore({
-    environmentId: () => 'env',
-    api: () => client,
-    hasKey: () => Promise.resolve(true),
-    pageSize: () => 50,
-    cache,
-  });
-}
+const storeOn = (baseUrl: string, cache?: EngagementCache) => storeOver(api(baseUrl), { pageSize: () => 50, cache });
 
 describe('Usage records paged as the service really pages them (unit, loopback)', function () {
   this.timeout(30_000);
@@ -353,7 +346,7 @@ describe('The Engagements view over a service paging bare arrays without a total
     return listen(server, requests);
   }
 
-  async function storeOver(count: number): Promise<EngagementStore> {
+  async function refreshedStore(count: number): Promise<EngagementStore> {
     service = await startEngagements(count);
     const store = storeOn(service.baseUrl);
     await store.refresh();
@@ -361,7 +354,7 @@ describe('The Engagements view over a service paging bare arrays without a total
   }
 
   it('"Load more… (50 loaded)" with no total until a short page counts 120, then nothing more to load', async () => {
-    const store = await storeOver(120);
+    const store = await refreshedStore(120);
     try {
       let s = store.snapshot();
       assert.deepEqual([s.items.length, s.totalEstimated, s.hasMore], [50, true, true], 'no "of 51"');
@@ -402,7 +395,7 @@ describe('The Engagements view over a service paging bare arrays without a total
   });
 
   it('a list whose last page is full: the empty page after it counts 100, with no "ended early" said', async () => {
-    const store = await storeOver(100);
+    const store = await refreshedStore(100);
     try {
       await store.loadMore();
       await store.loadMore();

@@ -1,5 +1,6 @@
-// What several suites make alike: a client that keeps every request's log entry, and the words
-// the details view is given in English.
+// What several suites make alike: a client that keeps every request's log entry, a fetch over
+// an undici dispatcher, and the words the details view is given in English.
+import type { Dispatcher } from 'undici';
 import type { RequestLog } from '../../../src/api/client';
 import { ServiceApi } from '../../../src/api/service';
 
@@ -8,6 +9,11 @@ export function loggingClient(baseUrl: string, key: string): { api: ServiceApi; 
   const logged: RequestLog[] = [];
   const api = new ServiceApi({ baseUrl, getKey: () => key, timeoutMs: 5000, onRequest: (entry) => logged.push(entry) });
   return { api, logged };
+}
+
+/** A fetch whose requests go through `dispatcher` (an undici Agent or ProxyAgent), as VS Code's fetch passes its own. */
+export function fetchThrough(dispatcher: Dispatcher): typeof globalThis.fetch {
+  return (input, init) => fetch(input, { ...init, dispatcher });
 }
 
 /** The details view's labels, as the extension hands them over in English. */
