@@ -9,7 +9,7 @@ import type { DashboardProbe } from '../../src/testing/usage';
 import type { DashboardState } from '../../src/usage/protocol';
 import { dropLeftoverAnswers, setSetting, tempFolder, useEnvironment, waitFor } from './support/helpers';
 import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, requestsTo } from './support/reliabilityFaults';
-import { allReady, openDashboard } from './support/dashboard';
+import { allReady, openDashboard, expectExported } from './support/dashboard';
 import { reliabilitySuite } from './support/reliabilityKit';
 
 type SectionName = 'summary' | 'keys' | 'details';
@@ -115,6 +115,7 @@ describe('Reliability: faults against the usage endpoints', function () {
         const records = ctx.service.store.details(probe.state().view.period);
         const file = path.join(tmp, `export-${index}.csv`);
         ctx.ui.onSave(vscode.Uri.file(file));
+        expectExported(ctx, file);
         ctx.service.faults.add({ ...fault.rule, method: 'GET', path: /^\/usage\/details$/ });
         let seen: { text: string; actions: string[]; requests: number; phase?: string; detail?: string } | undefined;
         ctx.ui.onMessages((m) => {

@@ -80,6 +80,22 @@ export interface ExpectedMessage {
  * test running fails with them (see `failOnSurprises` below), as an unexpected prompt fails it.
  */
 const surprises: Array<{ message: RecordedMessage; during: string }> = [];
+/**
+ * Checks in scripted answers (functions given to `answer` and `onMessages`) that threw: the
+ * extension would catch the error in its flow (and show it as a notification of its own), so
+ * each fails the test running, whatever the flow did with it.
+ */
+const failedChecks: Array<{ error: unknown; during: string }> = [];
+
+/** Runs a scripted answer; a check in it that throws is recorded for the test, and thrown on. */
+function scripted<T>(answer: () => T): T {
+  try {
+    return answer();
+  } catch (error) {
+    failedChecks.push({ error, during: running });
+    throw error;
+  }
+}
 /** The test running now, or what ran last (for where a surprise came from). */
 let running = 'before the first test';
 
@@ -122,6 +138,11 @@ export class ScriptedUi implements Ui {
   answer(...answers: Array<Answer | string | typeof ExtensionBack | undefined>): this {
     for (const a of answers) this.answers.push(typeof a === 'function' ? a : () => a);
     return this;
+  }
+
+  /** Drops the prompt answers no prompt took (a failed test's), so they cannot answer the next test's prompts. */
+  dropAnswers(): void {
+    this.answers.length = 0;
   }
 
   /** Queue answers for the next messages: the action label to click, or undefined to dismiss. */
@@ -189,7 +210,7 @@ export class ScriptedUi implements Ui {
       const next = this.answers.shift();
       if (!next)
         return Promise.reject(new Error(`No scripted answer for the input "${step.title}" (step ${step.step ?? '-'})`));
-      const value = next(prompt, step) as string | typeof ExtensionBack | undefined;
+      const value = scripted(() => next(prompt, step)) as string | typeof ExtensionBack | undefined;
       if (typeof value === 'string') {
         const problem = step.validate?.(value);
         if (problem) {
@@ -230,7 +251,7 @@ export class ScriptedUi implements Ui {
     this.prompts.push(prompt);
     const next = this.answers.shift();
     if (!next) return Promise.reject(new Error(`No scripted answer for the pick "${step.title}"`));
-    const value = next(prompt, step);
+    const value = scripted(() => next(prompt, step));
     prompt.answer = value;
     return Promise.resolve(value as V);
   }
@@ -247,8 +268,14 @@ export class ScriptedUi implements Ui {
     const expected = this.expected.findIndex((e) => expectedMatches(e, message));
     if (standing >= 0) message.chosen = this.standingAnswers.splice(standing, 1)[0].action;
     else if (expected >= 0) message.chosen = this.expected.splice(expected, 1)[0].action;
-    else if (this.messageAnswers.length > 0) message.chosen = this.messageAnswers.shift()?.(message);
-    else surprises.push({ message, during: running });
+    else if (this.messageAnswers.length > 0) {
+      const answer = this.messageAnswers.shift()!;
+      try {
+        message.chosen = scripted(() => answer(message));
+      } catch {
+        // Recorded for the test; the message is dismissed, as it would be unanswered.
+      }
+    } else surprises.push({ message, during: running });
     for (const wake of this.messageWaiters.splice(0)) wake();
     return Promise.resolve(message.chosen);
   }
@@ -274,9 +301,13 @@ function describeMessage(m: RecordedMessage): string {
 function takeSurprises(): Error | undefined {
   const came = surprises.splice(0).map((s) => `${describeMessage(s.message)} (during ${s.during})`);
   const missing = [...uis].flatMap((ui) => ui.dropExpected()).map((e) => `“${String(e.text)}”`);
-  if (!came.length && !missing.length) return undefined;
+  const failed = failedChecks
+    .splice(0)
+    .map((f) => `${f.error instanceof Error ? f.error.message : String(f.error)} (during ${f.during})`);
+  if (!came.length && !missing.length && !failed.length) return undefined;
   return new Error(
     [
+      failed.length ? `check(s) in scripted answers failed: ${failed.join('; ')}` : '',
       came.length ? `notification(s) no test expected: ${came.join('; ')}` : '',
       missing.length ? `notification(s) expected that never came: ${missing.join('; ')}` : '',
     ]
