@@ -14,8 +14,8 @@ import {
 import { engagementsSuite } from './support/engagementsSuite';
 
 describe('Engagements view', function () {
-  this.timeout(60_000);
   const suite = engagementsSuite();
+  this.timeout(60_000);
   const { eng, run, items, seeded, requests, state, test } = suite;
 
   test('shows the seeded engagements: name, icon and colour by status, description, tooltip', async () => {

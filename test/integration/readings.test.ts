@@ -145,13 +145,7 @@ describe('The readings where VS Code adds something: their roads through its fet
         const shown = (await items()).map((i) => i.id);
         assert.equal(new Set(shown).size, shown.length, 'none twice');
         if (pages) {
-          assert.deepEqual(
-            [...shown].sort(),
-            seeded()
-              .map((e) => e.id)
-              .sort(),
-            'every engagement of the service',
-          );
+          assert.deepEqual(new Set(shown), new Set(seeded().map((e) => e.id)), 'every engagement of the service');
           assert.equal(eng().message(), undefined);
         } else {
           assert.equal(shown.length, 100, 'the one page the service gives');

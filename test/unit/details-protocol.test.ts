@@ -4,16 +4,10 @@
 import assert from 'node:assert/strict';
 import type { Engagement } from '../../src/api/types';
 import { DETAILS_ACTIONS, detailsView, parseDetailsMessage } from '../../src/engagements/detailsProtocol';
+import { DETAILS_WORDS } from './support/detailsWords';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
-const words = {
-  id: 'ID',
-  type: 'Type',
-  status: 'Status',
-  evaluations: 'Evaluations',
-  created: 'Created',
-  updated: 'Updated',
-};
+const words = DETAILS_WORDS;
 
 function engagement(extra: Record<string, unknown> = {}): Engagement {
   return {

@@ -15,16 +15,9 @@ import { describeEngagement, engagementMarkdown, extraFields } from '../../src/c
 import { sortEngagements } from '../../src/core/query';
 import { detailsView } from '../../src/engagements/detailsProtocol';
 import { type EngagementRow, type FastifyService, engagementRows, startFastifyService } from '../frameworks/fastify';
+import { DETAILS_WORDS } from './support/detailsWords';
 
 const NOW = Date.parse('2026-10-20T12:00:00Z');
-const DETAILS_WORDS = {
-  id: 'ID',
-  type: 'Type',
-  status: 'Status',
-  evaluations: 'Evaluations',
-  created: 'Created',
-  updated: 'Updated',
-};
 
 describe('Fastify: schema validation, integer ids, snake_case fields (unit)', function () {
   this.timeout(20_000);

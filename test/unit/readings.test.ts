@@ -31,20 +31,12 @@ import { ACCEPTED_WRITES, type ErrorBodies, type WriteAnswer, acceptedDelay } fr
 import { checkCreateRequests } from '../service/readingRequests';
 import { NAME_MAX_LENGTH, READINGS, READING_NAMES, type Reading, type ReadingName } from '../service/server';
 import { rejectsWith } from './support/apiErrors';
+import { DETAILS_WORDS } from './support/detailsWords';
 import { useReferenceService } from './support/referenceService';
 
 const TOTAL = 137;
 /** Looks for an accepted write: the one with its answer, then one after each wait of ACCEPTED_LOOK_DELAYS_MS. */
 const MOST_LOOKS = 1 + ACCEPTED_LOOK_DELAYS_MS.length;
-/** The details panel's words for its fields (the extension takes them from its l10n). */
-const WORDS = {
-  id: 'ID',
-  type: 'Type',
-  status: 'Status',
-  evaluations: 'Evaluations',
-  created: 'Created',
-  updated: 'Updated',
-};
 
 /**
  * A whole-set read that names no size asks pages of 1,000, then 100, then 25: how many sizes
@@ -398,7 +390,7 @@ describe('Every reading of the contract × every road of the extension, in Node 
         const target = seeded()[1];
         const view = detailsView(await api.engagements.get(target.id), {
           environment: 'Test',
-          words: WORDS,
+          words: DETAILS_WORDS,
           readAt: Date.now(),
           canWrite: true,
         });
