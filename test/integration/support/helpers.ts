@@ -318,19 +318,26 @@ function takeSurprises(): Error | undefined {
 
 /**
  * Fails each test on the notifications it was not told to expect, as the Ui fails it on a
- * prompt: the test itself fails when its body ends (a notification a hook or an earlier test
- * left fails the next test, naming where it came from), and a notification that comes while
- * the test's after-each hooks clean up fails the root after-each hook. Registered once, at the
- * root of the suite, before any test runs (every test file imports this module).
+ * prompt: the test itself fails when its body ends, naming them (a notification its clean-up
+ * hooks, a later hook or an earlier test left fails the next test, naming where it came from;
+ * one left after the last test fails the root after hook). A test that failed anyway carries
+ * them in its error. Registered once, at the root of the suite, before any test runs (every
+ * test file imports this module); no root after-each hook throws, which would stop the run.
  */
 function failOnSurprises(root: Mocha.Suite): void {
   const wrap = (suite: Mocha.Suite): void => {
     for (const test of suite.tests) {
       const body = test.fn;
-      // A test with a `done` callback keeps its body: the root after-each hook checks it.
+      // A test with a `done` callback keeps its body: the next test reports what it left.
       if (!body || body.length > 0) continue;
       test.fn = async function (this: Mocha.Context) {
-        await (body as (this: Mocha.Context) => unknown).call(this);
+        try {
+          await (body as (this: Mocha.Context) => unknown).call(this);
+        } catch (error) {
+          const also = takeSurprises();
+          if (also && error instanceof Error) error.message += `\n(and: ${also.message})`;
+          throw error;
+        }
         const error = takeSurprises();
         if (error) throw error;
       };
@@ -344,11 +351,12 @@ before(function () {
   if (this.test?.parent) failOnSurprises(this.test.parent);
 });
 beforeEach(function () {
-  running = `“${this.currentTest?.fullTitle() ?? '?'}”`;
+  running = `“${this.currentTest?.fullTitle() ?? '?'}” (or its clean-up)`;
 });
 afterEach(function () {
-  const title = this.currentTest?.fullTitle() ?? '?';
-  running = `the hooks after “${title}”`;
+  running = `the hooks after “${this.currentTest?.fullTitle() ?? '?'}”`;
+});
+after(() => {
   const error = takeSurprises();
   if (error) throw error;
 });
