@@ -72,6 +72,10 @@ export interface ExpectedMessage {
   text: string | RegExp;
   level?: MessageLevel;
   action?: string;
+  /** Every message that matches, at least one (e.g. alerts whose number depends on the date). */
+  repeat?: boolean;
+  /** A message met it (for `repeat`). */
+  met?: boolean;
 }
 
 /**
@@ -121,17 +125,21 @@ export class ScriptedUi implements Ui {
   /**
    * Declares a notification this test expects: the next message whose text matches `text`
    * (words it contains, or a pattern), of `level` when given, whatever else comes first. It is
-   * answered with `action` (undefined: dismissed). A declared message that never comes fails the
-   * test, as a message no test declared does.
+   * answered with `action` (undefined: dismissed). With `repeat`, every message that matches
+   * until the test ends (at least one). A declared message that never comes fails the test, as
+   * a message no test declared does.
    */
-  expectMessage(text: string | RegExp, options: { level?: MessageLevel; action?: string } = {}): this {
+  expectMessage(
+    text: string | RegExp,
+    options: { level?: MessageLevel; action?: string; repeat?: boolean } = {},
+  ): this {
     this.expected.push({ text, ...options });
     return this;
   }
 
   /** Takes the expectations no message met (and forgets them). */
   dropExpected(): ExpectedMessage[] {
-    return this.expected.splice(0);
+    return this.expected.splice(0).filter((e) => !e.met);
   }
 
   /** Queue answers for the next prompts (inputs and picks, in order). */
@@ -267,8 +275,12 @@ export class ScriptedUi implements Ui {
     const standing = this.standingAnswers.findIndex((a) => a.matches(message));
     const expected = this.expected.findIndex((e) => expectedMatches(e, message));
     if (standing >= 0) message.chosen = this.standingAnswers.splice(standing, 1)[0].action;
-    else if (expected >= 0) message.chosen = this.expected.splice(expected, 1)[0].action;
-    else if (this.messageAnswers.length > 0) {
+    else if (expected >= 0) {
+      const met = this.expected[expected];
+      if (met.repeat) met.met = true;
+      else this.expected.splice(expected, 1);
+      message.chosen = met.action;
+    } else if (this.messageAnswers.length > 0) {
       const answer = this.messageAnswers.shift()!;
       try {
         message.chosen = scripted(() => answer(message));
