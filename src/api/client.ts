@@ -65,6 +65,8 @@ export interface ClientOptions {
    */
   concurrency?: number;
   onRequest?: (entry: RequestLog) => void;
+  /** The clock a request's `durationMs` in the log is read by, in ms. Default `Date.now` (tests: one they move). */
+  now?: () => number;
   fetch?: typeof globalThis.fetch;
   /** Sent as `User-Agent` with every request: the extension and its version (see `userAgent`). */
   userAgent?: string;
@@ -164,6 +166,7 @@ export class ApiClient {
   /** The key provider: an ES private field, so no property, method or JSON of the client reaches it. */
   readonly #getKey: KeyProvider;
   readonly #onRequest: ClientOptions['onRequest'];
+  readonly #now: () => number;
   readonly #settings: HttpSettings;
   readonly #agent: Record<string, string>;
   readonly #slashes: Map<string, SlashMemory>;
@@ -178,6 +181,7 @@ export class ApiClient {
     this.concurrency = Math.max(1, options.concurrency ?? LIMITS.pages);
     this.#getKey = options.getKey;
     this.#onRequest = options.onRequest;
+    this.#now = options.now ?? Date.now;
     this.#settings = {
       baseUrl: base.url,
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -220,7 +224,7 @@ export class ApiClient {
     read: (answer: Exchange, unread: UnreadFields) => R,
   ): Promise<R> {
     const address = addressOf(endpoint, init, this.baseUrl);
-    const started = Date.now();
+    const started = this.#now();
     const call: CallState = {
       retries: 0,
       readingBody: false,
@@ -384,7 +388,7 @@ export class ApiClient {
       path,
       scope: endpoint.scope,
       status: call.status,
-      durationMs: Date.now() - started,
+      durationMs: this.#now() - started,
       retries: call.retries,
       outcome,
       message: message === undefined ? undefined : redact(message, call.key),

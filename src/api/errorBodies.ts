@@ -349,7 +349,7 @@ class Said {
 // The text of an error body made safe to show: bounds on what is read and kept, one line per
 // message, markup stripped, long text clipped. Shared by the readers of error bodies.
 /** Bounds of what is read and shown: a hostile body can be long, deep or huge. */
-export const ERROR_BODY_LIMITS = {
+const ERROR_BODY_LIMITS = {
   /** Characters of one message (a longer one ends in "…"). */
   messageChars: 300,
   /** Messages joined into `serverMessage`; the rest are counted ("(and 4 more)"). */

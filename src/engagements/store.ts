@@ -107,7 +107,7 @@ export class EngagementStore {
   }
 
   /** Age of the data in ms, or Infinity when nothing was read yet. */
-  age(now = Date.now()): number {
+  age(now = nowOf(this.source)): number {
     const { fetchedAt } = this.loaded;
     return fetchedAt === undefined ? Number.POSITIVE_INFINITY : now - fetchedAt;
   }
@@ -188,7 +188,7 @@ export class EngagementStore {
         stop: read.stop,
         next: read.next,
         ...(read.skipped ? { skipped: read.skipped } : {}),
-        fetchedAt: Date.now(),
+        fetchedAt: nowOf(this.source),
         fromCache: false,
       });
     } catch (error) {
@@ -342,6 +342,13 @@ export interface StoreSource {
   cache?: EngagementCache;
   /** How accepted writes are looked for again (tests: a short schedule, a clock of their own). */
   acceptedLooks?: LookOptions;
+  /** The clock a read's age is told by, in ms since the epoch. Default `Date.now` (tests: one they move). */
+  now?: () => number;
+}
+
+/** The time by the source's clock. */
+function nowOf(source: StoreSource): number {
+  return source.now?.() ?? Date.now();
 }
 
 /** What the last read left shown: replaced together by each read that lands, emptied together. */
@@ -581,7 +588,8 @@ class WholeSet {
   load(maxAgeMs: number): Promise<boolean> {
     const loaded = this.host.loaded();
     const refreshing = this.host.refreshing();
-    if (this.complete(loaded) && this.at !== undefined && Date.now() - this.at < maxAgeMs && !refreshing)
+    const now = nowOf(this.host.source());
+    if (this.complete(loaded) && this.at !== undefined && now - this.at < maxAgeMs && !refreshing)
       return Promise.resolve(true);
     if (
       !this.running &&
@@ -591,7 +599,7 @@ class WholeSet {
       loaded.stop === undefined &&
       rowsRead(loaded) >= loaded.totalCount &&
       loaded.fetchedAt !== undefined &&
-      Date.now() - loaded.fetchedAt < maxAgeMs
+      now - loaded.fetchedAt < maxAgeMs
     ) {
       // Every engagement came with the pages already read (a small environment, or Load more
       // to the end), lately: nothing is left to read.
@@ -649,7 +657,7 @@ class WholeSet {
       if (generation !== this.host.generation()) return false;
       const pageSize = this.host.source().pageSize();
       const items = this.host.mergeLocal(result.items);
-      this.at = Date.now();
+      this.at = nowOf(this.host.source());
       this.host.land({
         items,
         totalCount: Math.max(result.totalCount, items.length + (result.skipped ?? 0)),

@@ -8,61 +8,25 @@
 // Fastify's documentation writes plugins, hooks and handlers as async functions whose returned
 // value is the reply, whether or not they await anything.
 /* eslint-disable @typescript-eslint/require-await */
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import type { AddressInfo } from 'node:net';
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  type PagingFastifyService,
+  engagementItemRoutes,
+  engagementSchema,
+  startPagingFastify,
+} from './fastifyPagingRoutes';
+import { type EngagementRow, PAGING_TYPES, snakeEngagements } from './pagingRows';
 
-/** An engagement row as the database holds it; a column an old row lacks is absent. */
-export interface EngagementRow {
-  id: number;
-  name: string;
-  description: string | null;
-  type: string;
-  status: string;
-  evaluation_count?: number;
-  created_at?: string;
-  updated_at?: string;
-}
-
-export interface FastifyService {
-  /** `http://127.0.0.1:<port>/v1` */
-  baseUrl: string;
-  /** Every request Fastify received, as `METHOD /path?query`. */
-  requests: string[];
-  /** The rows the service holds now (changed in place by its routes). */
-  rows: EngagementRow[];
-  close(): Promise<void>;
-}
+export type { EngagementRow } from './pagingRows';
+export type FastifyService = PagingFastifyService<EngagementRow>;
 
 /** The engagement types this service takes: it decides them (the contract does not list them). */
-export const FASTIFY_TYPES = ['evaluation', 'pilot', 'quality-review'] as const;
-const STATUSES = ['active', 'completed', 'archived'];
+export const FASTIFY_TYPES = PAGING_TYPES;
 
+/** `count` rows as the paging services hold them, with three evaluations more on each. */
 export function engagementRows(count: number): EngagementRow[] {
-  return Array.from({ length: count }, (_, i) => ({
-    id: i + 1,
-    name: `Engagement ${i + 1}`,
-    description: i % 4 ? null : `Row ${i + 1} of the table`,
-    type: FASTIFY_TYPES[i % FASTIFY_TYPES.length],
-    status: i % 3 ? 'active' : 'completed',
-    evaluation_count: i * 3,
-    created_at: new Date(Date.UTC(2026, 8, 1, 9) + i * 60_000).toISOString(),
-    updated_at: new Date(Date.UTC(2026, 9, 1, 9) + i * 60_000).toISOString(),
-  }));
+  return snakeEngagements(count, 3);
 }
-
-const engagementSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    type: { type: 'string' },
-    status: { type: 'string' },
-    evaluation_count: { type: 'integer' },
-    created_at: { type: 'string' },
-    updated_at: { type: 'string' },
-  },
-} as const;
 
 const pageQuery = {
   type: 'object',
@@ -73,24 +37,14 @@ const pageQuery = {
   },
 } as const;
 
-const idParams = {
-  type: 'object',
-  properties: { id: { type: 'integer' } },
-  required: ['id'],
-} as const;
-
 interface PageQuery {
   page: number;
   pageSize: number;
   billingPeriod?: string;
 }
 
-function notFound(what: string) {
-  return { statusCode: 404, error: 'Not Found', message: `${what} not found` };
-}
-
-/** The engagement routes: list (paged, with a total), read one, create, update. */
-function engagementRoutes(rows: EngagementRow[], now: () => string): FastifyPluginAsync {
+/** The engagement list: paged, with a total. */
+function engagementList(rows: EngagementRow[]): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Querystring: PageQuery }>(
       '/engagements',
@@ -114,75 +68,6 @@ function engagementRoutes(rows: EngagementRow[], now: () => string): FastifyPlug
         const { page, pageSize } = request.query;
         const start = (page - 1) * pageSize;
         return { data: rows.slice(start, start + pageSize), page, page_size: pageSize, total: rows.length };
-      },
-    );
-
-    app.get<{ Params: { id: number } }>(
-      '/engagements/:id',
-      { schema: { params: idParams, response: { 200: engagementSchema } } },
-      async (request, reply) => {
-        const row = rows.find((r) => r.id === request.params.id);
-        return row ?? reply.code(404).send(notFound('Engagement'));
-      },
-    );
-
-    app.post<{ Body: { name: string; type: string; description?: string } }>(
-      '/engagements',
-      {
-        schema: {
-          body: {
-            type: 'object',
-            required: ['name', 'type'],
-            additionalProperties: false,
-            properties: {
-              name: { type: 'string', minLength: 1, maxLength: 200 },
-              type: { type: 'string', enum: FASTIFY_TYPES },
-              description: { type: 'string', maxLength: 2000 },
-            },
-          },
-          response: { 201: engagementSchema },
-        },
-      },
-      async (request, reply) => {
-        const at = now();
-        const row: EngagementRow = {
-          id: Math.max(0, ...rows.map((r) => r.id)) + 1,
-          name: request.body.name,
-          description: request.body.description ?? null,
-          type: request.body.type,
-          status: 'active',
-          evaluation_count: 0,
-          created_at: at,
-          updated_at: at,
-        };
-        rows.push(row);
-        return reply.code(201).send(row);
-      },
-    );
-
-    app.patch<{ Params: { id: number }; Body: { name?: string; description?: string; status?: string } }>(
-      '/engagements/:id',
-      {
-        schema: {
-          params: idParams,
-          body: {
-            type: 'object',
-            minProperties: 1,
-            additionalProperties: false,
-            properties: {
-              name: { type: 'string', minLength: 1, maxLength: 200 },
-              description: { type: 'string', maxLength: 2000 },
-              status: { type: 'string', enum: STATUSES },
-            },
-          },
-          response: { 200: engagementSchema },
-        },
-      },
-      async (request, reply) => {
-        const row = rows.find((r) => r.id === request.params.id);
-        if (!row) return reply.code(404).send(notFound('Engagement'));
-        Object.assign(row, request.body, { updated_at: now() });
-        return row;
       },
     );
   };
@@ -222,20 +107,13 @@ const usageRoutes: FastifyPluginAsync = async (app) => {
 };
 
 /** Starts the service on 127.0.0.1, on a port the system picks. */
-export async function startFastifyService(
+export function startFastifyService(
   rows: EngagementRow[],
   now: () => string = () => new Date().toISOString(),
 ): Promise<FastifyService> {
-  const app: FastifyInstance = Fastify({ logger: false });
-  const requests: string[] = [];
-  app.addHook('onRequest', async (request, reply) => {
-    requests.push(`${request.method} ${request.url}`);
-    if (!request.headers.authorization?.startsWith('Bearer '))
-      return reply.code(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Missing bearer token' });
-  });
-  await app.register(engagementRoutes(rows, now), { prefix: '/v1' });
-  await app.register(usageRoutes, { prefix: '/v1' });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, rows, close: () => app.close() };
+  return startPagingFastify(rows, [
+    engagementList(rows),
+    engagementItemRoutes(rows, { types: FASTIFY_TYPES, now }),
+    usageRoutes,
+  ]);
 }

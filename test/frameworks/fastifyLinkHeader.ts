@@ -15,7 +15,9 @@
 // contract's `pageSize`; `page` is honoured in page mode), integer ids and snake_case columns as
 // an ORM hands rows over. Usage detail records page the same way; the usage summary and by-key
 // are fixed answers in the contract's shape. Any `Authorization: Bearer …` is taken. Started on
-// 127.0.0.1, port 0, by each test.
+// 127.0.0.1, port 0, by each test. Fastify's documentation writes plugins, hooks and handlers as
+// async functions.
+/* eslint-disable @typescript-eslint/require-await */
 import { type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   type SnakeEngagement,
@@ -26,14 +28,8 @@ import {
   snakeUsageRecords,
   toBase64Url,
 } from './pagingRows';
-import {
-  engagementItemRoutes,
-  engagementSchema,
-  startPagingFastify,
-  periodProperty,
-  recordSchema,
-  usageTotalsRoutes,
-} from './fastifyPagingRoutes';
+import type { PagingFastifyService } from './fastifyPagingRoutes';
+import { engagementSchema, periodProperty, recordSchema, startPagedLists } from './fastifyPagingRoutes';
 
 export interface FastifyLinkHeaderOptions {
   /** How many engagements it holds at the start (numbered from 1). Default 95. */
@@ -52,15 +48,7 @@ export interface FastifyLinkHeaderOptions {
   usageRecords?: number;
 }
 
-export interface FastifyLinkHeaderService {
-  /** `http://127.0.0.1:<port>/v1` */
-  baseUrl: string;
-  /** Every request received, as `METHOD /path?query`. */
-  requests: string[];
-  /** The engagements it holds now (changed in place by its routes). */
-  rows: SnakeEngagement[];
-  close(): Promise<void>;
-}
+export type FastifyLinkHeaderService = PagingFastifyService;
 
 interface ListQuery {
   per_page: number;
@@ -178,14 +166,11 @@ function engagementRoutes(rows: SnakeEngagement[], paging: Paging): FastifyPlugi
       },
       async (request, reply) => listReply(request, reply, rows, paging),
     );
-
-    await app.register(engagementItemRoutes(rows));
   };
 }
 
 function usageRoutes(records: SnakeUsageRecord[], paging: Paging): FastifyPluginAsync {
   return async (app) => {
-    await app.register(usageTotalsRoutes());
     app.get<{ Querystring: ListQuery }>(
       '/usage/details',
       {
@@ -213,5 +198,5 @@ export async function startFastifyLinkHeaderService(
   };
   const rows = snakeEngagements(options.count ?? 95);
   const records = snakeUsageRecords(options.usageRecords ?? 300);
-  return startPagingFastify(rows, [engagementRoutes(rows, paging), usageRoutes(records, paging)]);
+  return startPagedLists(rows, [engagementRoutes(rows, paging), usageRoutes(records, paging)]);
 }

@@ -23,14 +23,8 @@ import {
   snakeEngagements,
   snakeUsageRecords,
 } from './pagingRows';
-import {
-  engagementItemRoutes,
-  engagementSchema,
-  startPagingFastify,
-  periodProperty,
-  recordSchema,
-  usageTotalsRoutes,
-} from './fastifyPagingRoutes';
+import type { PagingFastifyService } from './fastifyPagingRoutes';
+import { engagementSchema, periodProperty, recordSchema, startPagedLists } from './fastifyPagingRoutes';
 
 export interface FastifyOffsetOptions {
   /** How many engagements it holds at the start (numbered from 1). Default 45. */
@@ -45,15 +39,7 @@ export interface FastifyOffsetOptions {
   usageRecords?: number;
 }
 
-export interface FastifyOffsetService {
-  /** `http://127.0.0.1:<port>/v1` */
-  baseUrl: string;
-  /** Every request received, as `METHOD /path?query`. */
-  requests: string[];
-  /** The engagements it holds now (changed in place by its routes). */
-  rows: SnakeEngagement[];
-  close(): Promise<void>;
-}
+export type FastifyOffsetService = PagingFastifyService;
 
 /** A page as DRF's LimitOffsetPagination answers it. */
 export interface OffsetPage<T> {
@@ -128,14 +114,11 @@ function engagementRoutes(rows: SnakeEngagement[], paging: Paging): FastifyPlugi
       { schema: { querystring: offsetQuerySchema(paging), response: { 200: pageOf(engagementSchema) } } },
       async (request) => offsetPage(request, rows, request.query, paging),
     );
-
-    await app.register(engagementItemRoutes(rows));
   };
 }
 
 function usageRoutes(records: SnakeUsageRecord[], paging: Paging): FastifyPluginAsync {
   return async (app) => {
-    await app.register(usageTotalsRoutes());
     app.get<{ Querystring: OffsetQuery & { billingPeriod: string } }>(
       '/usage/details',
       {
@@ -161,5 +144,5 @@ export async function startFastifyOffsetService(options: FastifyOffsetOptions = 
   };
   const rows = snakeEngagements(options.count ?? 45);
   const records = snakeUsageRecords(options.usageRecords ?? 300);
-  return startPagingFastify(rows, [engagementRoutes(rows, paging), usageRoutes(records, paging)]);
+  return startPagedLists(rows, [engagementRoutes(rows, paging), usageRoutes(records, paging)]);
 }

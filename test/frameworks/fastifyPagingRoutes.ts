@@ -6,41 +6,46 @@
 /* eslint-disable @typescript-eslint/require-await */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import { PAGING_STATUSES, type SnakeEngagement, USAGE_PERIOD, usageByKey, usageSummary } from './pagingRows';
+import {
+  type EngagementRow,
+  PAGING_STATUSES,
+  type SnakeEngagement,
+  USAGE_PERIOD,
+  usageByKey,
+  usageSummary,
+} from './pagingRows';
 
-export const engagementSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    type: { type: 'string' },
-    status: { type: 'string' },
-    evaluation_count: { type: 'integer' },
-    created_at: { type: 'string' },
-    updated_at: { type: 'string' },
-  },
-} as const;
+/** An object schema of these properties, in this order (Fastify writes them so): text unless said otherwise. */
+function columns(names: string[], kinds: { integer: string[]; nullable?: string[] }) {
+  const typeOf = (name: string) =>
+    kinds.integer.includes(name) ? 'integer' : kinds.nullable?.includes(name) ? ['string', 'null'] : 'string';
+  return { type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: typeOf(name) }])) };
+}
 
-export const recordSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    timestamp: { type: 'string' },
-    key_id: { type: 'string' },
-    endpoint: { type: 'string' },
-    method: { type: 'string' },
-    status_code: { type: 'integer' },
-    units: { type: 'integer' },
-  },
-} as const;
+export const engagementSchema = columns(
+  ['id', 'name', 'description', 'type', 'status', 'evaluation_count', 'created_at', 'updated_at'],
+  { integer: ['id', 'evaluation_count'], nullable: ['description'] },
+);
+
+export const recordSchema = columns(['id', 'timestamp', 'key_id', 'endpoint', 'method', 'status_code', 'units'], {
+  integer: ['id', 'status_code', 'units'],
+});
 
 export const periodProperty = { type: 'string', pattern: '^\\d{4}-\\d{2}$', default: USAGE_PERIOD } as const;
 const idParams = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } as const;
 const notFound = (what: string) => ({ statusCode: 404, error: 'Not Found', message: `${what} not found` });
 
+export interface ItemRoutesOptions {
+  /** The types a create takes; default any non-empty text. */
+  types?: readonly string[];
+  /** The time a create or a change is stamped with; default the real one. */
+  now?: () => string;
+}
+
 /** Reading, creating and changing one engagement of `rows` (changed in place). */
-export function engagementItemRoutes(rows: SnakeEngagement[]): FastifyPluginAsync {
+export function engagementItemRoutes(rows: EngagementRow[], options: ItemRoutesOptions = {}): FastifyPluginAsync {
+  const now = options.now ?? (() => new Date().toISOString());
+  const typeSchema = options.types ? { type: 'string', enum: options.types } : { type: 'string', minLength: 1 };
   return async (app) => {
     app.get<{ Params: { id: number } }>(
       '/engagements/:id',
@@ -61,7 +66,7 @@ export function engagementItemRoutes(rows: SnakeEngagement[]): FastifyPluginAsyn
             additionalProperties: false,
             properties: {
               name: { type: 'string', minLength: 1, maxLength: 200 },
-              type: { type: 'string', minLength: 1 },
+              type: typeSchema,
               description: { type: 'string', maxLength: 2000 },
             },
           },
@@ -69,7 +74,7 @@ export function engagementItemRoutes(rows: SnakeEngagement[]): FastifyPluginAsyn
         },
       },
       async (request, reply) => {
-        const at = new Date().toISOString();
+        const at = now();
         const row: SnakeEngagement = {
           id: Math.max(0, ...rows.map((r) => r.id)) + 1,
           name: request.body.name,
@@ -106,7 +111,7 @@ export function engagementItemRoutes(rows: SnakeEngagement[]): FastifyPluginAsyn
       async (request, reply) => {
         const row = rows.find((r) => r.id === request.params.id);
         if (!row) return reply.code(404).send(notFound('Engagement'));
-        Object.assign(row, request.body, { updated_at: new Date().toISOString() });
+        Object.assign(row, request.body, { updated_at: now() });
         return row;
       },
     );
@@ -134,14 +139,14 @@ export function usageTotalsRoutes(): FastifyPluginAsync {
   };
 }
 
-/** A paging service as the tests hold it: its address, every request it received, its rows. */
-export interface PagingFastifyService {
+/** A Fastify service as the tests hold it: its address, every request it received, its rows. */
+export interface PagingFastifyService<Row extends EngagementRow = SnakeEngagement> {
   /** `http://127.0.0.1:<port>/v1` */
   baseUrl: string;
   /** Every request received, as `METHOD /path?query`. */
   requests: string[];
   /** The engagements it holds now (changed in place by its routes). */
-  rows: SnakeEngagement[];
+  rows: Row[];
   close(): Promise<void>;
 }
 
@@ -149,10 +154,10 @@ export interface PagingFastifyService {
  * Starts a paging service on 127.0.0.1 (a port the system picks): any bearer token taken, every
  * request noted, its engagement and usage plugins under `/v1`.
  */
-export async function startPagingFastify(
-  rows: SnakeEngagement[],
+export async function startPagingFastify<Row extends EngagementRow>(
+  rows: Row[],
   plugins: FastifyPluginAsync[],
-): Promise<PagingFastifyService> {
+): Promise<PagingFastifyService<Row>> {
   const app = Fastify({ logger: false });
   const requests: string[] = [];
   app.addHook('onRequest', async (request, reply) => {
@@ -164,4 +169,9 @@ export async function startPagingFastify(
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, rows, close: () => app.close() };
+}
+
+/** A paging service: one engagement's routes and the usage totals, shared, and its own paged lists. */
+export function startPagedLists(rows: SnakeEngagement[], lists: FastifyPluginAsync[]): Promise<PagingFastifyService> {
+  return startPagingFastify(rows, [engagementItemRoutes(rows), usageTotalsRoutes(), ...lists]);
 }

@@ -290,15 +290,17 @@ export async function startHonoService(options: {
     engagementsApp(rows, options.createAnswer ?? { kind: 'created' }, routing, options.validators ?? 'none'),
   );
   app.route('/v1/usage', usageApp(routing));
+  return { ...(await serveOnLoopback(app)), requests, preconditions, held: () => rows.map((row) => ({ ...row })) };
+}
+
+/** Serves a Hono app on 127.0.0.1, on a port the system picks: its `/v1` address and how to stop it. */
+export async function serveOnLoopback(app: Hono): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    preconditions,
-    held: () => rows.map((row) => ({ ...row })),
     close: () =>
       new Promise<void>((resolve, reject) => {
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -18,12 +18,11 @@
 // (`eng_0001`, usage records `ur_00001`) and the contract's camelCase names. Usage detail records
 // page the same way as engagements; the usage summary and by-key are fixed answers in the
 // contract's shape. Started on 127.0.0.1, port 0, by each test.
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { z } from 'zod';
+import { serveOnLoopback } from './hono';
 import {
   type CamelEngagement,
   type CamelUsageRecord,
@@ -269,18 +268,5 @@ export async function startHonoCursorService(options: HonoCursorOptions = {}): P
   app.use('/v1/*', token ? bearerAuth({ token }) : bearerAuth({ verifyToken: () => true }));
   app.route('/v1/engagements', engagementsApp(rows, paging));
   app.route('/v1/usage', usageApp(records, paging));
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    rows,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+  return { ...(await serveOnLoopback(app)), requests, rows };
 }

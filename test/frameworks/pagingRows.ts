@@ -5,29 +5,29 @@
 // names with string ids. The usage summary and by-key answers are fixed and have the
 // contract's shape in every service. Also the base64url helpers the opaque cursors use.
 
+import type { Engagement, SeededDetail } from '../service/types';
+
 /** An engagement as an ORM hands it over: integer id, snake_case columns. */
-export interface SnakeEngagement {
-  id: number;
-  name: string;
-  description: string | null;
-  type: string;
-  status: string;
+export interface SnakeEngagement extends EngagementRow {
   evaluation_count: number;
   created_at: string;
   updated_at: string;
 }
 
-/** An engagement with the contract's field names and a string id. */
-export interface CamelEngagement {
-  id: string;
+/** An engagement row as the database holds it; a column an old row lacks is absent. */
+export interface EngagementRow {
+  id: number;
   name: string;
-  description?: string;
+  description: string | null;
   type: string;
   status: string;
-  evaluationCount: number;
-  createdAt: string;
-  updatedAt: string;
+  evaluation_count?: number;
+  created_at?: string;
+  updated_at?: string;
 }
+
+/** An engagement with the contract's field names and a string id: the reference service's. */
+export type { Engagement as CamelEngagement } from '../service/types';
 
 /** A usage detail record as the Fastify services hold it. */
 export interface SnakeUsageRecord {
@@ -40,16 +40,11 @@ export interface SnakeUsageRecord {
   units: number;
 }
 
-/** A usage detail record as the Hono service holds it. */
-export interface CamelUsageRecord {
-  id: string;
-  timestamp: string;
-  keyId: string;
-  endpoint: string;
-  method: string;
-  statusCode: number;
-  units: number;
-}
+/** A usage detail record as the Hono service holds it: the reference service's fields, fewer. */
+export type CamelUsageRecord = Pick<
+  SeededDetail,
+  'id' | 'timestamp' | 'keyId' | 'endpoint' | 'method' | 'statusCode' | 'units'
+>;
 
 /** The types the paging services hand out (the contract leaves the list open). */
 export const PAGING_TYPES = ['evaluation', 'pilot', 'quality-review'] as const;
@@ -62,22 +57,25 @@ const MINUTE = 60_000;
 const createdAt = (i: number) => new Date(Date.UTC(2026, 8, 1, 9) + i * MINUTE).toISOString();
 const updatedAt = (i: number) => new Date(Date.UTC(2026, 9, 1, 9) + i * MINUTE).toISOString();
 
-/** `count` rows numbered from 1; every fourth has a description, every third is completed. */
-export function snakeEngagements(count: number): SnakeEngagement[] {
+/**
+ * `count` rows numbered from 1; every fourth has a description, every third is completed; the
+ * i-th (from 0) has i × `evaluationsEach` evaluations.
+ */
+export function snakeEngagements(count: number, evaluationsEach = 2): SnakeEngagement[] {
   return Array.from({ length: count }, (_, i) => ({
     id: i + 1,
     name: `Engagement ${i + 1}`,
     description: i % 4 ? null : `Row ${i + 1} of the table`,
     type: PAGING_TYPES[i % PAGING_TYPES.length],
     status: i % 3 ? 'active' : 'completed',
-    evaluation_count: i * 2,
+    evaluation_count: i * evaluationsEach,
     created_at: createdAt(i),
     updated_at: updatedAt(i),
   }));
 }
 
 /** The same rows with string ids `eng_0001`… and the contract's names (no description: absent). */
-export function camelEngagements(count: number): CamelEngagement[] {
+export function camelEngagements(count: number): Engagement[] {
   return snakeEngagements(count).map((row) => ({
     id: camelEngagementId(row.id),
     name: row.name,

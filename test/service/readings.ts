@@ -158,44 +158,42 @@ export function createAnswer(
   created: { id: string; name: string; status: string },
   location: string,
 ): Reply {
-  switch (reading.writes ?? 'body') {
-    case 'body':
-      return { status: 201, body: single(reading, created), headers: { Location: location } };
-    case 'location':
-      return { status: 201, headers: { Location: location } };
-    case 'accepted':
-      return { status: 202, headers: { Location: location } };
-    case 'silent':
-      return { status: 201 };
-    case 'idOnly':
-      return { status: 201, body: single(reading, { id: created.id }) };
-    case 'partial':
-      return { status: 201, body: single(reading, partial(created)) };
-    case 'acceptedBody':
-      return { status: 202, body: single(reading, { status: 'pending', id: created.id }) };
-    case 'acceptedSilent':
-      return { status: 202 };
-  }
+  return writeAnswer(reading, created, location);
 }
 
 /** The answer to an update that produced (or, accepted, will produce) `updated`. */
 export function updateAnswer(reading: Reading, updated: { id: string; name: string; status: string }): Reply {
+  return writeAnswer(reading, updated);
+}
+
+/**
+ * The answer to a write of `written`: a create (its `location` given) answers 201 where an
+ * update answers 200, and names its engagement's address where it answers with one.
+ */
+function writeAnswer(
+  reading: Reading,
+  written: { id: string; name: string; status: string },
+  location?: string,
+): Reply {
+  const done = location === undefined ? 200 : 201;
+  const located = location === undefined ? {} : { headers: { Location: location } };
   switch (reading.writes ?? 'body') {
     case 'body':
-      return { status: 200, body: single(reading, updated) };
+      return { status: done, body: single(reading, written), ...located };
     case 'location':
-      return { status: 204 };
+      return location === undefined ? { status: 204 } : { status: 201, ...located };
     case 'accepted':
+      return { status: 202, ...located };
     case 'acceptedSilent':
       return { status: 202 };
     case 'silent':
-      return { status: 200 };
+      return { status: done };
     case 'idOnly':
-      return { status: 200, body: single(reading, { id: updated.id }) };
+      return { status: done, body: single(reading, { id: written.id }) };
     case 'partial':
-      return { status: 200, body: single(reading, partial(updated)) };
+      return { status: done, body: single(reading, partial(written)) };
     case 'acceptedBody':
-      return { status: 202, body: single(reading, { status: 'pending', id: updated.id }) };
+      return { status: 202, body: single(reading, { status: 'pending', id: written.id }) };
   }
 }
 

@@ -2,9 +2,22 @@
 // tracked so that closing the service stops all pending work at once.
 import type { ServerResponse } from 'node:http';
 
+/** Where the service's waits are timed: the real timers, or a clock a test moves. */
+export interface TimerSource {
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+const REAL_TIMERS: TimerSource = {
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
 export class Timers {
-  private readonly pending = new Set<NodeJS.Timeout>();
+  private readonly pending = new Set<unknown>();
   private stopped = false;
+
+  constructor(private readonly source: TimerSource = REAL_TIMERS) {}
 
   /** Resolves after `ms`; never resolves once the timers are stopped. */
   sleep(ms: number): Promise<void> {
@@ -13,7 +26,7 @@ export class Timers {
 
   after(ms: number, run: () => void): void {
     if (this.stopped) return;
-    const timer = setTimeout(
+    const timer = this.source.setTimeout(
       () => {
         this.pending.delete(timer);
         run();
@@ -25,7 +38,7 @@ export class Timers {
 
   stopAll(): void {
     this.stopped = true;
-    for (const timer of this.pending) clearTimeout(timer);
+    for (const timer of this.pending) this.source.clearTimeout(timer);
     this.pending.clear();
   }
 }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { FaultRule } from './faults';
 import type { KeySpec, Scope } from './types';
 import type { Reply } from './replies';
-import type { Answer, DeliveryMode } from './respond';
+import type { Answer, DeliveryMode, TimerSource } from './respond';
 import { FaultSet, faultAnswer, isPassThrough } from './faults';
 import { errorReply } from './replies';
 import { deliver, Timers } from './respond';
@@ -38,6 +38,8 @@ export interface ServiceOptions {
   engagementCount?: number;
   /** The service clock; default the real one. */
   now?: () => Date;
+  /** What times latency and a slow body; default the real timers (tests: a clock they move). */
+  timers?: TimerSource;
   /** How the service fills in what the contract leaves open (see readings.ts); default ours. */
   reading?: Reading;
   /** The loopback address to listen on; default 127.0.0.1 (VS Code never proxies it: the proxy tests use 127.0.0.2). */
@@ -172,7 +174,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   /** Answers wait on this while a test holds them (holdAnswers). */
   let held: { promise: Promise<void>; release: () => void } | undefined;
   let reading: Reading = options.reading ?? {};
-  const timers = new Timers();
+  const timers = new Timers(options.timers);
   let closed = false;
   let requestCounter = 0;
   let url = '';

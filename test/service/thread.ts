@@ -42,10 +42,10 @@ const ANSWER_WITHIN_MS = 30_000;
 
 /**
  * Starts the reference service on its own thread; `workerFile` is the built worker.js. The
- * options cross to the thread as data (`tls` as PEM text; no clock).
+ * options cross to the thread as data (`tls` as PEM text; no clock, no timers).
  */
 export function startServiceThread(
-  options: Omit<ServiceOptions, 'now'> = {},
+  options: Omit<ServiceOptions, 'now' | 'timers'> = {},
   workerFile = path.join(__dirname, '..', 'service', 'worker.js'),
 ): Promise<ThreadedService> {
   const worker = new Worker(workerFile, { workerData: { ...options, port: 0 } });

@@ -1,15 +1,18 @@
 import assert from 'node:assert/strict';
+import { install } from '@sinonjs/fake-timers';
 import { type RequestLog, userAgent } from '../../src/api/client';
 import { redact } from '../../src/api/redact';
 import { ServiceApi } from '../../src/api/service';
 import { compactValue, toCsv, toJsonExport } from '../../src/core/records';
 import { safeText, shortLabel } from '../../src/core/text';
+import { probe } from '../service/probe';
 import { NAME_MAX_LENGTH, type RunningService } from '../service/server';
 import { done } from './support/writes';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
 import { INVISIBLES, jsonEscaped, splitKey } from './support/invisibles';
 import { useReferenceService } from './support/referenceService';
+import { until } from './support/until';
 
 describe('API client against the reference service', function () {
   let service: RunningService;
@@ -327,36 +330,43 @@ describe('API client against the reference service', function () {
       const early = new AbortController();
       early.abort();
       await rejectsWith(api.engagements.list({}, { signal: early.signal }), 'cancelled');
-      service.faults.add({ kind: 'latency', ms: 2000, times: 1 });
+      const release = service.holdAnswers();
       const late = new AbortController();
-      setTimeout(() => late.abort(), 100);
-      await rejectsWith(api.engagements.list({}, { signal: late.signal }), 'cancelled');
+      const listing = api.engagements.list({}, { signal: late.signal });
+      await until(() => service.requests.length === 1, 'the request at the service');
+      late.abort();
+      await rejectsWith(listing, 'cancelled');
+      release();
     });
 
     it('cancelling listAll stops every page', async () => {
       // More pages than requests in flight at once: the cancel has pages left to spare.
       service.store.seedEngagements(10_000);
-      service.setLatency(100);
       const controller = new AbortController();
-      // Counted where the client sends, not where the service receives: a request sent just
-      // before the cancel may still reach a busy service after it.
-      let sentBefore = 0;
+      // Counted where the client sends, not where the service receives. The answers from the
+      // second page on are held, so every worker is waiting on its page when the cancel comes.
+      let pagesSent = 0;
       let sentAfter = 0;
+      let release: (() => void) | undefined;
       const counting: typeof fetch = (input, init) => {
+        const page = Number(new URL(input instanceof Request ? input.url : String(input)).searchParams.get('page'));
         if (controller.signal.aborted) sentAfter++;
-        else sentBefore++;
+        else if (page >= 2) {
+          release ??= service.holdAnswers();
+          pagesSent++;
+        }
         return fetch(input, init);
       };
       const cancellable = make({ fetch: counting });
-      setTimeout(() => controller.abort(), 150);
-      await rejectsWith(cancellable.engagements.listAll({ signal: controller.signal }), 'cancelled');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const reading = cancellable.engagements.listAll({ signal: controller.signal });
+      const workers = cancellable.client.concurrency;
+      await until(() => pagesSent === workers, `${workers} pages asked at once`);
+      controller.abort();
+      await rejectsWith(reading, 'cancelled');
+      release?.();
+      // listAll ends only once every worker has: nothing it started can send after this.
       assert.equal(sentAfter, 0, 'no request is started after the cancel');
-      // The first page, then at most one request per concurrent worker (of 99 pages left).
-      assert.ok(
-        sentBefore >= 1 && sentBefore <= 1 + cancellable.client.concurrency,
-        `${sentBefore} requests before the cancel`,
-      );
+      assert.equal(pagesSent, workers, 'one page per concurrent worker (of 99 pages left), none more');
     });
 
     it('a redirect within the base URL is followed; one that never ends stops after a few with a clear error', async () => {
@@ -391,13 +401,37 @@ describe('API client against the reference service', function () {
 
   describe('retries', () => {
     it('GET retried on 503 and 429 honouring Retry-After, then succeeds', async () => {
-      service.faults.add({ method: 'GET', kind: 'status', status: 503, times: 1 });
-      service.faults.add({ method: 'GET', kind: 'status', status: 429, headers: { 'Retry-After': '1' }, times: 1 });
-      const started = Date.now();
-      const page = await api.engagements.list();
-      assert.equal(page.data.length, 25);
-      assert.equal(hits('GET', '/engagements'), 3);
-      assert.ok(Date.now() - started >= 900, 'waited for Retry-After');
+      // The service's three answers, the last its real page; the waits between them are timed by
+      // a fake clock (the client's only timers are setTimeout's), which only this test moves.
+      const listed = await probe(service.baseUrl, 'GET', '/engagements', { key: service.keys.admin });
+      const json = { 'Content-Type': 'application/json' };
+      const answers = [
+        () => new Response('{"error":{"code":"unavailable","message":"Try later"}}', { status: 503, headers: json }),
+        () =>
+          new Response('{"error":{"code":"rate_limited","message":"Slow down"}}', {
+            status: 429,
+            headers: { ...json, 'Retry-After': '1' },
+          }),
+        () => new Response(listed.text, { status: 200, headers: json }),
+      ];
+      let asked = 0;
+      const scripted: typeof fetch = () => Promise.resolve(answers[asked++]());
+      const clock = install({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const listing = make({ fetch: scripted }).engagements.list();
+        await clock.tickAsync(49);
+        assert.equal(asked, 1, 'the backoff after the 503 (its limit here, 50 ms) has not passed');
+        await clock.tickAsync(1);
+        assert.equal(asked, 2, 'asked again after the backoff');
+        await clock.tickAsync(999);
+        assert.equal(asked, 2, 'not before the second the 429 asked for');
+        await clock.tickAsync(1);
+        const page = await listing;
+        assert.equal(asked, 3);
+        assert.equal(page.data.length, 25);
+      } finally {
+        clock.uninstall();
+      }
       assert.equal(logs.at(-1)?.retries, 2);
       assert.equal(logs.at(-1)?.outcome, 'ok');
     });
@@ -512,7 +546,14 @@ describe('API client against the reference service', function () {
     });
 
     it('logs each request: method, path, status, duration, retries', async () => {
-      await api.engagements.list({ page: 1, pageSize: 5 });
+      // The duration is read by the client's clock; it moves 1,234 ms while the answer is held.
+      let now = Date.parse('2026-11-16T09:00:00Z');
+      const release = service.holdAnswers();
+      const listing = make({ now: () => now }).engagements.list({ page: 1, pageSize: 5 });
+      await until(() => service.requests.length === 1, 'the request at the service');
+      now += 1234;
+      release();
+      await listing;
       assert.equal(logs.length, 1);
       const [entry] = logs;
       assert.equal(entry.method, 'GET');
@@ -521,7 +562,7 @@ describe('API client against the reference service', function () {
       assert.equal(entry.outcome, 'ok');
       assert.equal(entry.retries, 0);
       assert.equal(entry.scope, 'engagements:read');
-      assert.ok(entry.durationMs >= 0);
+      assert.equal(entry.durationMs, 1234);
     });
   });
 });

@@ -13,6 +13,7 @@ import {
   statusLook,
   withUnknownFields,
 } from '../../src/core/engagementText';
+import { until } from './support/until';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 
@@ -189,17 +190,33 @@ describe('changed fields of an update', () => {
     ]);
   });
 
+  /** Tasks that end when the test opens them, each once it has started. */
+  const gates = () => {
+    const waiting = new Map<number, () => void>();
+    return {
+      pass: (i: number) => new Promise<void>((resolve) => waiting.set(i, resolve)),
+      open: async (i: number) => {
+        await until(() => waiting.has(i), `task ${i} started`);
+        waiting.get(i)!();
+      },
+    };
+  };
+
   it('runs tasks with bounded concurrency and keeps the order of results', async () => {
+    const gate = gates();
     let running = 0;
     let peak = 0;
-    const results = await mapLimited([5, 1, 4, 2, 3, 0], 2, async (n) => {
+    const mapping = mapLimited([5, 1, 4, 2, 3, 0], 2, async (n) => {
       running++;
       peak = Math.max(peak, running);
-      await new Promise((r) => setTimeout(r, n * 3));
+      await gate.pass(n);
       running--;
       if (n === 4) throw new Error('four');
       return n * 10;
     });
+    // Ended in another order than given: 1 first, 3 last.
+    for (const n of [1, 5, 2, 4, 0, 3]) await gate.open(n);
+    const results = await mapping;
     assert.equal(peak, 2);
     assert.deepEqual(
       results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
@@ -211,22 +228,29 @@ describe('changed fields of an update', () => {
     let planned = 3;
     const started: number[] = [];
     let n = 0;
-    await runLimited(2, () => {
+    const gate = gates();
+    const pool = runLimited(2, () => {
       if (n >= planned) return undefined;
       const i = n++;
       return async () => {
         started.push(i);
-        await new Promise((r) => setTimeout(r, 2));
+        await gate.pass(i);
         // A task that learns there is more (as a page with a larger total does).
         if (i === 0) planned = 6;
       };
     });
-    assert.deepEqual([...started].sort(), [0, 1, 2, 3, 4, 5]);
+    // Task 2 ends while 0 still runs: its worker finds nothing more and stops; then 0 learns of three more.
+    for (const i of [1, 2]) await gate.open(i);
+    assert.deepEqual(started, [0, 1, 2]);
+    for (const i of [0, 3, 4, 5]) await gate.open(i);
+    await pool;
+    assert.deepEqual(started, [0, 1, 2, 3, 4, 5]);
 
     const ran: number[] = [];
     let aborted = 0;
     let k = 0;
-    await assert.rejects(
+    const failing = gates();
+    const failed = assert.rejects(
       runLimited(
         2,
         () => {
@@ -234,7 +258,7 @@ describe('changed fields of an update', () => {
           const i = k++;
           return async () => {
             ran.push(i);
-            await new Promise((r) => setTimeout(r, i === 1 ? 1 : 5));
+            await failing.pass(i);
             if (i === 1) throw new Error('page 2 failed');
           };
         },
@@ -242,6 +266,10 @@ describe('changed fields of an update', () => {
       ),
       /page 2 failed/,
     );
+    await failing.open(1);
+    await until(() => aborted === 1, 'told of the failure');
+    await failing.open(0);
+    await failed;
     assert.equal(aborted, 1, 'told once, at the first failure');
     assert.deepEqual(ran, [0, 1], 'nothing new started after the failure');
   });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { Engagement } from '../../src/api/types';
 import { DETAILS_ACTIONS, detailsView, parseDetailsMessage } from '../../src/engagements/detailsProtocol';
-import { DETAILS_WORDS } from './support/detailsWords';
+import { DETAILS_WORDS } from './support/clients';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const words = DETAILS_WORDS;

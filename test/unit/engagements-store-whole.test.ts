@@ -125,18 +125,24 @@ describe('engagements store: the whole set', function () {
     assert.equal(await store.loadAll(60_000), true);
     assert.ok(listCalls().length > 1, 'the 975 not yet read');
 
+    let now = Date.parse('2026-11-16T09:00:00Z');
     const small = new EngagementStore({
       environmentId: () => 'e-2',
       api: () => api,
       hasKey: () => Promise.resolve(true),
       pageSize: () => 25,
+      now: () => now,
     });
     service.store.seedEngagements(20);
     await small.ensureLoaded();
-    await new Promise((r) => setTimeout(r, 30));
+    now += 20;
     service.clearRequests();
     assert.equal(await small.loadAll(20), true);
-    assert.equal(listCalls().length, 1, 'read 30 ms ago, with 20 ms allowed: read again');
+    assert.equal(
+      listCalls().length,
+      1,
+      'read 20 ms ago by the store’s clock, with less than 20 ms allowed: read again',
+    );
   });
 
   it('calls while one runs share it', async () => {
@@ -157,16 +163,15 @@ describe('engagements store: the whole set', function () {
   it('cancelled, it keeps what was shown and reports no error', async () => {
     await store.ensureLoaded();
     const before = store.snapshot().items;
-    // Slow answers: the read is surely under way (first page or later) when it is cancelled.
+    // Answers held: the read is surely under way (a page asked, none answered) when it is cancelled.
     service.clearRequests();
-    service.setLatency(500);
+    const release = service.holdAnswers();
     const reading = store.loadAll();
-    for (let i = 0; i < 100 && !service.requests.some((r) => r.path === '/v1/engagements'); i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await until(() => service.requests.some((r) => r.path === '/v1/engagements'), 'a page asked');
     assert.ok(store.snapshot().readingAll, 'reading');
     store.cancelLoadAll();
     assert.equal(await reading, false);
-    service.setLatency(0);
+    release();
     const s = store.snapshot();
     assert.equal(s.items, before);
     assert.equal(s.complete, false);

@@ -9,13 +9,13 @@
 import assert from 'node:assert/strict';
 import type { RequestLog } from '../../src/api/client';
 import type { ApiError } from '../../src/api/errors';
-import { ServiceApi } from '../../src/api/service';
+import type { ServiceApi } from '../../src/api/service';
 import { isAccepted } from '../../src/api/types';
 import { describeEngagement, engagementMarkdown, extraFields } from '../../src/core/engagementText';
 import { sortEngagements } from '../../src/core/query';
 import { detailsView } from '../../src/engagements/detailsProtocol';
 import { type EngagementRow, type FastifyService, engagementRows, startFastifyService } from '../frameworks/fastify';
-import { DETAILS_WORDS } from './support/detailsWords';
+import { DETAILS_WORDS, loggingClient } from './support/clients';
 
 const NOW = Date.parse('2026-10-20T12:00:00Z');
 
@@ -28,13 +28,7 @@ describe('Fastify: schema validation, integer ids, snake_case fields (unit)', fu
 
   async function start(rows: EngagementRow[]): Promise<void> {
     service = await startFastifyService(rows);
-    logged = [];
-    api = new ServiceApi({
-      baseUrl: service.baseUrl,
-      getKey: () => 'fastify-test-key',
-      timeoutMs: 5000,
-      onRequest: (entry) => logged.push(entry),
-    });
+    ({ api, logged } = loggingClient(service.baseUrl, 'fastify-test-key'));
   }
 
   /** The log lines that say some engagement shows a field as unknown. */

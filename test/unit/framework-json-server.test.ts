@@ -11,6 +11,7 @@ import { ServiceApi } from '../../src/api/service';
 import { isAccepted } from '../../src/api/types';
 import { EngagementStore } from '../../src/engagements/store';
 import { type JsonServer, jsonServerRows as rows, startJsonServer } from '../frameworks/jsonServer';
+import { loggingClient } from './support/clients';
 
 describe('json-server: integer ids, the whole list at once (unit)', function () {
   this.timeout(20_000);
@@ -102,13 +103,7 @@ describe('json-server: a create kept as sent, a row without an id (unit)', funct
 
   const start = async (engagements: object[]) => {
     js = await startJsonServer({ engagements });
-    logged = [];
-    api = new ServiceApi({
-      baseUrl: js.baseUrl,
-      getKey: () => 'json-server-ignores-keys',
-      timeoutMs: 5000,
-      onRequest: (entry) => logged.push(entry),
-    });
+    ({ api, logged } = loggingClient(js.baseUrl, 'json-server-ignores-keys'));
     store = new EngagementStore({
       environmentId: () => 'json',
       api: () => api,

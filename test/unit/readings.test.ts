@@ -31,7 +31,7 @@ import { ACCEPTED_WRITES, type ErrorBodies, type WriteAnswer, acceptedDelay } fr
 import { checkCreateRequests } from '../service/readingRequests';
 import { NAME_MAX_LENGTH, READINGS, READING_NAMES, type Reading, type ReadingName } from '../service/server';
 import { rejectsWith } from './support/apiErrors';
-import { DETAILS_WORDS } from './support/detailsWords';
+import { DETAILS_WORDS } from './support/clients';
 import { useReferenceService } from './support/referenceService';
 
 const TOTAL = 137;

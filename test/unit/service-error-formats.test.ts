@@ -35,72 +35,58 @@ interface Expected {
 
 const JSON_TYPE = /^application\/json/;
 const PROBLEM = /^application\/problem\+json/;
+const JSON_API = /^application\/vnd\.api\+json/;
+
+/** A framework's failures: their content type, two statuses, and the paths to the name's reason and to a message. */
+function form(
+  contentType: RegExp,
+  validation: number,
+  precondition: number,
+  nameAt: Step[],
+  messageAt: Step[],
+): Expected {
+  return {
+    contentType,
+    validation,
+    precondition,
+    nameReason: (b) => dig(b, ...nameAt),
+    message: (b) => dig(b, ...messageAt),
+  };
+}
+const fieldIs =
+  (field: string, ...at: Step[]) =>
+  (e: Item) =>
+    dig(e, ...at) === field;
+
+/** How the forms that list their reasons find the one for `name`. */
+const NAMED = {
+  jsonapi: fieldIs('/data/attributes/name', 'source', 'pointer'),
+  fastapi: (e: Item) => Array.isArray(e.loc) && e.loc.join('.') === 'body.name',
+  google: fieldIs('engagement.name', 'field'),
+};
 
 const EXPECTED: Record<FrameworkErrors, Expected> = {
-  problem: {
-    contentType: PROBLEM,
-    validation: 422,
-    nameReason: (b) => dig(b, 'errors', (e) => e.pointer === '#/name', 'detail'),
-    message: (b) => dig(b, 'detail'),
-    precondition: 412,
-  },
-  jsonapi: {
-    contentType: /^application\/vnd\.api\+json/,
-    validation: 422,
-    nameReason: (b) => dig(b, 'errors', (e) => dig(e, 'source', 'pointer') === '/data/attributes/name', 'detail'),
-    message: (b) => dig(b, 'errors', 0, 'detail'),
-    precondition: 412,
-  },
-  fastapi: {
-    contentType: JSON_TYPE,
-    validation: 422,
-    nameReason: (b) => dig(b, 'detail', (e) => Array.isArray(e.loc) && e.loc.join('.') === 'body.name', 'msg'),
-    message: (b) => dig(b, 'detail'),
-    precondition: 412,
-  },
-  google: {
-    contentType: JSON_TYPE,
-    validation: 400,
-    nameReason: (b) =>
-      dig(b, 'error', 'details', 0, 'fieldViolations', (v) => v.field === 'engagement.name', 'description'),
-    message: (b) => dig(b, 'error', 'message'),
-    precondition: 409,
-  },
-  rails: {
-    contentType: JSON_TYPE,
-    validation: 422,
-    nameReason: (b) => dig(b, 'errors', 'name', 0),
-    message: (b) => dig(b, 'error'),
-    precondition: 412,
-  },
-  aspnet: {
-    contentType: PROBLEM,
-    validation: 400,
-    nameReason: (b) => dig(b, 'errors', 'Name', 0),
-    message: (b) => dig(b, 'detail'),
-    precondition: 412,
-  },
-  spring: {
-    contentType: JSON_TYPE,
-    validation: 400,
-    nameReason: (b) => dig(b, 'errors', (e) => e.field === 'name', 'defaultMessage'),
-    message: (b) => dig(b, 'message'),
-    precondition: 412,
-  },
-  django: {
-    contentType: JSON_TYPE,
-    validation: 400,
-    nameReason: (b) => dig(b, 'name', 0),
-    message: (b) => dig(b, 'detail'),
-    precondition: 412,
-  },
-  graphql: {
-    contentType: JSON_TYPE,
-    validation: 400,
-    nameReason: (b) => dig(b, 'errors', (e) => dig(e, 'extensions', 'field') === 'name', 'message'),
-    message: (b) => dig(b, 'errors', 0, 'message'),
-    precondition: 412,
-  },
+  problem: form(PROBLEM, 422, 412, ['errors', fieldIs('#/name', 'pointer'), 'detail'], ['detail']),
+  jsonapi: form(JSON_API, 422, 412, ['errors', NAMED.jsonapi, 'detail'], ['errors', 0, 'detail']),
+  fastapi: form(JSON_TYPE, 422, 412, ['detail', NAMED.fastapi, 'msg'], ['detail']),
+  google: form(
+    JSON_TYPE,
+    400,
+    409,
+    ['error', 'details', 0, 'fieldViolations', NAMED.google, 'description'],
+    ['error', 'message'],
+  ),
+  rails: form(JSON_TYPE, 422, 412, ['errors', 'name', 0], ['error']),
+  aspnet: form(PROBLEM, 400, 412, ['errors', 'Name', 0], ['detail']),
+  spring: form(JSON_TYPE, 400, 412, ['errors', fieldIs('name', 'field'), 'defaultMessage'], ['message']),
+  django: form(JSON_TYPE, 400, 412, ['name', 0], ['detail']),
+  graphql: form(
+    JSON_TYPE,
+    400,
+    412,
+    ['errors', fieldIs('name', 'extensions', 'field'), 'message'],
+    ['errors', 0, 'message'],
+  ),
 };
 
 describe('reference service: error bodies as each framework writes them', () => {

@@ -2,36 +2,43 @@
 // `times`, and which faults still let the request be handled.
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { createClock } from '@sinonjs/fake-timers';
 import type { RunningService } from '../service/server';
 import type { Engagement } from '../service/types';
 import { startService } from '../service/server';
 import { probe } from '../service/probe';
 import { useReferenceService } from './support/referenceService';
+import { until } from './support/until';
 
 interface RawResult {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
-  headersAfterMs: number;
-  totalMs: number;
+  /** The body has ended, or the request failed. */
+  settled: boolean;
   error?: string;
 }
 
-/** A plain node:http GET that reports partial bodies and errors instead of throwing. */
-function rawGet(url: string, key: string, timeoutMs = 5000): Promise<RawResult> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const result: RawResult = { status: 0, headers: {}, body: '', headersAfterMs: -1, totalMs: -1 };
+/**
+ * A plain node:http GET that reports partial bodies and errors instead of throwing: `result` as
+ * it stands, `head` once the headers came, `done` once the body ended or the request failed.
+ */
+function rawGet(url: string, key: string, timeoutMs = 5000) {
+  const result: RawResult = { status: 0, headers: {}, body: '', settled: false };
+  let headersCame = (): void => {};
+  const head = new Promise<RawResult>((resolve) => (headersCame = () => resolve(result)));
+  const done = new Promise<RawResult>((resolve) => {
     const finish = (error?: string) => {
-      if (result.totalMs >= 0) return;
-      result.totalMs = Date.now() - started;
+      if (result.settled) return;
+      result.settled = true;
       if (error) result.error = error;
+      headersCame();
       resolve(result);
     };
     const req = http.get(url, { headers: { Authorization: `Bearer ${key}` }, agent: false }, (res) => {
       result.status = res.statusCode ?? 0;
       result.headers = res.headers;
-      result.headersAfterMs = Date.now() - started;
+      headersCame();
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (result.body += chunk));
       res.on('end', () => finish());
@@ -41,15 +48,28 @@ function rawGet(url: string, key: string, timeoutMs = 5000): Promise<RawResult> 
     req.on('error', (e) => finish(e.message));
     req.setTimeout(timeoutMs, () => req.destroy(new Error('client timeout')));
   });
+  return { result, head, done };
 }
 
 describe('reference service: faults and latency', () => {
-  const reference = useReferenceService();
+  /** The service's waits (latency, a slow body) are timed by this clock, which only the tests move. */
+  const clock = createClock();
+  const reference = useReferenceService({ timers: clock });
   let svc: RunningService;
   before(() => {
     svc = reference.service;
   });
   const list = () => probe<{ data: Engagement[] }>(svc.baseUrl, 'GET', '/engagements', { key: svc.keys.admin });
+
+  /** `ask`'s answer waits until the service's clock has moved `ms`, not a moment less; then it comes. */
+  async function answeredAfter<T>(ms: number, ask: () => Promise<T>): Promise<T> {
+    const answer = ask();
+    await until(() => clock.countTimers() === 1, 'the service waiting on its clock');
+    clock.tick(ms - 1);
+    assert.equal(clock.countTimers(), 1, `still waiting ${ms - 1} ms on`);
+    clock.tick(1);
+    return answer;
+  }
 
   it("'status' answers the status with a JSON error and headers, `times` times, then normally", async () => {
     svc.faults.add({ kind: 'status', status: 503, headers: { 'Retry-After': '2' }, times: 2 });
@@ -88,22 +108,22 @@ describe('reference service: faults and latency', () => {
 
   it("'latency' delays the answer by ms, then answers normally", async () => {
     svc.faults.add({ kind: 'latency', ms: 500, times: 1 });
-    const slow = await list();
-    assert.equal(slow.status, 200);
-    assert.ok(slow.ms >= 480, `took ${slow.ms} ms`);
-    assert.ok((await list()).ms < 400, 'only once');
+    assert.equal((await answeredAfter(500, list)).status, 200);
+    assert.equal((await list()).status, 200, 'only once: the next answer comes with the clock standing still');
   });
 
   it('setLatency() adds to every request and the latencyMs option sets it from the start', async () => {
     svc.setLatency(400);
-    const r = await list();
-    assert.ok(r.ms >= 380, `took ${r.ms} ms`);
+    assert.equal((await answeredAfter(400, list)).status, 200);
+    assert.equal((await answeredAfter(400, list)).status, 200, 'every request');
     svc.setLatency(0);
-    assert.ok((await list()).ms < 300);
-    const other = await startService({ latencyMs: 150 });
+    assert.equal((await list()).status, 200, 'none: the answer comes with the clock standing still');
+    const other = await startService({ latencyMs: 150, timers: clock });
     try {
-      const o = await probe(other.baseUrl, 'GET', '/usage/summary', { key: other.keys.admin });
-      assert.ok(o.ms >= 130, `took ${o.ms} ms`);
+      const o = await answeredAfter(150, () =>
+        probe(other.baseUrl, 'GET', '/usage/summary', { key: other.keys.admin }),
+      );
+      assert.equal(o.status, 200);
     } finally {
       await other.close();
     }
@@ -112,7 +132,7 @@ describe('reference service: faults and latency', () => {
   it("'drop' destroys the socket without answering", async () => {
     svc.faults.add({ kind: 'drop', times: 1 });
     await assert.rejects(list());
-    const raw = await rawGet(`${svc.baseUrl}/engagements`, svc.keys.admin);
+    const raw = await rawGet(`${svc.baseUrl}/engagements`, svc.keys.admin).done;
     assert.equal(raw.status, 200, 'only once');
     assert.equal(svc.requests[0]?.status, 0);
   });
@@ -127,7 +147,7 @@ describe('reference service: faults and latency', () => {
 
   it("'truncated' announces the full Content-Length, sends half and cuts the connection", async () => {
     svc.faults.add({ kind: 'truncated' });
-    const raw = await rawGet(`${svc.baseUrl}/engagements`, svc.keys.admin);
+    const raw = await rawGet(`${svc.baseUrl}/engagements`, svc.keys.admin).done;
     assert.equal(raw.status, 200);
     const announced = Number(raw.headers['content-length']);
     assert.ok(announced > 100);
@@ -147,11 +167,15 @@ describe('reference service: faults and latency', () => {
 
   it("'slowBody' sends the headers at once and dribbles the body over ms", async () => {
     svc.faults.add({ kind: 'slowBody', ms: 600, times: 1 });
-    const raw = await rawGet(`${svc.baseUrl}/engagements`, svc.keys.admin);
-    assert.equal(raw.status, 200);
-    assert.ok(raw.headersAfterMs < 300, `headers after ${raw.headersAfterMs} ms`);
-    assert.ok(raw.totalMs >= 500, `body done after ${raw.totalMs} ms`);
-    assert.equal((JSON.parse(raw.body) as { data: unknown[] }).data.length, 25);
+    const raw = rawGet(`${svc.baseUrl}/engagements`, svc.keys.admin);
+    assert.equal((await raw.head).status, 200, 'the headers come with the clock standing still');
+    clock.tick(599);
+    await until(() => raw.result.body.length > 0, 'part of the body');
+    assert.equal(raw.result.settled, false, 'the rest waits for the last step of the clock');
+    clock.tick(1);
+    const whole = await raw.done;
+    assert.equal(whole.error, undefined);
+    assert.equal((JSON.parse(whole.body) as { data: unknown[] }).data.length, 25);
   });
 
   it("'wrongContentType' answers the normal body as text/plain", async () => {

@@ -5,6 +5,7 @@ import { dailyPace, meterFigures, periodProgress, projectMeter, projectPeriod } 
 import { chartMax, isClosedPeriod, meterChange, trendPeriods, trendPoint, type TrendPoint } from '../../src/core/trend';
 import { readTrend } from '../../src/api/usage';
 import { ReadCoordinator, UsageHistory } from '../../src/usage/persisted';
+import { until } from './support/until';
 
 /** A memento in memory, as VS Code's behaves: values are copied in and out. */
 class Memento {
@@ -253,11 +254,14 @@ describe('usage: reading the trend', () => {
     const asked: string[] = [];
     let inFlight = 0;
     let most = 0;
+    // Every answer waits until the test opens the way.
+    let open = (): void => {};
+    const opened = new Promise<void>((resolve) => (open = resolve));
     const summaryOf = async (period: string) => {
       asked.push(period);
       inFlight++;
       most = Math.max(most, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await opened;
       inFlight--;
       if (period === '2025-12') throw new ApiError('notFound', 'no');
       if (period === '2026-01')
@@ -267,12 +271,15 @@ describe('usage: reading the trend', () => {
       if (period === '2026-02') throw new ApiError('server', 'boom');
       return summary(period, 1000 + asked.length);
     };
-    const read = await readTrend(
+    const reading = readTrend(
       summaryOf,
       { store, environmentId: 'env', baseUrl: 'u' },
       current,
       (e) => (e as Error).message,
     );
+    await until(() => inFlight === 12, 'twelve periods asked');
+    open();
+    const read = await reading;
     assert.equal(read.requests, 12);
     assert.equal(most, 12, 'all twelve in flight at once');
     assert.deepEqual(
