@@ -37,11 +37,21 @@ function withReason(ours: string, error: unknown): string {
 function refusalReasons(error: ApiError): string {
   const said = (error.serverMessage ?? (error.status === undefined ? error.message : '')).trim();
   const fields = Object.entries(error.fieldErrors ?? {})
-    .filter(([, message]) => !said.includes(message))
+    .filter(([, message]) => !says(said, message))
     .map(([field, message]) => `${field}: ${message}`)
     .join('; ');
   if (said && fields) return `${said.replace(/\.\s*$/, '')} (${fields})`;
   return said || fields || `HTTP ${error.status ?? '?'}`;
+}
+
+/** Whether `text` says `words` whole: not inside a longer word ("oddest" does not say "odd"). */
+function says(text: string, words: string): boolean {
+  for (let at = text.indexOf(words); at >= 0; at = text.indexOf(words, at + 1)) {
+    const before = text.slice(0, at);
+    const after = text.slice(at + words.length);
+    if (!/[\p{L}\p{N}_]$/u.test(before) && !/^[\p{L}\p{N}_]/u.test(after)) return true;
+  }
+  return false;
 }
 
 /** The words for one kind, from the error and the environment's label. */

@@ -45,6 +45,7 @@ describe('Chat: links that open an engagement', function () {
     for (const [query, words] of cases) {
       ctx.service.clearRequests();
       ctx.ui.messages.length = 0;
+      ctx.ui.expectMessage(words, { level: 'warning' });
       await ctx.exports.chat!.openLink(base + query);
       const [message] = ctx.ui.messages;
       assert.match(message?.text ?? '', words, query.slice(0, 80));

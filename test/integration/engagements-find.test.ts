@@ -20,22 +20,20 @@ describe('Engagements: find and act on any engagement', function () {
     suite.ctx.service.clearRequests();
   }
 
-  /** Types an engagement's id into Go to Engagement, as a person would, and accepts the match. */
+  /**
+   * Types an engagement's id into Go to Engagement once, as a person would, and accepts the
+   * match. Typed once the quick pick has read every page (it is no longer busy): while it
+   * reads, each page replaces its items, and VS Code tells the extension host which item is
+   * active by its index in the items it last sent, so an answer about the items before a
+   * replacement can name another item (under load on 1.100 the match once never became active).
+   */
   async function chooseById(qp: vscode.QuickPick<vscode.QuickPickItem>, id: string): Promise<void> {
-    const active = () => ((qp.activeItems[0] as { id?: string } | undefined)?.id === id ? true : undefined);
-    // Typed as a person would type it. Under load (CI, 1.100) the filtered list once never made
-    // the match active within 30 s: the value is typed again, up to three times, before failing.
-    for (let attempt = 1; ; attempt++) {
-      qp.value = '';
-      qp.value = id;
-      try {
-        await waitFor(active, 'the match to be the active item', 10_000);
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error;
-        console.log(`    (attempt ${attempt}: the match was not the active item; typed again)`);
-      }
-    }
+    await waitFor(() => !qp.busy, 'the quick pick to have read every page');
+    qp.value = id;
+    await waitFor(
+      () => ((qp.activeItems[0] as { id?: string } | undefined)?.id === id ? true : undefined),
+      'the match to be the active item',
+    );
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
   }
 

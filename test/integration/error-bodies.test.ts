@@ -116,6 +116,7 @@ describe('The service says no (its JSON, an HTML page): what the user sees', fun
         // The key is revoked on the service's side.
         ctx().service.store.removeKey('key_admin');
         ctx().ui.answer('Renamed after the key was revoked');
+        ctx().ui.expectMessage('The service rejected the API key of Test (401)', { level: 'error' });
         await run('renameEngagement', target.id);
         const rejected = ctx().ui.messages.at(-1);
         assert.match(
@@ -147,6 +148,7 @@ describe('The service says no (its JSON, an HTML page): what the user sees', fun
         await useEnvironment(ctx(), ctx().service.keys.readOnly);
         ctx().ui.messages.length = 0;
         ctx().ui.answer('Not allowed', pickByLabel('onboarding'), '', pickByLabel('Create'));
+        ctx().ui.expectMessage('lacks the engagements:write scope', { level: 'warning' });
         await run('createEngagement');
         const forbidden = ctx().ui.messages.find((m) => /lacks/.test(m.text));
         assert.match(forbidden?.text ?? '', /The API key of Test lacks the engagements:write scope this needs\. /);

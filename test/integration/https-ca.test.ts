@@ -17,11 +17,8 @@ import type { RunningService } from '../service/server';
 import { type TestContext, clearEnvironments, setup, teardown } from './support/helpers';
 import { findSecrets, keyFreeZones, secretsOf } from './support/reliabilityKit';
 import {
-  addEnvironment,
-  assertToldNotSent,
-  failureAt,
+  addWhereNothingIsSent,
   recordConnections,
-  recordFailure,
   runCertificates,
   sequentialReads,
   setHttp,
@@ -130,20 +127,12 @@ describe('HTTPS with a private CA', function () {
   describe('no connection at all', () => {
     it('a host name that does not resolve: nothing is saved', async () => {
       const url = `https://${OTHER_HOST}:${new URL(secure.url).port}/v1`;
-      const shown = await addEnvironment(ctx, 'Nowhere', url, true);
-      assert.equal(ctx.exports.environments!.list().length, 0);
-      const { read, created, fetch: chain } = await failureAt(ctx, 'Nowhere', url);
-      assert.equal((read as { kind?: string }).kind, 'network');
-      assertToldNotSent(
-        shown,
-        created,
-        /The host name of engagements\.invalid:\d+ cannot be found \((?:ENOTFOUND|EAI_AGAIN)\)\. Check the base URL of Nowhere, and the network or VPN\./,
-      );
-      recordFailure(
+      await addWhereNothingIsSent(
+        ctx,
+        'Nowhere',
+        url,
         'name not found',
-        read,
-        [...shown, ...created].map((m) => m.text),
-        chain,
+        /The host name of engagements\.invalid:\d+ cannot be found \((?:ENOTFOUND|EAI_AGAIN)\)\. Check the base URL of Nowhere, and the network or VPN\./,
       );
       assert.equal(secure.requests.length, 0);
     });
@@ -151,20 +140,12 @@ describe('HTTPS with a private CA', function () {
     it('a closed port: nothing is saved', async () => {
       const closed = await startHttpsService('good');
       await closed.close();
-      const shown = await addEnvironment(ctx, 'Closed', closed.baseUrl, true);
-      assert.equal(ctx.exports.environments!.list().length, 0);
-      const { read, created, fetch: chain } = await failureAt(ctx, 'Closed', closed.baseUrl);
-      assert.equal((read as { kind?: string }).kind, 'network');
-      assertToldNotSent(
-        shown,
-        created,
-        /127\.0\.0\.1:\d+ refused the connection \(ECONNREFUSED\): nothing answers at that address\. Check the base URL of Closed/,
-      );
-      recordFailure(
+      await addWhereNothingIsSent(
+        ctx,
+        'Closed',
+        closed.baseUrl,
         'connection refused',
-        read,
-        [...shown, ...created].map((m) => m.text),
-        chain,
+        /127\.0\.0\.1:\d+ refused the connection \(ECONNREFUSED\): nothing answers at that address\. Check the base URL of Closed/,
       );
     });
   });
@@ -178,21 +159,7 @@ describe('HTTPS with a private CA', function () {
  */
 async function untrustedFlows(ctx: TestContext, service: RunningService, label: string, said: RegExp): Promise<void> {
   const count = service.store.engagements.length;
-  const shown = await addEnvironment(ctx, 'Refused', service.baseUrl, true);
-  const warning = shown.find((m) => m.modal);
-  assert.ok(warning, `a warning about the key check; shown: ${shown.map((m) => m.text).join(' | ')}`);
-  assert.deepEqual(warning.actions, ['Retry', 'Save Anyway']);
-  assert.equal(ctx.exports.environments!.list().length, 0, 'dismissed: nothing was saved');
-
-  const { read, created, fetch: chain } = await failureAt(ctx, 'Refused', service.baseUrl);
-  recordFailure(
-    label,
-    read,
-    [...shown, ...created].map((m) => m.text),
-    chain,
-  );
-  assert.equal((read as { kind?: string }).kind, 'network');
-  assertToldNotSent(shown, created, said);
+  await addWhereNothingIsSent(ctx, 'Refused', service.baseUrl, label, said);
   assert.equal(service.store.engagements.length, count, 'nothing was created');
   assert.deepEqual(service.requests, [], 'no request, so no key, reached the service');
   assert.ok(service.connections.tcp > 0, 'the extension did connect: the handshake is what failed');

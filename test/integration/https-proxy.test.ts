@@ -11,11 +11,9 @@ import { type RunningProxy, startProxy } from '../../scripts/vscode/proxy.mjs';
 import type { RunningService } from '../service/server';
 import { type TestContext, clearEnvironments, defineEnvironment, runCommand, setup, teardown } from './support/helpers';
 import {
+  addWhereNothingIsSent,
   type WireTap,
-  addEnvironment,
-  assertToldNotSent,
   clearForms,
-  failureAt,
   fetchFailure,
   recordConnections,
   recordFailure,
@@ -102,26 +100,11 @@ describe('HTTPS through a real proxy (tinyproxy)', function () {
 
   /**
    * Adding an environment through a proxy that fails: the key check says it could not reach
-   * the service (when `saveAnyway`), nothing is saved, a read and a create are told in these
-   * words that nothing was sent, the proxy opened nothing to the service. The failure is printed.
+   * the service, nothing is saved, a read and a create are told in these words that nothing
+   * was sent (`addWhereNothingIsSent`), the proxy opened nothing to the service.
    */
-  async function addThroughFailingProxy(label: string, failure: string, words: RegExp, saveAnyway = true) {
-    const shown = await addEnvironment(ctx, label, service.baseUrl, true);
-    if (saveAnyway)
-      assert.ok(
-        shown.some((m) => m.modal && m.actions.includes('Save Anyway')),
-        'the key check says it could not reach the service',
-      );
-    assert.equal(ctx.exports.environments!.list().length, 0, 'nothing was saved');
-    const { read, created, fetch: chain } = await failureAt(ctx, label, service.baseUrl);
-    recordFailure(
-      failure,
-      read,
-      [...shown, ...created].map((m) => m.text),
-      chain,
-    );
-    assert.equal((read as { kind?: string }).kind, 'network');
-    assertToldNotSent(shown, created, words);
+  async function addThroughFailingProxy(label: string, failure: string, words: RegExp) {
+    await addWhereNothingIsSent(ctx, label, service.baseUrl, failure, words);
     assert.equal(service.connections.tcp, 0, 'the proxy opened nothing to the service');
     assert.deepEqual(service.requests, []);
   }
@@ -165,7 +148,6 @@ describe('HTTPS through a real proxy (tinyproxy)', function () {
       'Strict proxy',
       'proxy refusing the tunnel (403)',
       /The proxy refused to connect to 127\.0\.0\.2:\d+ \(proxy 403\)\. Check the settings http\.proxy and http\.noProxy/,
-      false,
     );
     assert.ok(strict.connects().length > 0, 'the proxy was asked for a tunnel');
   });

@@ -38,7 +38,7 @@ export interface SuiteResults {
   failures: TestRecord[];
   /** Each test file's time, slowest first (the launcher prints them: where a run's time goes). */
   files: FileTime[];
-  /** Mocha's spec output and whatever tests printed with console.log (e.g. activation figures). */
+  /** Mocha's spec output and whatever tests printed with console.log. */
   output: string;
   grep?: string;
 }

@@ -9,7 +9,7 @@ import type { DashboardProbe } from '../../src/testing/usage';
 import type { DashboardState } from '../../src/usage/protocol';
 import { dropLeftoverAnswers, setSetting, tempFolder, useEnvironment, waitFor } from './support/helpers';
 import { FAULTS, TIMEOUT_SECONDS, countFault, expectGetBound, requestsTo } from './support/reliabilityFaults';
-import { allReady, openDashboard } from './support/dashboard';
+import { allReady, openDashboard, expectExported } from './support/dashboard';
 import { reliabilitySuite } from './support/reliabilityKit';
 
 type SectionName = 'summary' | 'keys' | 'details';
@@ -37,7 +37,9 @@ function trendStored(state: DashboardState): boolean {
 describe('Reliability: faults against the usage endpoints', function () {
   this.timeout(60_000);
   // The status bar reads the summary on its own; it is tried separately below.
-  const { ctx, usage } = reliabilitySuite({ requestTimeoutSeconds: TIMEOUT_SECONDS, 'usage.statusBar': false });
+  // The short request timeout is set once the dashboard has read the trend (below); the suite
+  // removes it after its tests.
+  const { ctx, usage } = reliabilitySuite({ requestTimeoutSeconds: undefined, 'usage.statusBar': false });
   const tmp = tempFolder('eus-reliability-');
   let probe: DashboardProbe;
   const count = (endpoint: string) => requestsTo(ctx.service.requests, 'GET', new RegExp(`^${endpoint}$`)).length;
@@ -50,14 +52,19 @@ describe('Reliability: faults against the usage endpoints', function () {
 
   before(async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Usage faults');
+    // Each test counts the summary reads of one refresh: the current period only, once the
+    // trend's closed periods are stored. The dashboard opens under the default timeout, so its
+    // 12 trend reads at once cannot fail on a busy host (a period whose read failed is not
+    // stored, and the first test's refresh would read it again); the suite's 2 s timeout
+    // applies once every period is stored.
     probe = await openDashboard(ctx);
     assert.ok(allReady(probe.state()), 'the dashboard loaded');
-    // Each test counts the summary reads of one refresh: the current period only, once the
-    // trend's closed periods are stored. A period whose read failed when the dashboard opened
-    // (12 reads at once under this suite's 2 s timeout, on a busy host) is not stored and would
-    // be read again by the first test's refresh; read them now (at most 5 refreshes).
-    for (let i = 0; i < 5 && !trendStored(probe.state()); i++) await refreshed();
-    assert.ok(trendStored(probe.state()), 'every period of the trend read once');
+    await waitFor(() => trendStored(probe.state()), 'every period of the trend read once (stored)');
+    await setSetting('requestTimeoutSeconds', TIMEOUT_SECONDS);
+    await waitFor(
+      () => vscode.workspace.getConfiguration('engagementUsage').get('requestTimeoutSeconds') === TIMEOUT_SECONDS,
+      'the extension host to see the 2 s timeout',
+    );
   });
   beforeEach(async () => {
     ctx.service.faults.clear();
@@ -108,6 +115,7 @@ describe('Reliability: faults against the usage endpoints', function () {
         const records = ctx.service.store.details(probe.state().view.period);
         const file = path.join(tmp, `export-${index}.csv`);
         ctx.ui.onSave(vscode.Uri.file(file));
+        expectExported(ctx, file);
         ctx.service.faults.add({ ...fault.rule, method: 'GET', path: /^\/usage\/details$/ });
         let seen: { text: string; actions: string[]; requests: number; phase?: string; detail?: string } | undefined;
         ctx.ui.onMessages((m) => {

@@ -183,6 +183,7 @@ describe('Reliability: hostile and odd input from the user', function () {
       );
       return undefined;
     });
+    ctx.ui.expectMessage(`The service refused this status: ${reason}`, { level: 'warning' });
     await runCommand('changeEngagementStatus', target.id);
     const said = ctx.ui.messages.filter((m) => m.text.includes(reason));
     assert.deepEqual(

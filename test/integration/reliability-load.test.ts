@@ -10,7 +10,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
 import { pickByLabel, runCommand, tempFolder, useEnvironment, waitFor } from './support/helpers';
-import { openDashboard } from './support/dashboard';
+import { openDashboard, expectExported } from './support/dashboard';
 import { figures, reliabilitySuite } from './support/reliabilityKit';
 
 const COUNT = 10_000;
@@ -165,6 +165,7 @@ describe('Reliability: load of 10,000 engagements and 10,000 records', function 
     const records = ctx.service.store.details(ctx.service.store.currentPeriod());
     const file = path.join(tmp, 'all.csv');
     ctx.ui.onSave(vscode.Uri.file(file));
+    expectExported(ctx, file);
     ctx.service.setLatency(100);
     ctx.service.clearRequests();
     const started = Date.now();

@@ -9,7 +9,7 @@ import type { DashboardProbe } from '../../src/testing/usage';
 import type { DashboardState } from '../../src/usage/protocol';
 import type { Engagement } from '../service/types';
 import { runCommand, tempFolder, useEnvironment } from './support/helpers';
-import { allReady, openDashboard } from './support/dashboard';
+import { allReady, openDashboard, expectExported } from './support/dashboard';
 import { figures, reliabilitySuite } from './support/reliabilityKit';
 
 describe('Reliability: paging anomalies', function () {
@@ -25,6 +25,7 @@ describe('Reliability: paging anomalies', function () {
   async function exportCsv(probe: DashboardProbe, name: string): Promise<string[]> {
     const file = path.join(tmp, name);
     ctx.ui.onSave(vscode.Uri.file(file));
+    expectExported(ctx, file);
     await probe.receive({ type: 'export', format: 'csv' });
     await probe.idle();
     assert.equal(probe.state().export?.phase, 'done', `the export finished: ${JSON.stringify(probe.state().export)}`);

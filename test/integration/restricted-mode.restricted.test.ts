@@ -106,11 +106,20 @@ describe('Restricted Mode (workspace not trusted)', function () {
     assert.match(bar.text, /calls \d/);
   });
 
-  it('the folder cannot turn off the alerts the user turned on', async () => {
+  it('the folder cannot turn off the alerts the user turned on: they show', async () => {
+    // The seeded calls are at 82 % of the included amount: that alert shows. Projections past
+    // the included amount show too, one per meter, as many as the day of the month makes.
+    ctx.ui.expectMessage(/^Mine: .*(reached \d+% of the included amount|is projected to pass its included amount)/, {
+      repeat: true,
+    });
     await section().update('usage.alerts', true, vscode.ConfigurationTarget.Global);
     try {
       assert.equal(section().get('usage.alerts'), true, "the user's choice, not the folder's false");
       assert.equal(section().inspect('usage.alerts')?.workspaceValue, undefined);
+      await waitFor(
+        () => ctx.ui.messages.find((m) => /^Mine: API calls reached 82% of the included amount/.test(m.text)),
+        'the calls alert, which the folder’s thresholds (1000 %) would not give',
+      );
     } finally {
       await section().update('usage.alerts', undefined, vscode.ConfigurationTarget.Global);
     }

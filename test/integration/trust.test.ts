@@ -25,7 +25,7 @@ import {
   useEnvironment,
   waitFor,
 } from './support/helpers';
-import { openDashboard } from './support/dashboard';
+import { openDashboard, expectExported } from './support/dashboard';
 import { findSecrets, keyFreeZones, refreshRefusedWith, searchForKeys, secretsOf } from './support/reliabilityKit';
 
 describe('Trust boundaries', function () {
@@ -310,6 +310,7 @@ describe('Trust boundaries: a key the service echoes escaped appears nowhere', f
 
     const file = path.join(tmp, 'usage.csv');
     ctx.ui.onSave(vscode.Uri.file(file));
+    expectExported(ctx, file);
     await probe.receive({ type: 'export', format: 'csv' });
     await probe.idle();
     await waitFor(() => probe.state().export?.phase === 'done', 'the export');

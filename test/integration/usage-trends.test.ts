@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { UsageExports } from '../../src/testing/usage';
-import { openDashboard, posted, serveCalls, settled, showPeriod, utcPeriod } from './support/dashboard';
+import { openDashboard, posted, serveCalls, settled, showPeriod, utcPeriod, expectExported } from './support/dashboard';
 import { runCommand, setSetting, suiteContext, tempFolder, useEnvironment, waitFor } from './support/helpers';
 
 describe('Usage trends, projection, alerts and records filter', function () {
@@ -153,6 +153,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
 
     const file = path.join(tmp, 'filtered.csv');
     ctx.ui.onSave(vscode.Uri.file(file));
+    expectExported(ctx, file);
     await probe.receive({ type: 'export', format: 'csv' });
     await settled(probe, 'the export', (s) => s.export?.phase === 'done');
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\r\n');
@@ -206,6 +207,7 @@ describe('Usage trends, projection, alerts and records filter', function () {
     await settled(probe, 'ready', (s) => s.summary.status === 'ready');
     const file = path.join(tmp, 'one.json');
     ctx.ui.onSave(vscode.Uri.file(file));
+    expectExported(ctx, file);
     await probe.receive({ type: 'export', format: 'json' });
     await settled(probe, 'exported', (s) => s.export?.phase === 'done');
     const moved = await showPeriod(probe, utcPeriod(-1), 'the previous period');

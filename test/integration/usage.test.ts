@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { UsageExports } from '../../src/testing/usage';
 import type { DashboardState } from '../../src/usage/protocol';
-import { allReady, openDashboard, posted, serveCalls, settled, utcPeriod } from './support/dashboard';
+import { allReady, openDashboard, posted, serveCalls, settled, utcPeriod, expectExported } from './support/dashboard';
 import { runCommand, setSetting, suiteContext, tempFolder, useEnvironment, waitFor } from './support/helpers';
 
 describe('Usage dashboard', function () {
@@ -196,6 +196,7 @@ describe('Usage dashboard', function () {
 
     const csvFile = path.join(tmp, 'usage.csv');
     ctx.ui.onSave(vscode.Uri.file(csvFile));
+    expectExported(ctx, csvFile, records.length);
     ctx.service.clearRequests();
     await probe.receive({ type: 'export', format: 'csv' });
     await probe.idle();
@@ -218,6 +219,7 @@ describe('Usage dashboard', function () {
 
     const jsonFile = path.join(tmp, 'usage.json');
     ctx.ui.onSave(vscode.Uri.file(jsonFile));
+    expectExported(ctx, jsonFile);
     await probe.receive({ type: 'export', format: 'json' });
     await probe.idle();
     const json = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readErrorBody } from '../../src/api/errorBodies';
-import { kindForStatus, parseRetryAfter } from '../../src/api/errors';
+import { ApiError, kindForStatus, parseRetryAfter } from '../../src/api/errors';
+import { describeError } from '../../src/api/errorText';
 import { fetchAllPages } from '../../src/api/paging';
 import type { Page } from '../../src/api/types';
 
@@ -114,5 +115,19 @@ describe('reading every page', () => {
       /page 3 broke/,
     );
     assert.ok(calls < 10, `stopped early (${calls} calls)`);
+  });
+});
+
+describe('the reasons of a refusal, in words', () => {
+  it('leaves a field’s reason out only when the service’s message says it whole', () => {
+    const refused = (serverMessage: string, fieldErrors: Record<string, string>) =>
+      describeError(new ApiError('invalidRequest', 'refused', { status: 422, serverMessage, fieldErrors }), 'Test');
+    // "oddest" does not say "odd": both reasons are kept (found by the integration suite's scripted UI).
+    assert.equal(
+      refused('oddest', { constructor: 'odd', toString: 'odder' }),
+      'The request was refused: oddest (constructor: odd; toString: odder)',
+    );
+    // A message that already says a field's reason is not repeated.
+    assert.equal(refused('name: too long', { name: 'too long' }), 'The request was refused: name: too long');
   });
 });

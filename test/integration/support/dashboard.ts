@@ -1,5 +1,6 @@
 // The usage dashboard as the integration suites drive it: opened from its command and waited
 // on until its real webview script says ready, read through the state the extension posted.
+import path from 'node:path';
 import type { DashboardProbe } from '../../../src/testing/usage';
 import type { DashboardState, HostMessage } from '../../../src/usage/protocol';
 import { type TestContext, runCommand, waitFor } from './helpers';
@@ -60,4 +61,15 @@ export async function showPeriod(
 ): Promise<DashboardState> {
   await probe.receive({ type: 'setPeriod', period });
   return settled(probe, what, (s) => s.summary.status === 'ready' && s.summary.data.period === period);
+}
+
+/**
+ * Declares the notification an export to `file` ends with: “Exported N usage records of
+ * <period> to <file name>.” (N: `records` when given), dismissed.
+ */
+export function expectExported(ctx: TestContext, file: string, records?: number): void {
+  const name = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  ctx.ui.expectMessage(new RegExp(`^Exported ${records ?? '\\d+'} usage records of \\d{4}-\\d{2} to ${name}\\.$`), {
+    level: 'info',
+  });
 }

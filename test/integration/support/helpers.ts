@@ -67,7 +67,43 @@ export interface RecordedMessage {
 export type Answer = (prompt: RecordedPrompt, step: InputStep | PickStep<unknown>) => unknown;
 type MessageAnswer = (message: RecordedMessage) => string | undefined;
 
-/** Answers prompts from queues; records every prompt and message. Unexpected prompts fail loudly. */
+/** What a test says of a notification it expects: words of its text, and what to click (nothing: dismiss). */
+export interface ExpectedMessage {
+  text: string | RegExp;
+  level?: MessageLevel;
+  action?: string;
+  /** Every message that matches, at least one (e.g. alerts whose number depends on the date). */
+  repeat?: boolean;
+  /** A message met it (for `repeat`). */
+  met?: boolean;
+}
+
+/**
+ * Notifications no test said to expect (no queued answer, no standing answer, no `expectMessage`),
+ * each with the test or hook that was running when it came. A person would have seen each: the
+ * test running fails with them (see `failOnSurprises` below), as an unexpected prompt fails it.
+ */
+const surprises: Array<{ message: RecordedMessage; during: string }> = [];
+/**
+ * Checks in scripted answers (functions given to `answer` and `onMessages`) that threw: the
+ * extension would catch the error in its flow (and show it as a notification of its own), so
+ * each fails the test running, whatever the flow did with it.
+ */
+const failedChecks: Array<{ error: unknown; during: string }> = [];
+
+/** Runs a scripted answer; a check in it that throws is recorded for the test, and thrown on. */
+function scripted<T>(answer: () => T): T {
+  try {
+    return answer();
+  } catch (error) {
+    failedChecks.push({ error, during: running });
+    throw error;
+  }
+}
+/** The test running now, or what ran last (for where a surprise came from). */
+let running = 'before the first test';
+
+/** Answers prompts from queues; records every prompt and message. Unexpected prompts and notifications fail loudly. */
 export class ScriptedUi implements Ui {
   readonly prompts: RecordedPrompt[] = [];
   readonly messages: RecordedMessage[] = [];
@@ -79,11 +115,42 @@ export class ScriptedUi implements Ui {
   private readonly standingAnswers: Array<{ matches: (m: RecordedMessage) => boolean; action: string }> = [];
   private readonly saveAnswers: Array<vscode.Uri | undefined> = [];
   private readonly messageWaiters: Array<() => void> = [];
+  /** Notifications the test said would come, not yet come. */
+  private readonly expected: ExpectedMessage[] = [];
+
+  constructor() {
+    uis.add(this);
+  }
+
+  /**
+   * Declares a notification this test expects: the next message whose text matches `text`
+   * (words it contains, or a pattern), of `level` when given, whatever else comes first. It is
+   * answered with `action` (undefined: dismissed). With `repeat`, every message that matches
+   * until the test ends (at least one). A declared message that never comes fails the test, as
+   * a message no test declared does.
+   */
+  expectMessage(
+    text: string | RegExp,
+    options: { level?: MessageLevel; action?: string; repeat?: boolean } = {},
+  ): this {
+    this.expected.push({ text, ...options });
+    return this;
+  }
+
+  /** Takes the expectations no message met (and forgets them). */
+  dropExpected(): ExpectedMessage[] {
+    return this.expected.splice(0).filter((e) => !e.met);
+  }
 
   /** Queue answers for the next prompts (inputs and picks, in order). */
   answer(...answers: Array<Answer | string | typeof ExtensionBack | undefined>): this {
     for (const a of answers) this.answers.push(typeof a === 'function' ? a : () => a);
     return this;
+  }
+
+  /** Drops the prompt answers no prompt took (a failed test's), so they cannot answer the next test's prompts. */
+  dropAnswers(): void {
+    this.answers.length = 0;
   }
 
   /** Queue answers for the next messages: the action label to click, or undefined to dismiss. */
@@ -151,7 +218,7 @@ export class ScriptedUi implements Ui {
       const next = this.answers.shift();
       if (!next)
         return Promise.reject(new Error(`No scripted answer for the input "${step.title}" (step ${step.step ?? '-'})`));
-      const value = next(prompt, step) as string | typeof ExtensionBack | undefined;
+      const value = scripted(() => next(prompt, step)) as string | typeof ExtensionBack | undefined;
       if (typeof value === 'string') {
         const problem = step.validate?.(value);
         if (problem) {
@@ -192,7 +259,7 @@ export class ScriptedUi implements Ui {
     this.prompts.push(prompt);
     const next = this.answers.shift();
     if (!next) return Promise.reject(new Error(`No scripted answer for the pick "${step.title}"`));
-    const value = next(prompt, step);
+    const value = scripted(() => next(prompt, step));
     prompt.answer = value;
     return Promise.resolve(value as V);
   }
@@ -206,8 +273,21 @@ export class ScriptedUi implements Ui {
     const message: RecordedMessage = { level, text, modal: options.modal ?? false, detail: options.detail, actions };
     this.messages.push(message);
     const standing = this.standingAnswers.findIndex((a) => a.matches(message));
+    const expected = this.expected.findIndex((e) => expectedMatches(e, message));
     if (standing >= 0) message.chosen = this.standingAnswers.splice(standing, 1)[0].action;
-    else message.chosen = this.messageAnswers.shift()?.(message);
+    else if (expected >= 0) {
+      const met = this.expected[expected];
+      if (met.repeat) met.met = true;
+      else this.expected.splice(expected, 1);
+      message.chosen = met.action;
+    } else if (this.messageAnswers.length > 0) {
+      const answer = this.messageAnswers.shift()!;
+      try {
+        message.chosen = scripted(() => answer(message));
+      } catch {
+        // Recorded for the test; the message is dismissed, as it would be unanswered.
+      }
+    } else surprises.push({ message, during: running });
     for (const wake of this.messageWaiters.splice(0)) wake();
     return Promise.resolve(message.chosen);
   }
@@ -216,6 +296,82 @@ export class ScriptedUi implements Ui {
     return Promise.resolve(this.saveAnswers.shift());
   }
 }
+
+function expectedMatches(expected: ExpectedMessage, message: RecordedMessage): boolean {
+  if (expected.level && expected.level !== message.level) return false;
+  return typeof expected.text === 'string' ? message.text.includes(expected.text) : expected.text.test(message.text);
+}
+
+/** Every scripted Ui made in this run (one per suite context), for the checks below. */
+const uis = new Set<ScriptedUi>();
+
+function describeMessage(m: RecordedMessage): string {
+  return `${m.modal ? 'modal ' : ''}${m.level} “${m.text}”${m.actions.length ? ` [${m.actions.join(', ')}]` : ''}`;
+}
+
+/** The surprises so far and the expectations no message met, as one error (and forgets them), or nothing. */
+function takeSurprises(): Error | undefined {
+  const came = surprises.splice(0).map((s) => `${describeMessage(s.message)} (during ${s.during})`);
+  const missing = [...uis].flatMap((ui) => ui.dropExpected()).map((e) => `“${String(e.text)}”`);
+  const failed = failedChecks
+    .splice(0)
+    .map((f) => `${f.error instanceof Error ? f.error.message : String(f.error)} (during ${f.during})`);
+  if (!came.length && !missing.length && !failed.length) return undefined;
+  return new Error(
+    [
+      failed.length ? `check(s) in scripted answers failed: ${failed.join('; ')}` : '',
+      came.length ? `notification(s) no test expected: ${came.join('; ')}` : '',
+      missing.length ? `notification(s) expected that never came: ${missing.join('; ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('. '),
+  );
+}
+
+/**
+ * Fails each test on the notifications it was not told to expect, as the Ui fails it on a
+ * prompt: the test itself fails when its body ends, naming them (a notification its clean-up
+ * hooks, a later hook or an earlier test left fails the next test, naming where it came from;
+ * one left after the last test fails the root after hook). A test that failed anyway carries
+ * them in its error. Registered once, at the root of the suite, before any test runs (every
+ * test file imports this module); no root after-each hook throws, which would stop the run.
+ */
+function failOnSurprises(root: Mocha.Suite): void {
+  const wrap = (suite: Mocha.Suite): void => {
+    for (const test of suite.tests) {
+      const body = test.fn;
+      // A test with a `done` callback keeps its body: the next test reports what it left.
+      if (!body || body.length > 0) continue;
+      test.fn = async function (this: Mocha.Context) {
+        try {
+          await (body as (this: Mocha.Context) => unknown).call(this);
+        } catch (error) {
+          const also = takeSurprises();
+          if (also && error instanceof Error) error.message += `\n(and: ${also.message})`;
+          throw error;
+        }
+        const error = takeSurprises();
+        if (error) throw error;
+      };
+    }
+    suite.suites.forEach(wrap);
+  };
+  wrap(root);
+}
+
+before(function () {
+  if (this.test?.parent) failOnSurprises(this.test.parent);
+});
+beforeEach(function () {
+  running = `“${this.currentTest?.fullTitle() ?? '?'}” (or its clean-up)`;
+});
+afterEach(function () {
+  running = `the hooks after “${this.currentTest?.fullTitle() ?? '?'}”`;
+});
+after(() => {
+  const error = takeSurprises();
+  if (error) throw error;
+});
 
 /** Picks the item whose label contains `text` (labels may carry a `$(icon)` prefix). */
 export function pickByLabel(text: string): Answer {
@@ -363,19 +519,17 @@ export async function setSetting(name: string, value: unknown): Promise<void> {
 /**
  * Removes every environment (and its key) the way a user would, and empties the setting. The
  * confirmation is answered by a standing answer (a late notification of an earlier test cannot
- * take it), in at most three rounds; what is left after them fails the test with the messages.
+ * take it), once per environment; one left after that fails the test with the messages.
  */
 export async function clearEnvironments(exports: ExtensionExports, ui: ScriptedUi): Promise<void> {
   const config = vscode.workspace.getConfiguration('engagementUsage');
   if ((config.inspect('environments')?.globalValue as unknown[] | undefined)?.length)
     await config.update('environments', undefined, vscode.ConfigurationTarget.Global);
-  for (let round = 0; round < 3 && (exports.environments?.list().length ?? 0) > 0; round++) {
-    for (const env of exports.environments?.list() ?? []) {
-      const confirm = (m: RecordedMessage) => m.modal && m.actions.includes('Remove') && m.text.includes(env.label);
-      ui.answerWhen(confirm, 'Remove');
-      await runCommand('removeEnvironment', env.id);
-      ui.dropStanding(confirm);
-    }
+  for (const env of exports.environments?.list() ?? []) {
+    const confirm = (m: RecordedMessage) => m.modal && m.actions.includes('Remove') && m.text.includes(env.label);
+    ui.answerWhen(confirm, 'Remove');
+    await runCommand('removeEnvironment', env.id);
+    ui.dropStanding(confirm);
   }
   const left = exports.environments?.list() ?? [];
   assert.deepEqual(

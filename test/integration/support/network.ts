@@ -199,6 +199,7 @@ export async function addEnvironment(
 ): Promise<RecordedMessage[]> {
   const before = ctx.ui.messages.length;
   ctx.ui.answer(label, baseUrl, ctx.service.keys.admin, ...(giveUp ? [undefined] : []));
+  if (giveUp) ctx.ui.expectMessage('Could not reach the service to check the key: ', { level: 'warning' });
   await runCommand('addEnvironment');
   assert.equal(ctx.ui.pending, 0, 'the flow asked for every answer given');
   return ctx.ui.messages.slice(before);
@@ -232,10 +233,40 @@ export async function failureAt(
     );
   const before = ctx.ui.messages.length;
   ctx.ui.answer(...createAnswers('Never sent'));
+  ctx.ui.expectMessage('Could not create “Never sent”. ', { level: 'error' });
   await runCommand('createEngagement');
   const created = ctx.ui.messages.slice(before);
   await clearEnvironments(ctx.exports, ctx.ui);
   return { read, created, fetch: await fetchFailure(`${baseUrl}/engagements`) };
+}
+
+/**
+ * Adds the environment `label` at `baseUrl`, whose connection fails before anything leaves the
+ * machine, as a person does: the key check warns, with Retry and Save Anyway (dismissed:
+ * nothing is saved); saved anyway (`failureAt`), a read fails with kind `network`, and the key
+ * check and the create say so in `said` (`assertToldNotSent`). Prints the failure as `failure`.
+ */
+export async function addWhereNothingIsSent(
+  ctx: TestContext,
+  label: string,
+  baseUrl: string,
+  failure: string,
+  said: RegExp,
+): Promise<void> {
+  const shown = await addEnvironment(ctx, label, baseUrl, true);
+  const warning = shown.find((m) => m.modal);
+  assert.ok(warning, `a warning about the key check; shown: ${shown.map((m) => m.text).join(' | ')}`);
+  assert.deepEqual(warning.actions, ['Retry', 'Save Anyway']);
+  assert.equal(ctx.exports.environments!.list().length, 0, 'dismissed: nothing was saved');
+  const { read, created, fetch: chain } = await failureAt(ctx, label, baseUrl);
+  recordFailure(
+    failure,
+    read,
+    [...shown, ...created].map((m) => m.text),
+    chain,
+  );
+  assert.equal((read as { kind?: string }).kind, 'network');
+  assertToldNotSent(shown, created, said);
 }
 
 /**

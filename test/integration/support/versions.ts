@@ -12,46 +12,37 @@
 /** The suite runs on the newest VS Code (`EUS_VSCODE`, set by run-integration.mjs). */
 export const onNewest = process.env.EUS_VSCODE === 'newest';
 
-interface OnNewest {
-  /** What differs there. */
-  why: string;
-  /** Only the tests whose full title matches one of these (every test of the file without it). */
-  only?: RegExp[];
-}
-
-/** Test files that run on the newest VS Code too. */
-const NEWEST: Record<string, OnNewest> = {
-  'activation.test.ts': { why: 'the extension host loads and activates the bundle' },
-  'https-ca.test.ts': { why: "TLS through VS Code's fetch and its system certificates" },
-  'https-proxy.test.ts': { why: "VS Code's proxy agent (1.139 keeps its connections, 1.100 does not)" },
-  'readings.test.ts': { why: "the readings whose answers take another road through VS Code's fetch" },
-  'reliability-faults-engagements.test.ts': {
-    why: "the faults whose road through fetch differs (support/reliabilityFaults.ts's NEWEST_FAULTS)",
-  },
-  'reliability-faults-usage.test.ts': {
-    why: 'the same faults while the export reads page after page on a kept connection',
-    only: [/exporting the records/],
-  },
-  'error-bodies.test.ts': { why: "an HTML error page through VS Code's fetch" },
-  'reliability-hostile-user.test.ts': {
-    why: "redirects, which VS Code's fetch follows or hands back",
-    only: [/a base URL that redirects elsewhere/, /redirect to another host/],
-  },
-  'reliability-secrets.test.ts': { why: 'SecretStorage' },
-  'chat-tools.test.ts': { why: 'the language model tools API and its confirmations' },
-  'chat-links.test.ts': { why: 'URL handling (vscode:// links)' },
-  'mcp.test.ts': { why: 'the MCP server definition provider API (1.101+): registered there, absent on 1.100' },
-  'performance.test.ts': {
-    why: 'activation reads nothing; the connections each road opens',
-    only: [/makes no request when it activates/, /counting requests, new connections/],
-  },
-  'at-home.test.ts': {
-    why: "the extension's kind as the host reads it; the User-Agent VS Code's fetch sends",
-    only: [/declares the UI side first/, /carries a User-Agent/],
-  },
-  'restricted-mode.restricted.test.ts': { why: 'Restricted Mode (workspace trust)' },
-  'chat-tools.restricted.test.ts': { why: 'the chat tools in Restricted Mode' },
+/** Test files that run on the newest VS Code too, and what differs there. */
+const NEWEST: Record<string, string> = {
+  'activation.test.ts': 'the extension host loads and activates the bundle',
+  'https-ca.test.ts': "TLS through VS Code's fetch and its system certificates",
+  'https-proxy.test.ts': "VS Code's proxy agent (1.139 keeps its connections, 1.100 does not)",
+  'readings.test.ts': "the readings whose answers take another road through VS Code's fetch",
+  'reliability-faults-engagements.test.ts':
+    "the faults whose road through fetch differs (support/reliabilityFaults.ts's NEWEST_FAULTS)",
+  'reliability-faults-usage.test.ts': 'the same faults while the export reads page after page on a kept connection',
+  'error-bodies.test.ts': "an HTML error page through VS Code's fetch",
+  'reliability-hostile-user.test.ts': "redirects, which VS Code's fetch follows or hands back",
+  'reliability-secrets.test.ts': 'SecretStorage',
+  'chat-tools.test.ts': 'the language model tools API and its confirmations',
+  'chat-links.test.ts': 'URL handling (vscode:// links)',
+  'mcp.test.ts': 'the MCP server definition provider API (1.101+): registered there, absent on 1.100',
+  'performance.test.ts': 'activation reads nothing; the connections each road opens',
+  'at-home.test.ts': "the extension's kind as the host reads it; the User-Agent VS Code's fetch sends",
+  'restricted-mode.restricted.test.ts': 'Restricted Mode (workspace trust)',
+  'chat-tools.restricted.test.ts': 'the chat tools in Restricted Mode',
 };
+
+/** Of the files above, those whose tests run on the newest only where their full title matches one of these. */
+const NEWEST_ONLY: Record<string, RegExp[]> = {
+  'reliability-faults-usage.test.ts': [/exporting the records/],
+  'reliability-hostile-user.test.ts': [/a base URL that redirects elsewhere/, /redirect to another host/],
+  'performance.test.ts': [/makes no request when it activates/, /counting requests, new connections/],
+  'at-home.test.ts': [/declares the UI side first/, /carries a User-Agent/],
+};
+
+for (const file of Object.keys(NEWEST_ONLY))
+  if (!(file in NEWEST)) throw new Error(`support/versions.ts: ${file} is in NEWEST_ONLY but not in NEWEST`);
 
 /** `EUS_TEST_SHARD=i/n`: this run loads the files of shard i (from 1) of n; undefined: all. */
 const shard = ((text) => {
@@ -71,7 +62,7 @@ const SECONDS: Record<string, number> = {
   'performance.test.ts': 71,
   'engagements-edit.test.ts': 70,
   'reliability-faults-engagements.test.ts': 51,
-  'readings.test.ts': 45,
+  'readings.test.ts': 16,
   'reliability-faults-usage.test.ts': 44,
   'https-ca.test.ts': 29,
   'reliability-load.test.ts': 28,
@@ -111,7 +102,7 @@ export function unknownFiles(files: readonly string[]): string[] {
 }
 
 /**
- * On the newest VS Code, removes from the loaded suite the tests of each file that NEWEST
+ * On the newest VS Code, removes from the loaded suite the tests of each file that NEWEST_ONLY
  * limits to some titles; `fileOf` names a test's file. Returns the patterns of the files
  * loaded here (the Restricted Mode bundle loads others) that matched no test, to stop the
  * run; none on the oldest.
@@ -123,7 +114,7 @@ export function keepNewestOnly(root: Mocha.Suite, fileOf: (test: Mocha.Test) => 
   const visit = (suite: Mocha.Suite) => {
     suite.tests = suite.tests.filter((test) => {
       loaded.add(fileOf(test));
-      const only = NEWEST[fileOf(test)]?.only;
+      const only = NEWEST_ONLY[fileOf(test)];
       if (!only) return true;
       const hit = only.find((pattern) => pattern.test(test.fullTitle()));
       if (hit) matched.add(hit);
@@ -132,7 +123,7 @@ export function keepNewestOnly(root: Mocha.Suite, fileOf: (test: Mocha.Test) => 
     suite.suites.forEach(visit);
   };
   visit(root);
-  return Object.entries(NEWEST)
+  return Object.entries(NEWEST_ONLY)
     .filter(([file]) => loaded.has(file))
-    .flatMap(([file, { only }]) => (only ?? []).filter((p) => !matched.has(p)).map((p) => `${file}: ${p}`));
+    .flatMap(([file, only]) => only.filter((p) => !matched.has(p)).map((p) => `${file}: ${p}`));
 }
