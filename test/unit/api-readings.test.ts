@@ -4,7 +4,6 @@
 // Every named reading (test/service/readings.ts) × every road is one table: test/unit/readings.test.ts.
 import assert from 'node:assert/strict';
 import { ServiceApi } from '../../src/api/service';
-import { type RunningService } from '../service/server';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
 import { useReferenceService } from './support/referenceService';
@@ -13,11 +12,10 @@ import { done } from './support/writes';
 const TOTAL = 137;
 
 describe('paging that follows the service', function () {
-  let service: RunningService;
-  let api: ServiceApi;
   const reference = useReferenceService();
+  const service = reference.service;
+  let api: ServiceApi;
   beforeEach(() => {
-    service = reference.service;
     service.store.seedEngagements(TOTAL);
     api = reference.api();
   });
@@ -156,13 +154,10 @@ describe('paging that follows the service', function () {
 });
 
 describe('writes whose answers name no engagement, and writes whose outcome is unknown', function () {
-  let service: RunningService;
-  let api: ServiceApi;
   const reference = useReferenceService();
-  beforeEach(() => {
-    service = reference.service;
-    api = reference.api({ timeoutMs: 600, retryLimit: 0 });
-  });
+  const service = reference.service;
+  let api: ServiceApi;
+  beforeEach(() => (api = reference.api({ timeoutMs: 600, retryLimit: 0 })));
 
   it('a Location on another origin is never followed: the key goes nowhere else', async () => {
     const other = await startLoopbackServer();
