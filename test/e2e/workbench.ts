@@ -132,7 +132,7 @@ export class Workbench {
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
     // Pictures for the README: no stray hover tooltip (unless the hover is the point).
-    if (name.startsWith('docs-') && !options.keepPointer) await this.page.mouse.move(250, 15); // an empty spot of the title bar: nothing there reacts to hover
+    if (name.startsWith('docs-') && !options.keepPointer) await this.pointerAway();
     await this.page.screenshot({ path: file, timeout: SHORT, clip: options.clip });
     return file;
   }
@@ -610,7 +610,20 @@ export class Workbench {
       .locator('.quick-input-widget .monaco-list-row')
       .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
       .first();
+    // The pointer comes from off the list, as a hand does: left where the last click was, it
+    // opens a hover over the row drawn there (a description's tooltip), which takes the click.
+    await this.pointerAway();
     await row.click({ timeout: SHORT });
+  }
+
+  /** Moves the pointer to an empty spot of the title bar and waits for any hover it opened to close. */
+  async pointerAway(): Promise<void> {
+    await this.page.mouse.move(250, 15);
+    await this.page
+      .locator('.workbench-hover, .monaco-hover:not(.hidden), .context-view .hover-contents')
+      .filter({ hasText: /\S/ })
+      .first()
+      .waitFor({ state: 'hidden', timeout: SHORT });
   }
 
   /**
@@ -620,8 +633,7 @@ export class Workbench {
    */
   async hoverText(row: Locator): Promise<string> {
     const hover = this.page.locator('.workbench-hover, .monaco-hover:not(.hidden)').filter({ hasText: /\S/ }).last();
-    await this.page.mouse.move(250, 15); // an empty spot of the title bar
-    await hover.waitFor({ state: 'hidden', timeout: SHORT });
+    await this.pointerAway();
     await row.locator('.label-name').hover({ timeout: SHORT });
     await hover.waitFor({ state: 'visible', timeout: SHORT }).catch(async (error: unknown) => {
       throw new Error(`no hover opened over the row: ${await this.focusReport('hover')}`, { cause: error });
