@@ -183,8 +183,13 @@ export class Workbench {
       .catch((error: unknown) => fail(`the Command Palette did not list "${title}"`, error));
     // Into the palette itself: an Enter on the page goes wherever the focus is.
     await input.press('Enter');
+    // Read in one step without waiting for the box (a command may reload the page meanwhile).
     await this.waitFor(
-      async () => !(await input.isVisible()) || (await input.inputValue()) !== typed,
+      () =>
+        page.evaluate((text) => {
+          const box = document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input');
+          return !box || box.offsetWidth === 0 || box.value !== text;
+        }, typed),
       `the Command Palette to run "${title}"`,
     ).catch((error: unknown) => fail(`Enter in the Command Palette did not run "${title}"`, error));
   }
@@ -616,14 +621,9 @@ export class Workbench {
     await row.click({ timeout: SHORT });
   }
 
-  /** Moves the pointer to an empty spot of the title bar and waits for any hover it opened to close. */
+  /** Moves the pointer to an empty spot of the title bar (a hover it had opened closes). */
   async pointerAway(): Promise<void> {
     await this.page.mouse.move(250, 15);
-    await this.page
-      .locator('.workbench-hover, .monaco-hover:not(.hidden), .context-view .hover-contents')
-      .filter({ hasText: /\S/ })
-      .first()
-      .waitFor({ state: 'hidden', timeout: SHORT });
   }
 
   /**
@@ -634,6 +634,9 @@ export class Workbench {
   async hoverText(row: Locator): Promise<string> {
     const hover = this.page.locator('.workbench-hover, .monaco-hover:not(.hidden)').filter({ hasText: /\S/ }).last();
     await this.pointerAway();
+    await hover
+      .waitFor({ state: 'hidden', timeout: SHORT })
+      .catch((error: unknown) => this.failOnScreen('a hover stayed open with the pointer away', 'hover before', error));
     await row.locator('.label-name').hover({ timeout: SHORT });
     await hover.waitFor({ state: 'visible', timeout: SHORT }).catch(async (error: unknown) => {
       throw new Error(`no hover opened over the row: ${await this.focusReport('hover')}`, { cause: error });
