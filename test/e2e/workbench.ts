@@ -292,6 +292,7 @@ export class Workbench {
       () => page.evaluate(() => !document.activeElement?.closest('.quick-input-widget')),
       'the focus out of a quick input closed before',
     ).catch((error: unknown) => this.failOnScreen('a quick input kept the focus', 'palette before F1', error, page));
+    await this.webviewFocusSettled(page);
     await page.locator('.monaco-workbench').focus();
     await page.keyboard.press('F1');
     await this.waitFor(
@@ -301,6 +302,42 @@ export class Workbench {
       this.failOnScreen(`F1 did not open the Command Palette for ${forWhat}`, `F1 for ${forWhat}`, error, page),
     );
     return input;
+  }
+
+  /**
+   * When the focus is in a webview (a restored or just opened panel takes it), waits until it
+   * has reached the webview's content. VS Code focuses a webview's content asynchronously, once
+   * it has loaded, and a quick input opened meanwhile loses the focus to it and closes
+   * (microsoft/vscode#75209: VS Code's workaround debounces the focus, which a loaded machine
+   * outlasts); until the content has the focus, a key pressed there is not passed on to the
+   * workbench either (an F1 into a dashboard being restored opened nothing, seen on 1.139).
+   */
+  async webviewFocusSettled(page: Page = this.page): Promise<void> {
+    const started = Date.now();
+    let waited = false;
+    await this.waitFor(async () => {
+      const inWebview = await page.evaluate(() => document.activeElement?.matches('iframe.webview') ?? false);
+      if (!inWebview) return true;
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame() || frame.isDetached()) continue;
+        const content = await frame
+          .evaluate(
+            () =>
+              document.hasFocus() &&
+              document.readyState === 'complete' &&
+              document.activeElement?.tagName !== 'IFRAME' &&
+              !document.querySelector('iframe'),
+          )
+          .catch(() => false);
+        if (content) return true;
+      }
+      waited = true;
+      return false;
+    }, 'the focus to reach the content of the webview that takes it').catch((error: unknown) =>
+      this.failOnScreen('the focus did not reach the webview taking it', 'webview focus', error, page),
+    );
+    if (waited)
+      console.log(`    (the focus was on its way into a webview: ${Date.now() - started} ms until its content had it)`);
   }
 
   /** Fails with `what`, the dialogs shown and `focusReport`. */
