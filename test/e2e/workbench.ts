@@ -308,9 +308,10 @@ export class Workbench {
    * When the focus is in a webview (a restored or just opened panel takes it), waits until it
    * has reached the webview's content. VS Code focuses a webview's content asynchronously, once
    * it has loaded, and a quick input opened meanwhile loses the focus to it and closes
-   * (microsoft/vscode#75209: VS Code's workaround debounces the focus, which a loaded machine
-   * outlasts); until the content has the focus, a key pressed there is not passed on to the
-   * workbench either (an F1 into a dashboard being restored opened nothing, seen on 1.139).
+   * (microsoft/vscode#75209 and #93950; in the web workbench #204522, #214787: VS Code's
+   * workaround debounces the focus, which a loaded machine outlasts); until the content has the
+   * focus, a key pressed there is not passed on to the workbench either (an F1 into a dashboard
+   * being restored opened nothing, seen on 1.139). Waited for, not worked around by a retry.
    */
   async webviewFocusSettled(page: Page = this.page): Promise<void> {
     const started = Date.now();
