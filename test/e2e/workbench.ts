@@ -225,6 +225,17 @@ export class Workbench {
         );
       })
       .catch((error: Error) => `(the page did not answer: ${error.message})`);
+    const frames: string[] = [];
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame() || frame.isDetached()) continue;
+      const said = await frame
+        .evaluate(
+          () =>
+            `${document.hasFocus() ? 'focused' : 'unfocused'} ${document.readyState} active=${document.activeElement?.tagName ?? 'none'}${document.querySelector('iframe') ? ' (host)' : ''}`,
+        )
+        .catch(() => '?');
+      frames.push(`${frame.name() || 'frame'}: ${said}`);
+    }
     const palette = await this.quickInputState(page).catch(() => '?');
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const file = path.join(SCREENSHOT_DIR, `FOCUS-${label.replace(/[^\w.-]+/g, '-').slice(0, 80)}.png`);
@@ -232,7 +243,7 @@ export class Workbench {
       () => file,
       () => 'none',
     );
-    const report = `${state}; quick input: ${palette}; screenshot: ${shot}`;
+    const report = `${state}; frames [${frames.join('; ')}]; quick input: ${palette}; screenshot: ${shot}`;
     console.log(`    (${label}: ${report})`);
     return report;
   }
@@ -305,8 +316,8 @@ export class Workbench {
   }
 
   /**
-   * When the focus is in a webview (a restored or just opened panel takes it), waits until it
-   * has reached the webview's content. VS Code focuses a webview's content asynchronously, once
+   * When the focus is in a webview (a restored or just opened panel takes it), waits until the
+   * webview's content has loaded. VS Code focuses a webview's content asynchronously, once
    * it has loaded, and a quick input opened meanwhile loses the focus to it and closes
    * (microsoft/vscode#75209 and #93950; in the web workbench #204522, #214787: VS Code's
    * workaround debounces the focus, which a loaded machine outlasts); until the content has the
@@ -317,28 +328,28 @@ export class Workbench {
     const started = Date.now();
     let waited = false;
     await this.waitFor(async () => {
-      const inWebview = await page.evaluate(() => document.activeElement?.matches('iframe.webview') ?? false);
-      if (!inWebview) return true;
-      for (const frame of page.frames()) {
-        if (frame === page.mainFrame() || frame.isDetached()) continue;
-        const content = await frame
-          .evaluate(
-            () =>
-              document.hasFocus() &&
-              document.readyState === 'complete' &&
-              document.activeElement?.tagName !== 'IFRAME' &&
-              !document.querySelector('iframe'),
-          )
-          .catch(() => false);
-        if (content) return true;
-      }
-      waited = true;
-      return false;
-    }, 'the focus to reach the content of the webview that takes it').catch((error: unknown) =>
-      this.failOnScreen('the focus did not reach the webview taking it', 'webview focus', error, page),
+      const focused = (await page.evaluateHandle(() => document.activeElement)).asElement();
+      if (!focused || !(await focused.evaluate((el) => el.matches('iframe.webview')))) return true;
+      // The webview's host page holds its content in #active-frame (#pending-frame while the
+      // content is being written): loaded, VS Code gives it the focus and passes its keys on.
+      const host = await focused.contentFrame();
+      const loaded = await host
+        ?.evaluate(() => {
+          const content = document.querySelector<HTMLIFrameElement>('iframe#active-frame')?.contentDocument;
+          return (
+            !document.querySelector('iframe#pending-frame') &&
+            content?.readyState === 'complete' &&
+            (content.body?.childElementCount ?? 0) > 0
+          );
+        })
+        .catch(() => false);
+      if (!loaded) waited = true;
+      return loaded;
+    }, 'the content of the webview taking the focus to load').catch((error: unknown) =>
+      this.failOnScreen('the webview taking the focus did not load its content', 'webview focus', error, page),
     );
     if (waited)
-      console.log(`    (the focus was on its way into a webview: ${Date.now() - started} ms until its content had it)`);
+      console.log(`    (a webview was taking the focus: ${Date.now() - started} ms until its content had loaded)`);
   }
 
   /** Fails with `what`, the dialogs shown and `focusReport`. */
