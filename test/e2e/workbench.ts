@@ -23,7 +23,7 @@ const SHORT = 15_000;
  * `workbench.quickOpen.closeOnFocusLost: false`: a webview being opened or restored takes the
  * focus late, once its content has loaded, and VS Code then closes a Command Palette or quick
  * pick opened meanwhile (microsoft/vscode#75209, #93950; in the web workbench #204522, #214787).
- * Seen here: the probe's input box lost the focus to the details panel opened a test before.
+ * Seen here: the details panel opened a test before took the focus from the probe's open input box.
  * With it the palette stays open and the test goes on; the extension's own boxes keep
  * `ignoreFocusOut` anyway. Nothing a person sees of the extension changes.
  */
