@@ -688,10 +688,16 @@ export class Workbench {
     await hover.waitFor({ state: 'visible', timeout: SHORT }).catch(async (error: unknown) => {
       throw new Error(`no hover opened over the row: ${await this.focusReport('hover')}`, { cause: error });
     });
-    return (await hover.innerText()).trim();
+    // The tooltip is made by the extension when VS Code asks (resolveTreeItem): until it comes,
+    // the hover says "Loading..." (read once under load on 1.100: the tooltip's own text is the answer).
+    return this.waitFor(async () => {
+      const text = (await hover.innerText()).trim();
+      return /^Loading\W*$/.test(text) ? undefined : text;
+    }, "the row's tooltip in place of Loading...").catch((error: unknown) =>
+      this.failOnScreen("the row's tooltip did not come", 'hover loading', error),
+    );
   }
 
-  /** Waits until no notification toast is on screen (progress notifications close when their work ends). */
   /**
    * Clears the notifications as a person does (Notifications: Clear All Notifications) and
    * waits until no toast is left: VS Code hides an unread toast by itself only after 15 to 20 s.
