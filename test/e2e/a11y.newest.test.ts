@@ -9,9 +9,8 @@ import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { makeSummary } from '../service/seed';
 import { axeViolations, describeViolations } from './axe';
-import { SCREENSHOT_DIR, useWorkbench, type Workbench } from './workbench';
+import { CONTAINER, SCREENSHOT_DIR, useWorkbench, type Workbench } from './workbench';
 
-const CONTAINER = 'Engagements';
 const THEMES = [
   { name: 'Default Dark Modern', slug: 'dark' },
   { name: 'Default Light Modern', slug: 'light' },
@@ -175,14 +174,7 @@ for (const theme of THEMES) {
       const wb = workbench();
       const target = wb.service.store.engagements[3];
       const name = target.name;
-      await wb.page.locator('.monaco-workbench').focus();
-      await wb.page.keyboard.press('Control+Alt+E');
-      await wb.waitForQuickInput('Go to Engagement');
-      await wb.quickInput().fill(target.id);
-      await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: target.id }).first().waitFor();
-      await wb.page.keyboard.press('Enter');
-      let details = await wb.webviewFrame('h1.name', 30_000);
-      await wb.waitFor(async () => (await details.locator('h1.name').textContent()) === target.name, 'its details');
+      let details = await wb.goToEngagement(target.id, target.name);
       await check(wb, details, 'details', theme.slug, 'data');
 
       // A 5,000-character name: the ID, the status and the actions stay on screen; a button shows it whole.

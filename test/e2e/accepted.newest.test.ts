@@ -5,10 +5,8 @@
 // reported as failed, nothing is sent twice. Screenshots land in test-results/e2e/.
 import assert from 'node:assert/strict';
 import { READINGS } from '../service/server';
-import { useWorkbench } from './workbench';
+import { CONTAINER, useWorkbench, VIEW } from './workbench';
 
-const CONTAINER = 'Engagements';
-const VIEW = 'Engagements';
 /** The delayed-202 reading, its delay made long enough to see (and photograph) the pending row. */
 const DELAY_MS = 5_000;
 

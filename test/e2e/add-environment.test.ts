@@ -4,9 +4,7 @@
 // kept (in code-server's SecretStorage) across a reload of the window. The last test also
 // exercises the palette and webview helpers on the usage dashboard.
 import assert from 'node:assert/strict';
-import { useWorkbench } from './workbench';
-
-const CONTAINER = 'Engagements';
+import { CONTAINER, useWorkbench } from './workbench';
 
 describe('Adding the first environment (e2e)', function () {
   this.timeout(120_000);
@@ -57,7 +55,7 @@ describe('Adding the first environment (e2e)', function () {
     const wb = workbench();
     wb.service.clearRequests();
     await wb.page.reload({ waitUntil: 'domcontentloaded' });
-    await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    await wb.windowReady();
     await wb.openViewContainer(CONTAINER);
     const item = wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'Staging' });
     await item.waitFor({ state: 'visible', timeout: 30_000 });

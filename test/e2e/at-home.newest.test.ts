@@ -3,9 +3,8 @@
 // a production environment at 85 % of its calls (two colours, two meanings); and, in a window
 // with no folder open, everything working: nothing the extension does needs a workspace.
 import assert from 'node:assert/strict';
-import { useWorkbench, type Workbench } from './workbench';
+import { CONTAINER, useWorkbench, type Workbench } from './workbench';
 
-const CONTAINER = 'Engagements';
 const WALKTHROUGH = 'Get Started with Engagement & Usage';
 
 function utcPeriod(): string {
@@ -67,14 +66,7 @@ function firstRun(workbench: () => Workbench): void {
     assert.equal(await checked(), false, 'the first step is not done yet');
 
     await first.locator('.monaco-button', { hasText: 'Add Environment' }).click({ timeout: 15_000 });
-    await wb.answerInput('short name', 'Staging');
-    await wb.answerInput('ending in /v1', wb.service.baseUrl);
-    await wb.answerInput('API key', wb.service.keys.admin);
-    await wb.waitFor(
-      async () => (await wb.statusBarItems()).some((i) => i.text.includes('Staging')),
-      'the status bar to show Staging',
-      30_000,
-    );
+    await wb.answerAddEnvironment('Staging', wb.service.baseUrl, wb.service.keys.admin);
     await wb.waitFor(checked, 'the first step to be checked', 15_000);
     await wb.clearNotifications();
     await wb.screenshot('docs-walkthrough');

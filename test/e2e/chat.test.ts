@@ -11,9 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startService } from '../service/server';
-import { required, useWorkbench, type Workbench } from './workbench';
+import { CONTAINER, required, useWorkbench, type Workbench } from './workbench';
 
-const CONTAINER = 'Engagements';
 const UPDATE_TOOL = 'engagementUsage_updateEngagements';
 
 interface ToolReport {
@@ -151,15 +150,7 @@ describe('Chat tools and links (e2e)', function () {
 
   it('a link to another of the user’s environments asks before switching, then opens the engagement there', async () => {
     const wb = workbench();
-    await wb.runCommand('Add Environment');
-    await wb.answerInput('short name', 'Sandbox');
-    await wb.answerInput('ending in /v1', wb.service.baseUrl);
-    await wb.answerInput('API key', wb.service.keys.admin);
-    await wb.waitFor(
-      async () => (await wb.statusBarItems()).some((i) => i.text.includes('Sandbox')),
-      'Sandbox to be the active environment',
-      30_000,
-    );
+    await wb.addEnvironment('Sandbox', wb.service.baseUrl, wb.service.keys.admin);
     const target = wb.service.store.engagements[11];
     await openLink(wb, `environment=Prod&id=${target.id}`);
     const ask = wb.page.locator('.monaco-dialog-box', { hasText: 'Switch to the environment' });
@@ -188,24 +179,8 @@ describe('Chat tools and links (e2e)', function () {
     production.store.setEngagements(staging.store.engagements);
     const signal = `${reportFile}.go`;
     try {
-      await wb.runCommand('Add Environment');
-      await wb.answerInput('short name', 'Production');
-      await wb.answerInput('ending in /v1', production.baseUrl);
-      await wb.answerInput('API key', production.keys.admin);
-      await wb.waitFor(
-        async () => (await wb.statusBarItems()).some((i) => i.text.includes('Production')),
-        'Production to be the active environment',
-        30_000,
-      );
-      await wb.runCommand('Add Environment');
-      await wb.answerInput('short name', 'Staging');
-      await wb.answerInput('ending in /v1', staging.baseUrl);
-      await wb.answerInput('API key', staging.keys.admin);
-      await wb.waitFor(
-        async () => (await wb.statusBarItems()).some((i) => i.text.includes('Staging')),
-        'Staging to be the active environment',
-        30_000,
-      );
+      await wb.addEnvironment('Production', production.baseUrl, production.keys.admin);
+      await wb.addEnvironment('Staging', staging.baseUrl, staging.keys.admin);
       // Beyond the tree's first page, so the confirmation reads its current value from Staging.
       const target = staging.store.engagements.at(-1)!;
       assert.equal(production.store.getEngagement(target.id)?.updatedAt, target.updatedAt);

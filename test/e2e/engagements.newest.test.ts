@@ -8,10 +8,8 @@
 // add-environment, chat, trust and hostile-service files there.
 import assert from 'node:assert/strict';
 import type { Engagement } from '../service/types';
-import { type TreeItem, useWorkbench } from './workbench';
+import { CONTAINER, type TreeItem, useWorkbench, VIEW } from './workbench';
 
-const CONTAINER = 'Engagements';
-const VIEW = 'Engagements';
 const PAGE_SIZE = 25; // the default of engagementUsage.pageSize
 const NEW_NAME = 'Zürich Onboarding Review (e2e)';
 const NEW_TYPE = 'onboarding';
@@ -178,16 +176,8 @@ describe('Engagements view (e2e)', function () {
   it('changes its status from the context menu (right-click → Change Status… → completed)', async () => {
     const wb = workbench();
     wb.service.clearRequests();
+    await wb.changeStatusFromMenu(VIEW, NEW_NAME, 'completed', 'codicon-pass-filled');
     const row = wb.treeRow(VIEW, NEW_NAME);
-    await wb.contextMenu(row, /^Change (Engagement )?Status…$/);
-    await wb.waitForQuickInput(`Status of “${NEW_NAME}”`);
-    await wb.chooseQuickPick('completed');
-
-    await wb.waitFor(
-      async () => (await wb.treeItems(VIEW)).find((r) => r.label === NEW_NAME)?.icons.includes('codicon-pass-filled'),
-      'the completed icon on the new engagement',
-      30_000,
-    );
     const engagement = wb.service.store.engagements.find((e) => e.name === NEW_NAME);
     assert.ok(engagement, 'the service still holds the engagement');
     assert.equal(engagement.status, 'completed');

@@ -5,10 +5,7 @@
 // JSON:API errors, the real input boxes.
 import assert from 'node:assert/strict';
 import { NAME_MAX_LENGTH } from '../service/server';
-import { useWorkbench } from './workbench';
-
-const CONTAINER = 'Engagements';
-const VIEW = 'Engagements';
+import { CONTAINER, useWorkbench, VIEW } from './workbench';
 
 describe('The service says no in its framework’s words (e2e)', function () {
   this.timeout(150_000);

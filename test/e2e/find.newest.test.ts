@@ -3,11 +3,7 @@
 // shows the right count in the view's title; the details panel with its actions (the
 // README's picture); and a key that may only read sees no write action after a reload.
 import assert from 'node:assert/strict';
-import { utcDateTime } from '../integration/support/dates';
-import { useWorkbench } from './workbench';
-
-const CONTAINER = 'Engagements';
-const VIEW = 'Engagements';
+import { CONTAINER, useWorkbench, VIEW } from './workbench';
 
 /** What the view's filter does with a name: case- and accent-insensitive "contains". */
 function fold(text: string): string {
@@ -15,6 +11,20 @@ function fold(text: string): string {
     .normalize('NFD')
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase();
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A pattern for an instant written out in English, in UTC, without Intl: `Nov 19, 2026, 2:03 PM UTC`.
+ * The space before AM/PM is a plain or a narrow no-break one (ICU 72 and later write U+202F).
+ */
+function englishUtc(iso: string): string {
+  const d = new Date(iso);
+  const hours = d.getUTCHours();
+  const minutes = String(d.getUTCMinutes()).padStart(2, '0');
+  const clock = `${hours % 12 || 12}:${minutes}[ \u202f]${hours < 12 ? 'AM' : 'PM'}`;
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}, ${clock} UTC`;
 }
 
 describe('Find and act on any engagement (e2e)', function () {
@@ -109,11 +119,10 @@ describe('Find and act on any engagement (e2e)', function () {
       );
       const fields = await details.locator('table.fields th').allTextContents();
       assert.deepEqual(fields.slice(0, 6), ['ID', 'Type', 'Status', 'Evaluations', 'Created', 'Updated']);
-      // The date as Intl writes it for VS Code's display language (English here), in UTC, and how long ago.
-      const created = utcDateTime('en', engagement.createdAt);
+      // The date as an English reader expects it, in UTC, and how long ago.
       assert.match(
         (await details.locator('table.fields td').nth(4).textContent()) ?? '',
-        new RegExp(`^${created.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((now|.+ ago)\\)$`),
+        new RegExp(`^${englishUtc(engagement.createdAt)} \\((now|.+ ago)\\)$`),
         'a readable date',
       );
       assert.ok(!(await details.locator('body').innerText()).includes('\\-'), 'no Markdown escapes on screen');
@@ -167,11 +176,15 @@ describe('Find and act on any engagement (e2e)', function () {
       // Said at once in the view's title, then the window is reloaded as a person does.
       await wb.page.locator('.part.sidebar', { hasText: 'read-only key' }).first().waitFor({ timeout: 60_000 });
       await wb.clearNotifications();
-      await wb.runCommand('Developer: Reload Window');
-      await wb.page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
-      await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
-      await wb.page.locator('.part.statusbar').waitFor({ timeout: 60_000 });
+      await wb.reloadWindow();
       await wb.openViewContainer(CONTAINER);
+      // The view shows the page saved by the last session, then replaces its rows with the fresh
+      // page: a click on a row being replaced is lost (as for a person). Wait for the fresh page.
+      await wb.waitFor(
+        async () => !/Showing engagements saved/.test(await wb.viewPane(VIEW).innerText()),
+        'the fresh page after the reload',
+        60_000,
+      );
       const again = wb.treeRow(VIEW, first.label);
       await again.waitFor({ timeout: 60_000 });
       await wb.page.locator('.part.sidebar', { hasText: 'read-only key' }).first().waitFor({ timeout: 60_000 });
@@ -184,25 +197,15 @@ describe('Find and act on any engagement (e2e)', function () {
       );
       assert.ok(!titleActions.some((a) => a.startsWith('Create Engagement')), 'no Create in the title');
       // The menu is read once it is on screen (under load it was read while still opening: empty).
-      // Right after a reload the rows are replaced by the fresh page, and a right-click landing
-      // then is lost (CI, once): the row is right-clicked again, at most three times.
       const items = wb.page.locator('.monaco-menu .action-item .action-label');
-      for (let attempt = 1; ; attempt++) {
-        await wb.treeRow(VIEW, first.label).click({ button: 'right', timeout: 15_000 });
-        const opened = await items
-          .first()
-          .waitFor({ timeout: 5_000 })
-          .then(
-            () => true,
-            () => false,
-          );
-        if (opened) break;
-        if (attempt === 3) throw new Error("the row's context menu did not open after three right-clicks");
-        console.log(`    (attempt ${attempt}: the row's context menu did not open; right-clicked again)`);
-        await wb.page.keyboard.press('Escape');
-      }
+      await again.click({ button: 'right', timeout: 15_000 });
+      await items
+        .first()
+        .waitFor({ timeout: 15_000 })
+        .catch((error: unknown) => wb.failOnScreen("the row's context menu did not open", 'context menu', error));
       const menu = await items.allTextContents();
       await wb.page.keyboard.press('Escape');
+      await items.first().waitFor({ state: 'hidden', timeout: 15_000 });
       assert.ok(
         menu.some((m) => m.startsWith('Copy Engagement ID')),
         `the context menu: ${menu.join(', ')}`,
@@ -211,23 +214,10 @@ describe('Find and act on any engagement (e2e)', function () {
         !menu.some((m) => /Rename|Edit|Change/.test(m)),
         `no write action in the context menu: ${menu.join(', ')}`,
       );
-      // After a reload the view shows the saved page, then the fresh one: a click while the
-      // rows are replaced can be lost (in VS Code as for a person), so wait for the fresh page,
-      // and click again, at most twice more, if no details came.
-      await wb.waitFor(
-        async () => !/Showing engagements saved/.test(await wb.viewPane(VIEW).innerText()),
-        'the fresh page after the reload',
-        60_000,
-      );
-      let details: Awaited<ReturnType<typeof wb.webviewFrame>> | undefined;
-      for (let attempt = 1; !details; attempt++) {
-        await wb.treeRow(VIEW, first.label).click({ timeout: 15_000 });
-        try {
-          details = await wb.webviewFrame('h1.name', 20_000);
-        } catch (error) {
-          if (attempt >= 3) throw error;
-        }
-      }
+      await again.click({ timeout: 15_000 });
+      const details = await wb
+        .webviewFrame('h1.name', 30_000)
+        .catch((error: unknown) => wb.failOnScreen('no details after a click on the row', 'row click', error));
       // Copy Link only reads: it stays offered with a read-only key.
       await wb.waitFor(async () => (await details.locator('.actions button').count()) === 4, 'the details actions');
       assert.deepEqual(
@@ -239,17 +229,7 @@ describe('Find and act on any engagement (e2e)', function () {
       await wb.waitForQuickInput('Go to Engagement in Reports');
       await wb.page.keyboard.press('Escape');
       await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
-      // The palette, opened again if the closing quick pick took the first F1 (seen once in CI).
-      for (let attempt = 1; ; attempt++) {
-        await wb.page.locator('.monaco-workbench').focus();
-        await wb.page.keyboard.press('F1');
-        try {
-          await wb.quickInput().waitFor({ state: 'visible', timeout: 5_000 });
-          break;
-        } catch (error) {
-          if (attempt >= 3) throw error;
-        }
-      }
+      await wb.openPalette();
       // The Command Palette: each write command looked for by name, after one that is offered.
       for (const title of ['Create Engagement', 'Rename Engagement', 'Edit Engagement', 'Change Engagement Status']) {
         await wb.quickInput().fill('>Engagements: Copy Engagement ID');

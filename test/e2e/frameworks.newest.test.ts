@@ -10,10 +10,8 @@ import assert from 'node:assert/strict';
 import { currentPeriod } from '../../src/core/period';
 import { type HonoService, startHonoService } from '../frameworks/hono';
 import { type JsonServer, jsonServerRows, startJsonServer } from '../frameworks/jsonServer';
-import { useWorkbench } from './workbench';
+import { CONTAINER, useWorkbench, VIEW } from './workbench';
 
-const CONTAINER = 'Engagements';
-const VIEW = 'Engagements';
 const HONO_KEY = 'hono-e2e-key-7d1c';
 const RECORDS = 60;
 

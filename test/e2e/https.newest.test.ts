@@ -9,10 +9,8 @@
 // on both (https-ca.test.ts); the screens are those of the other e2e files.
 import assert from 'node:assert/strict';
 import { certificatesForRun } from '../../scripts/vscode/tls.mjs';
-import { useWorkbench } from './workbench';
+import { CONTAINER, useWorkbench, VIEW } from './workbench';
 
-const CONTAINER = 'Engagements';
-const VIEW = 'Engagements';
 const trust = certificatesForRun();
 const { key, cert } = trust.certificates.served.good;
 

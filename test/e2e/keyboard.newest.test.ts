@@ -25,22 +25,6 @@ async function focusedOn(frame: Frame, selector: string): Promise<boolean> {
   return frame.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
 }
 
-/**
- * Runs a command from the palette; right after start-up the palette may not list the
- * extension's commands yet (its extension host is still starting): Escape and ask again, bounded.
- */
-async function runListed(wb: Workbench, title: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await wb.runCommand(title);
-      return;
-    } catch (error) {
-      if (attempt >= 4) throw error;
-      await wb.page.keyboard.press('Escape');
-    }
-  }
-}
-
 /** Counts pointer presses in a document (the workbench or a webview's frame); none may come. */
 async function countPointer(target: Frame | Workbench['page']): Promise<void> {
   await target.evaluate(() => {
@@ -68,15 +52,7 @@ describe('Keyboard only (e2e)', function () {
   it('creates an engagement and changes its status from the details panel', async () => {
     const wb = workbench();
     await countPointer(wb.page);
-    await runListed(wb, 'Add Environment');
-    await wb.answerInput('short name', 'Staging');
-    await wb.answerInput('ending in /v1', wb.service.baseUrl);
-    await wb.answerInput('API key', wb.service.keys.admin);
-    await wb.waitFor(
-      async () => (await wb.statusBarItems()).some((i) => i.text.includes('Staging')),
-      'Staging',
-      30_000,
-    );
+    await wb.addEnvironment('Staging', wb.service.baseUrl, wb.service.keys.admin);
 
     await wb.runCommand('Create Engagement');
     await wb.answerInput('Name of the engagement', NAME);
@@ -98,14 +74,7 @@ describe('Keyboard only (e2e)', function () {
       30_000,
     );
 
-    await wb.page.locator('.monaco-workbench').focus();
-    await wb.page.keyboard.press('Control+Alt+E');
-    await wb.waitForQuickInput('Go to Engagement');
-    await wb.quickInput().fill(created.id);
-    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: created.id }).first().waitFor();
-    await wb.page.keyboard.press('Enter');
-    const details = await wb.webviewFrame('h1.name', 30_000);
-    await wb.waitFor(async () => (await details.locator('h1.name').textContent()) === NAME, 'its details');
+    const details = await wb.goToEngagement(created.id, NAME);
     await countPointer(details);
 
     await focusEditor(wb);

@@ -7,10 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type RunningService, startService } from '../service/server';
-import { type Workbench, useWorkbench } from './workbench';
+import { CONTAINER, useWorkbench, VIEW, type Workbench } from './workbench';
 
-const CONTAINER = 'Engagements';
-const VIEW = 'Engagements';
 const PAGE_SIZE = 25;
 /** The service answers this late after the reload: long enough to see what shows before. */
 const LATENCY_MS = 8000;
@@ -30,25 +28,14 @@ function acrossReload(workbench: () => Workbench): void {
 
     // Make room for an editor (the view is not restored as visible), and reload the window.
     await wb.hideSideBar();
-    await wb.runCommand('Developer: Reload Window');
-    await wb.page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
-    await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
-    await wb.page.locator('.part.statusbar').waitFor({ timeout: 30_000 });
+    await wb.reloadWindow();
     wb.service.clearRequests();
     wb.service.setLatency(LATENCY_MS);
 
     // A command that needs no network activates the extension: nothing is read.
-    // After a reload the palette lists the extension's commands once the extension host has
-    // scanned it again; on a loaded machine that took just over the 15 s one attempt waits.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await wb.runCommand('Engagements: Show Logs');
-        break;
-      } catch (error) {
-        if (attempt >= 3) throw error;
-        await wb.page.keyboard.press('Escape');
-      }
-    }
+    // (runCommand waits for VS Code to have registered the extension again: only then does the
+    // palette list its commands.)
+    await wb.runCommand('Engagements: Show Logs');
     await wb.waitFor(
       async () => (await wb.statusBarItems()).some((i) => i.text.includes('Saved')),
       'the environment in the status bar (the extension is active)',

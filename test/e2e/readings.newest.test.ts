@@ -4,10 +4,8 @@
 // page at all: every change typed into the input boxes is shown at once and reported as
 // done; the list is complete or says why not. Screenshots land in test-results/e2e/.
 import assert from 'node:assert/strict';
-import { useWorkbench } from './workbench';
+import { CONTAINER, useWorkbench, VIEW } from './workbench';
 
-const CONTAINER = 'Engagements';
-const VIEW = 'Engagements';
 const TOTAL = 137;
 
 describe('Services that read the contract differently (e2e)', function () {

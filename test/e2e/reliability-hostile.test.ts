@@ -8,10 +8,8 @@ import assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { HOSTILE_TEXT, hostileDetails, hostileEngagements, hostileKeys, hostileSummary } from '../service/hostile';
 import type { Engagement } from '../service/types';
-import { useWorkbench } from './workbench';
+import { CONTAINER, useWorkbench } from './workbench';
 import { displayText, shortLabel } from '../../src/core/text';
-
-const CONTAINER = 'Engagements';
 
 /** What an injection would leave in a document: the flag its scripts set, and the elements it adds. */
 async function injected(target: Page | Frame): Promise<{ pwned: unknown; elements: number }> {

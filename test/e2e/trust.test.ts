@@ -7,9 +7,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { required, useWorkbench } from './workbench';
-
-const CONTAINER = 'Engagements';
+import { CONTAINER, required, useWorkbench } from './workbench';
 
 interface ProbeReport {
   found: boolean;

@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { useWorkbench } from './workbench';
+import { CONTAINER, useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagements';
 const count = (n: number) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }).format(n);
 
 function shiftPeriod(period: string, months: number): string {
@@ -158,9 +157,7 @@ describe('Usage trends, alerts and records (e2e)', function () {
   it('does not raise the alert again after a window reload, nor in a second window', async () => {
     const wb = workbench();
     const reloadedAt = Date.now();
-    await wb.runCommand('Developer: Reload Window');
-    await wb.page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
-    await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    await wb.reloadWindow();
     frame = await wb.webviewFrame('.trend-chart[data-meter="calls"]', 60_000);
     await wb.waitFor(
       () => wb.service.requests.some((r) => r.path === '/v1/usage/summary' && r.at > reloadedAt && r.status === 200),

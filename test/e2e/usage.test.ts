@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import type { KeyUsage, MeterName, UsageSummary } from '../service/types';
-import { useWorkbench } from './workbench';
+import { CONTAINER, useWorkbench } from './workbench';
 
-const CONTAINER = 'Engagements';
 const METERS: readonly MeterName[] = ['calls', 'webhooks', 'storage_gb'];
 const PAGE_SIZE = 25; // the dashboard's default rows per page
 
@@ -362,9 +361,7 @@ describe('Usage dashboard (e2e)', function () {
     await frame.locator('#keys-table th[aria-sort="ascending"]', { hasText: 'Name' }).waitFor({ timeout: 15_000 });
     await waitForPeriod(frame, previous);
 
-    await wb.runCommand('Developer: Reload Window');
-    await wb.page.waitForEvent('load', { timeout: 60_000 }).catch(() => undefined);
-    await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    await wb.reloadWindow();
     frame = await wb.webviewFrame('.meter-card[data-meter="calls"]:not(.skeleton-card)', 60_000);
     await waitForPeriod(frame, previous);
 

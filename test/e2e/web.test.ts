@@ -14,10 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { type HonoService, startHonoService } from '../frameworks/hono';
 import { type RunningService, READINGS, startService } from '../service/server';
-import { required, type Workbench, useWorkbench } from './workbench';
+import { CONTAINER, required, useWorkbench, VIEW, type Workbench } from './workbench';
 
-const CONTAINER = 'Engagements';
-const VIEW = 'Engagements';
 const EXTENSION = 'eus-tools.engagement-usage';
 const NEW_NAME = 'Web Worker Review (e2e)';
 const RENAMED = 'Web Worker Review, renamed (e2e)';
@@ -154,14 +152,7 @@ describe('VS Code for the Web: the extension in the browser web worker (e2e)', f
     const renamed = wb.treeRow(VIEW, RENAMED);
     await renamed.waitFor({ timeout: 30_000 });
 
-    await wb.contextMenu(renamed, /^Change (Engagement )?Status…$/);
-    await wb.waitForQuickInput(`Status of “${RENAMED}”`);
-    await wb.chooseQuickPick('completed');
-    await wb.waitFor(
-      async () => (await wb.treeItems(VIEW)).find((r) => r.label === RENAMED)?.icons.includes('codicon-pass-filled'),
-      'the completed icon on the renamed engagement',
-      30_000,
-    );
+    await wb.changeStatusFromMenu(VIEW, RENAMED, 'completed', 'codicon-pass-filled');
     const held = wb.service.store.engagements.find((e) => e.id === created.id);
     assert.equal(held?.name, RENAMED);
     assert.equal(held?.status, 'completed');
