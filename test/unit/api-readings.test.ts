@@ -3,10 +3,12 @@
 // fields under `meta`) and writes whose answers name no engagement or whose outcome is unknown.
 // Every named reading (test/service/readings.ts) × every road is one table: test/unit/readings.test.ts.
 import assert from 'node:assert/strict';
+import { createClock } from '@sinonjs/fake-timers';
 import { ServiceApi } from '../../src/api/service';
 import { rejectsWith } from './support/apiErrors';
 import { closedPort, startLoopbackServer } from './support/loopback';
 import { useReferenceService } from './support/referenceService';
+import { until } from './support/until';
 import { done } from './support/writes';
 
 const TOTAL = 137;
@@ -154,7 +156,9 @@ describe('paging that follows the service', function () {
 });
 
 describe('writes whose answers name no engagement, and writes whose outcome is unknown', function () {
-  const reference = useReferenceService();
+  /** The service's latency is timed by this clock, which only the tests move. */
+  const clock = createClock();
+  const reference = useReferenceService({ timers: clock });
   const service = reference.service;
   let api: ServiceApi;
   beforeEach(() => (api = reference.api({ timeoutMs: 600, retryLimit: 0 })));
@@ -195,9 +199,10 @@ describe('writes whose answers name no engagement, and writes whose outcome is u
     const sentAt = Date.now();
     const error = await rejectsWith(api.engagements.create({ name: 'Slow create', type: 'onboarding' }), 'timeout');
     assert.equal(error.writeOutcome, 'unknown');
+    assert.ok(!service.store.engagements.some((e) => e.name === 'Slow create'), 'not made when the client gave up');
     // The service carries it out after the client gave up.
-    for (let i = 0; i < 40 && !service.store.engagements.some((e) => e.name === 'Slow create'); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await clock.tickAsync(1500);
+    await until(() => service.store.engagements.some((e) => e.name === 'Slow create'), 'the late create carried out');
     const found = await api.engagements.findCreated({ name: 'Slow create', type: 'onboarding' }, sentAt);
     assert.equal(found?.name, 'Slow create');
     assert.equal(await api.engagements.findCreated({ name: 'Never made', type: 'onboarding' }, sentAt), undefined);
