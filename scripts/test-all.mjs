@@ -95,6 +95,12 @@ function restricted(which) {
 }
 const WIDTH = Math.max(13, ...stages.map((s) => s.name.length + 1));
 
+/**
+ * A line a test prints when it does again what a person does once: allowed only where VS Code
+ * itself is at fault, with its issue named on the line (CONTRIBUTING.md). Counted in the summary.
+ */
+const RETRY_LINE = /^\s*\[retry\] /;
+
 /** Pass/fail counts from a runner's closing lines (mocha's spec reporter or our runners'). */
 function counts(output) {
   const plain = [...output.matchAll(/^\[(?:integration|e2e)\] (\d+) passed, (\d+) failed/gm)].pop();
@@ -117,10 +123,16 @@ function runStage(stage, { hold = '' } = {}) {
     running.add(child);
     let tail = '';
     const held = [];
+    let line = '';
+    let retries = 0;
     const keep = (chunk, stream) => {
       if (hold) held.push(chunk);
       else stream.write(chunk);
-      tail = (tail + chunk.toString('utf8')).slice(-20_000);
+      const text = chunk.toString('utf8');
+      tail = (tail + text).slice(-20_000);
+      const lines = (line + text).split('\n');
+      line = lines.pop();
+      retries += lines.filter((l) => RETRY_LINE.test(l)).length;
     };
     const done = (code) => {
       running.delete(child);
@@ -130,6 +142,7 @@ function runStage(stage, { hold = '' } = {}) {
         ok: code === 0,
         seconds,
         tally: counts(tail),
+        retries: retries + (RETRY_LINE.test(line) ? 1 : 0),
         code,
         stopOnFailure: stage.stopOnFailure,
         output: hold ? `\n=== ${stage.name} (ran ${hold}) ===\n${Buffer.concat(held).toString('utf8')}` : '',
@@ -226,18 +239,26 @@ for (const result of await Promise.all(background.values())) {
 }
 
 const total = { passed: 0, failed: 0 };
+let retries = 0;
 console.log('\n=== summary ===');
 console.log(`${'stage'.padEnd(WIDTH)} result  time      tests`);
 for (const row of rows) {
   total.passed += row.tally?.passed ?? 0;
   // A stage that failed without a failing test (build, lint, a crash) still counts as one failure.
   total.failed += row.ok ? (row.tally?.failed ?? 0) : Math.max(1, row.tally?.failed ?? 0);
-  const tests = row.tally ? `${row.tally.passed} passed, ${row.tally.failed} failed` : '';
+  retries += row.retries ?? 0;
+  const tests = [
+    row.tally && `${row.tally.passed} passed, ${row.tally.failed} failed`,
+    row.retries && `${row.retries} retried`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   console.log(
     `${row.stage.padEnd(WIDTH)} ${(row.ok ? 'PASS' : `FAIL(${row.code})`).padEnd(7)} ${`${row.seconds} s`.padEnd(9)} ${tests}`,
   );
 }
 for (const skipped of stages.filter((s) => !rows.some((r) => r.stage === s.name)))
   console.log(`${skipped.name.padEnd(WIDTH)} not run (${rows.at(-1).stage} failed)`);
+console.log(`\nretries: ${retries} (a "[retry]" line: a gesture done again where VS Code is at fault)`);
 console.log(`\n${total.passed} passed, ${total.failed} failed`);
 process.exit(failed ? 1 : 0);
