@@ -684,10 +684,28 @@ export class Workbench {
     await hover
       .waitFor({ state: 'hidden', timeout: SHORT })
       .catch((error: unknown) => this.failOnScreen('a hover stayed open with the pointer away', 'hover before', error));
+    // The row is marked, to tell afterwards whether the tree drew it anew under the pointer.
+    await row.evaluate((element) => element.setAttribute('data-e2e-hovered', ''));
     await row.locator('.label-name').hover({ timeout: SHORT });
-    await hover.waitFor({ state: 'visible', timeout: SHORT }).catch(async (error: unknown) => {
-      throw new Error(`no hover opened over the row: ${await this.focusReport('hover')}`, { cause: error });
-    });
+    const opened = await hover.waitFor({ state: 'visible', timeout: SHORT }).then(
+      () => true,
+      (error: unknown) => error,
+    );
+    if (opened !== true) {
+      // Seen once in CI (2026-11-28, 1.100, the hostile-data test): no hover in 15 s with the
+      // pointer resting on the row; the cause is not proven. VS Code's hover starts on the
+      // pointer's entering the label: the hand is moved onto the row a second time, said on a
+      // `[retry]` line that `npm test` counts, whether the row was drawn anew meanwhile.
+      const redrawn = (await this.page.locator('[data-e2e-hovered]').count()) === 0;
+      console.log(
+        `    [retry] no hover opened over the row in 15 s (the row ${redrawn ? 'was' : 'was not'} drawn anew): the pointer moved off and onto it again`,
+      );
+      await this.pointerAway();
+      await row.locator('.label-name').hover({ timeout: SHORT });
+      await hover.waitFor({ state: 'visible', timeout: SHORT }).catch(async (error: unknown) => {
+        throw new Error(`no hover opened over the row: ${await this.focusReport('hover')}`, { cause: error });
+      });
+    }
     // The tooltip is made by the extension when VS Code asks (resolveTreeItem): until it comes,
     // the hover says "Loading..." (read once under load on 1.100: the tooltip's own text is the answer).
     return this.waitFor(async () => {
