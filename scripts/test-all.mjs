@@ -101,6 +101,14 @@ const WIDTH = Math.max(13, ...stages.map((s) => s.name.length + 1));
  */
 const RETRY_LINE = /^\s*\[retry\] /;
 
+/**
+ * Mocha's list of failures ("N failing", then each test and its error): kept per stage and
+ * printed again just above the summary, so the end of a CI log, often all a reader gets, names
+ * what failed and why. At most FAILURE_LINES lines a stage, without the stacks' frames.
+ */
+const FAILING_LINE = /^\s*\d+ failing\s*$/;
+const FAILURE_LINES = 60;
+
 /** Pass/fail counts from a runner's closing lines (mocha's spec reporter or our runners'). */
 function counts(output) {
   const plain = [...output.matchAll(/^\[(?:integration|e2e)\] (\d+) passed, (\d+) failed/gm)].pop();
@@ -125,6 +133,8 @@ function runStage(stage, { hold = '' } = {}) {
     const held = [];
     let line = '';
     let retries = 0;
+    const failures = [];
+    let inFailures = false;
     const keep = (chunk, stream) => {
       if (hold) held.push(chunk);
       else stream.write(chunk);
@@ -133,6 +143,13 @@ function runStage(stage, { hold = '' } = {}) {
       const lines = (line + text).split('\n');
       line = lines.pop();
       retries += lines.filter((l) => RETRY_LINE.test(l)).length;
+      for (const l of lines) {
+        if (FAILING_LINE.test(l)) inFailures = true;
+        // The stack's frames are left out: the test's name and its error say enough here.
+        if (inFailures && failures.length < FAILURE_LINES && !/^\s+at /.test(l)) failures.push(l);
+        // Our runners' closing lines end mocha's list.
+        if (/^\[(?:integration|e2e)\] /.test(l)) inFailures = false;
+      }
     };
     const done = (code) => {
       running.delete(child);
@@ -143,6 +160,10 @@ function runStage(stage, { hold = '' } = {}) {
         seconds,
         tally: counts(tail),
         retries: retries + (RETRY_LINE.test(line) ? 1 : 0),
+        // A stage that failed with no list of failures (lint, the type-check, a crash): its last lines.
+        failures: (failures.length ? failures : code === 0 ? [] : tail.trimEnd().split('\n').slice(-25))
+          .join('\n')
+          .trimEnd(),
         code,
         stopOnFailure: stage.stopOnFailure,
         output: hold ? `\n=== ${stage.name} (ran ${hold}) ===\n${Buffer.concat(held).toString('utf8')}` : '',
@@ -240,6 +261,7 @@ for (const result of await Promise.all(background.values())) {
 
 const total = { passed: 0, failed: 0 };
 let retries = 0;
+for (const row of rows.filter((r) => r.failures)) console.log(`\n=== what failed in ${row.stage} ===\n${row.failures}`);
 console.log('\n=== summary ===');
 console.log(`${'stage'.padEnd(WIDTH)} result  time      tests`);
 for (const row of rows) {
