@@ -520,11 +520,8 @@ function printRoads({ roads, vscodeVersion }) {
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const road of roads) {
-    const closed = road.closedByWorkbench
-      ? ` (${road.closedByWorkbench} more closed by the workbench before the end, not counted)`
-      : '';
     for (const [what, runs] of [
-      [`Go to Engagement: all in the quick pick${closed}`, road.goTo],
+      ['Go to Engagement: all in the quick pick', road.goTo],
       ['whole read (`listAll`)', road.read],
     ]) {
       const cpu = runs.every((r) => r.hostCpuMs !== undefined)

@@ -29,6 +29,14 @@ export const USER_SETTINGS = {
   // without their command, the Chat view beside them (its start-up is the suspect): the windows
   // start without it, as a person who closed it has them. 1.100 does not know the setting.
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // A webview being opened or restored takes the focus late, once its content has loaded, and
+  // VS Code then closes a Command Palette or quick pick opened meanwhile (microsoft/vscode#75209,
+  // #93950; in the web workbench #204522, #214787). Seen in the e2e windows (the details panel
+  // opened a test before took the focus from an open input box) and in the integration windows
+  // (Go to Engagement's quick pick closed while the extension host was busy reading). With it the
+  // quick input stays open and the test goes on; the extension's own boxes keep `ignoreFocusOut`
+  // anyway, so nothing a person sees of the extension changes.
+  'workbench.quickOpen.closeOnFocusLost': false,
 };
 
 /**

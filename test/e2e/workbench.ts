@@ -18,16 +18,6 @@ import { poll } from '../poll';
 
 export const SCREENSHOT_DIR = path.resolve(process.env.EUS_E2E_SCREENSHOTS ?? 'test-results/e2e');
 const SHORT = 15_000;
-/**
- * Settings of every e2e window beside the harness's (scripts/vscode/code-server.mjs).
- * `workbench.quickOpen.closeOnFocusLost: false`: a webview being opened or restored takes the
- * focus late, once its content has loaded, and VS Code then closes a Command Palette or quick
- * pick opened meanwhile (microsoft/vscode#75209, #93950; in the web workbench #204522, #214787).
- * Seen here: the details panel opened a test before took the focus from the probe's open input box.
- * With it the palette stays open and the test goes on; the extension's own boxes keep
- * `ignoreFocusOut` anyway. Nothing a person sees of the extension changes.
- */
-const E2E_SETTINGS = { 'workbench.quickOpen.closeOnFocusLost': false };
 
 /** The extension's view container (activity bar) and its view, by their titles. */
 export const CONTAINER = 'Engagements';
@@ -104,7 +94,7 @@ export class Workbench {
         vsix: required('EUS_E2E_VSIX'),
         extraVsix: options.extraVsix,
         env: options.env,
-        settings: { ...E2E_SETTINGS, ...options.settings },
+        settings: options.settings,
         // DNS answers only on loopback: no lookup of a test or of the workbench leaves the machine.
         isolate: true,
       });

@@ -109,8 +109,6 @@ export interface RoadFigures {
   /** Each run of Go to Engagement, and of the client's whole read (`engagements.listAll()`). */
   goTo: RoadCost[];
   read: RoadCost[];
-  /** Go to Engagement runs the workbench closed before every engagement came (run again). */
-  closedByWorkbench: number;
 }
 
 /** Our row of "Extension Activation Stats" in VS Code's perf document (command `perfview.show`). */
