@@ -100,7 +100,7 @@ export function readSetup(options: Pick<ServerOptions, 'env' | 'args'>): Setup {
 }
 
 /** The tools' host over MCP: the one environment the server serves. */
-function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string) => void): ToolHost {
+export function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string) => void): ToolHost {
   const { env, key } = setup;
   const api = new ServiceApi({
     baseUrl: env.baseUrl,

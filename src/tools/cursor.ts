@@ -12,6 +12,8 @@ interface Position {
   query: Record<string, unknown>;
   /** When the set it lists from was read (ms since the epoch). */
   readAt: number;
+  /** How many a page lists: the next page lists as many unless its input says otherwise. */
+  limit: number;
 }
 
 function toBase64Url(text: string): string {
@@ -26,20 +28,26 @@ function fromBase64Url(text: string): string {
 }
 
 export function makeCursor(position: Position): string {
-  return toBase64Url(JSON.stringify({ o: position.offset, q: position.query, t: position.readAt }));
+  return toBase64Url(JSON.stringify({ o: position.offset, q: position.query, t: position.readAt, l: position.limit }));
 }
 
 function readCursor(cursor: string): Position {
   try {
-    const parsed = JSON.parse(fromBase64Url(cursor.trim())) as { o?: unknown; q?: unknown; t?: unknown };
+    const parsed = JSON.parse(fromBase64Url(cursor.trim())) as { o?: unknown; q?: unknown; t?: unknown; l?: unknown };
     if (
       Number.isInteger(parsed.o) &&
+      Number.isInteger(parsed.l) &&
       (parsed.o as number) >= 0 &&
       typeof parsed.q === 'object' &&
       parsed.q !== null &&
       typeof parsed.t === 'number'
     )
-      return { offset: parsed.o as number, query: parsed.q as Record<string, unknown>, readAt: parsed.t };
+      return {
+        offset: parsed.o as number,
+        query: parsed.q as Record<string, unknown>,
+        readAt: parsed.t,
+        limit: parsed.l as number,
+      };
   } catch {
     // said below
   }
@@ -54,7 +62,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * The inputs to list for and where to start: the input's own (from 0), or the cursor's, where
  * the input gives a cursor. `keys` are the inputs a list depends on (its filters and order).
  */
-export function resume<I extends { cursor?: string }>(
+export function resume<I extends { cursor?: string; limit?: number }>(
   input: I,
   keys: ReadonlyArray<keyof I & string>,
 ): { input: I; offset: number; readAt?: number } {
@@ -68,7 +76,11 @@ export function resume<I extends { cursor?: string }>(
         differs.map((k) => `“${k}”`).join(', '),
       ),
     );
-  return { input: { ...input, ...position.query }, offset: position.offset, readAt: position.readAt };
+  return {
+    input: { ...input, ...position.query, limit: input.limit ?? position.limit },
+    offset: position.offset,
+    readAt: position.readAt,
+  };
 }
 
 /** The inputs a cursor lists for: those of `keys` the input gave. */
@@ -95,7 +107,9 @@ export function pageOf<T>(
   const items = found.slice(at.offset, at.offset + at.limit);
   const remaining = Math.max(0, found.length - at.offset - items.length);
   const nextCursor =
-    remaining > 0 ? makeCursor({ offset: at.offset + items.length, query: at.query, readAt: at.readAt }) : undefined;
+    remaining > 0
+      ? makeCursor({ offset: at.offset + items.length, query: at.query, readAt: at.readAt, limit: at.limit })
+      : undefined;
   return {
     items,
     offset: at.offset,

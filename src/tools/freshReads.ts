@@ -28,7 +28,7 @@ export class FreshReads<T> {
 
   constructor(
     private readonly maxAgeMs: () => number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
   /** What `key` holds while fresh, else what `read` gives (shared with the calls reading it now). */
