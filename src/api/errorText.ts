@@ -170,19 +170,24 @@ const FAILED: Record<'server' | 'badResponse' | 'otherPeriod', Words> = {
       error.serverMessage ? `: ${error.serverMessage}` : '',
     ),
   badResponse: (error, _env, place) =>
-    place === 'agent'
-      ? error.writeOutcome === 'applied'
-        ? l10n.t(
-            'The service carried out the change, but its answer could not be read; read the engagement again to see it. Details are in the MCP server’s log (its standard error).',
-          )
-        : l10n.t(
-            'The service answered in a form this server does not understand; details are in the MCP server’s log (its standard error).',
-          )
-      : error.writeOutcome === 'applied'
-        ? l10n.t(
-            'The service carried out the change, but its answer could not be read; refresh to see it. Details are in the log.',
-          )
-        : l10n.t('The service answered in a form this extension does not understand; details are in the log.'),
+    error.tooLargeMb !== undefined
+      ? l10n.t(
+          'The service’s answer was larger than {0} MB, far more than any answer of this service should be; it was not read further and nothing of it was kept.',
+          error.tooLargeMb,
+        )
+      : place === 'agent'
+        ? error.writeOutcome === 'applied'
+          ? l10n.t(
+              'The service carried out the change, but its answer could not be read; read the engagement again to see it. Details are in the MCP server’s log (its standard error).',
+            )
+          : l10n.t(
+              'The service answered in a form this server does not understand; details are in the MCP server’s log (its standard error).',
+            )
+        : error.writeOutcome === 'applied'
+          ? l10n.t(
+              'The service carried out the change, but its answer could not be read; refresh to see it. Details are in the log.',
+            )
+          : l10n.t('The service answered in a form this extension does not understand; details are in the log.'),
   otherPeriod: (error) =>
     l10n.t(
       'The service answered with the figures of {0} when {1} was asked; they are not shown as those of {1}.',

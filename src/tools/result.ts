@@ -101,6 +101,7 @@ export function errorResult(error: unknown, where: FailedIn, ...before: string[]
     requested: error.requested,
     redirect: error.redirect,
     detail: error.detail,
+    tooLargeMb: error.tooLargeMb,
     writeOutcome: error.writeOutcome,
     connection: error.connection,
   });
