@@ -27,7 +27,7 @@ function fromBase64Url(text: string): string {
   return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
-export function makeCursor(position: Position): string {
+function makeCursor(position: Position): string {
   return toBase64Url(JSON.stringify({ o: position.offset, q: position.query, t: position.readAt, l: position.limit }));
 }
 

@@ -4,6 +4,7 @@
 // and the MCP server (src/mcp/server.ts). Their names, input and output schemas, MCP
 // annotations and bounds. Free of `vscode`.
 import { l10n } from '../core/l10n';
+import { SORT_FIELDS } from '../core/query';
 import { STATUS_CLASSES } from '../core/records';
 import {
   type Field,
@@ -35,7 +36,7 @@ export const TOOL_NAMES: readonly ToolName[] = Object.values(Tools);
 export const WRITE_TOOLS: readonly ToolName[] = [Tools.createEngagement, Tools.updateEngagements];
 
 /** The most engagements a result lists (the count of all that matched is given with it). */
-export const MAX_LISTED = 50;
+const MAX_LISTED = 50;
 /** The most engagements one update changes. */
 export const MAX_UPDATED = 50;
 /** The most usage records a result lists. */
@@ -75,7 +76,7 @@ export const INPUTS = {
     createdBefore: date('ISO date: created at or before.'),
     updatedAfter: date('ISO date: updated at or after.'),
     updatedBefore: date('ISO date: updated at or before.'),
-    sort: choice(['updated', 'created', 'name', 'evaluations'] as const),
+    sort: choice(SORT_FIELDS),
     direction: choice(['asc', 'desc'] as const),
     limit: whole(1, MAX_LISTED, 'How many to list (at most 50; the count of all that matched is always given).'),
     cursor,
@@ -248,9 +249,6 @@ export const OUTPUTS = {
     { required: ['environment', 'view', 'billingPeriod'] },
   ),
 } as const satisfies Record<ToolName, Field<unknown>>;
-
-/** What a tool answers beside its text. */
-export type OutputOf<N extends ToolName> = Read<(typeof OUTPUTS)[N]>;
 
 /** What an MCP client is told of each tool: a title, what it does, and MCP's annotations. */
 export interface McpToolText {

@@ -45,10 +45,6 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-export function textResult(...parts: string[]): ToolResult {
-  return { text: bounded(parts), isError: false };
-}
-
 /** An answer with its data: the text, and the same as `structured`. */
 export function dataResult(structured: Record<string, unknown>, ...parts: string[]): ToolResult {
   return { text: bounded(parts), isError: false, structured };
