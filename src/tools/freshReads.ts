@@ -50,8 +50,10 @@ export class FreshReads<T> {
     return this.kept.get(key)?.value;
   }
 
+  /** Forgets what is held, and what is being read: a read started before is not kept (another address, another key). */
   clear(): void {
     this.kept.clear();
+    this.reading.clear();
   }
 
   private start(key: string, read: (signal: AbortSignal, onProgress: Progress) => Promise<T>, message: string) {

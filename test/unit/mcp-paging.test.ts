@@ -240,6 +240,29 @@ describe('Paging, freshness, shared reads, progress and cancellation over MCP (u
     });
     after(() => service.close());
 
+    it('two finds share one read: the one cancelled stops waiting, the other gets the whole set, read once', async () => {
+      const setup = readSetup({ env: { EUS_BASE_URL: service.baseUrl, EUS_API_KEY: service.keys.admin }, args: [] });
+      assert.ok(setup.ok);
+      const host = mcpHost(setup, () => undefined);
+      service.clearRequests();
+      const release = service.holdAnswers();
+      const cancelled = new AbortController();
+      const first = runTool(host, Tools.findEngagements, {}, { signal: cancelled.signal });
+      const second = runTool(host, Tools.findEngagements, { sort: 'name' });
+      await until(() => service.requests.some(isList), 'the first page asked');
+      cancelled.abort();
+      const stopped = await first;
+      assert.equal(stopped.isError, true);
+      assert.match(stopped.text, /Cancelled/);
+      release();
+      const answered = await second;
+      assert.equal(answered.isError, false, answered.text);
+      assert.equal(answered.structured?.total, 120);
+      const read = service.requests.filter(isList).length;
+      await runTool(host, Tools.findEngagements, {});
+      assert.equal(service.requests.filter(isList).length, read, 'kept: the next find reads nothing');
+    });
+
     it('a whole set is reused while fresh, its age said; older than 60 s it is read again', async () => {
       const setup = readSetup({ env: { EUS_BASE_URL: service.baseUrl, EUS_API_KEY: service.keys.admin }, args: [] });
       assert.ok(setup.ok);
