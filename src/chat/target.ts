@@ -159,9 +159,9 @@ export function chatHost(deps: ChatDeps): ToolHost {
     accepted(target, write) {
       if (target.active) void store.track(write);
     },
-    readTrend: (target, current) =>
+    readTrend: (target, current, signal) =>
       deps.readTrend(
-        (p) => target.api.usage.summary(p),
+        (p) => target.api.usage.summary(p, { signal }),
         target.env,
         current,
         (e) => describeError(e, target.env.label),

@@ -129,9 +129,9 @@ export function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string
     known: (t, id) => wholeSets.get(t, id),
     written: (t, engagement, created) => wholeSets.written(t, engagement, created),
     accepted: () => undefined,
-    readTrend: (t, current) =>
+    readTrend: (t, current, signal) =>
       readTrend(
-        (p) => t.api.usage.summary(p),
+        (p) => t.api.usage.summary(p, { signal }),
         undefined,
         current,
         (e) => describeError(e, env.label),

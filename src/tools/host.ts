@@ -63,8 +63,12 @@ export interface ToolHost {
   written(target: Target, engagement: Engagement, created?: boolean): void;
   /** A write accepted for later (202). */
   accepted(target: Target, write: AcceptedWrite): void;
-  /** The 12 periods up to `current`. */
-  readTrend(target: Target, current: string): Promise<{ data: { current: string; points: TrendPoint[] } }>;
+  /** The 12 periods up to `current` (the periods not held read with `signal`). */
+  readTrend(
+    target: Target,
+    current: string,
+    signal?: AbortSignal,
+  ): Promise<{ data: { current: string; points: TrendPoint[] } }>;
   /** A link that opens the engagement where the host can open one. */
   link(target: Target, id: string): string | undefined;
   /** A failure, for the host's log (never the key: the client's messages are redacted). */

@@ -58,7 +58,7 @@ async function summary(host: ToolHost, target: Target, billingPeriod: string, co
   const current = currentPeriod();
   const [read, trend] = await Promise.all([
     target.api.usage.summary(billingPeriod, { signal: context.signal }),
-    host.readTrend(target, current).catch((error: unknown) => ({ error })),
+    host.readTrend(target, current, context.signal).catch((error: unknown) => ({ error })),
   ]);
   const meters = USAGE_METERS.map((name) => ({ name, ...read.usage[name] }));
   const periodIs = when(billingPeriod, current);
