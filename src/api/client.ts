@@ -242,7 +242,8 @@ export class ApiClient {
       call.readingBody = true;
       // Nothing the service answers reaches a reader with the key in it: what is shown,
       // exported or given to a model is read from this text.
-      const text = redactKey(await response.text(), call.key);
+      const signal = init.signal ? AbortSignal.any([init.signal, bodyDeadline.signal]) : bodyDeadline.signal;
+      const text = redactKey(await readBody(response, endpoint, call, signal), call.key);
       call.readingBody = false;
       const unread = new UnreadFields();
       const result = read({ status: response.status, text, headers: response.headers, url }, unread);
@@ -542,6 +543,71 @@ function nextHop(response: Response, hop: Hop, context: RedirectContext): Hop | 
   if (slash !== undefined && !hop.slashResent && [301, 302, 307, 308].includes(response.status))
     return { ...next, slashResent: true };
   return refuse('write');
+}
+
+/**
+ * The most bytes one answer's body may hold: 64 MiB. No answer of this service comes near it (a
+ * page of 1,000 engagements with long descriptions is a few MB; 100,000 engagements sent whole
+ * by a framework that does not page, about 40 MB); an answer past it is an endless or runaway
+ * stream, cut there rather than read into memory.
+ */
+export const MAX_BODY_BYTES = 64 * 2 ** 20;
+
+/**
+ * The body as text, read chunk by chunk and given up past `MAX_BODY_BYTES` (what was read is
+ * dropped, the connection closed). Its time is bounded by `signal` (the body's deadline, or the
+ * caller's cancel): a fetch whose abort does not reach a body already streaming (a fast endless
+ * one kept coming) is stopped here, between two chunks.
+ */
+async function readBody(response: Response, endpoint: Endpoint, call: CallState, signal: AbortSignal): Promise<string> {
+  const tooLarge = async (stop: () => Promise<void>) => {
+    await stop().catch(() => undefined);
+    const write = endpoint.method !== 'GET';
+    return new ApiError(
+      'badResponse',
+      `The answer to ${endpoint.method} ${endpoint.path} was larger than ${MAX_BODY_BYTES / 2 ** 20} MB; it was not read further.`,
+      {
+        endpoint,
+        status: call.status,
+        tooLargeMb: MAX_BODY_BYTES / 2 ** 20,
+        writeOutcome: write ? (response.ok ? 'applied' : 'unknown') : undefined,
+      },
+    );
+  };
+  const declared = Number(response.headers.get('Content-Length') ?? Number.NaN);
+  if (declared > MAX_BODY_BYTES) throw await tooLarge(() => response.body?.cancel() ?? Promise.resolve());
+  if (!response.body) return response.text();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new DOMException('Aborted', 'AbortError'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  let chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        chunks = [];
+        throw await tooLarge(() => reader.cancel());
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    chunks = [];
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  // Decoded whole: a character split between two chunks is read right.
+  const decoder = new TextDecoder();
+  return chunks.map((chunk, i) => decoder.decode(chunk, { stream: i < chunks.length - 1 })).join('');
 }
 
 function parseJson(text: string): unknown {

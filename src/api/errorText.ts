@@ -7,11 +7,17 @@ import { isApiError } from './errors';
 import type { ConnectionFailure, ConnectionProblem } from './network';
 import { currentLocale, l10n } from '../core/l10n';
 
+/**
+ * Who reads the words: a person in VS Code, or an agent (and its user) outside VS Code, where
+ * no view, log channel or VS Code setting exists (the MCP server's environment variables do).
+ */
+export type Place = 'vscode' | 'agent';
+
 /** Words for the user, by kind. Never contains the key (the client's messages are redacted). */
-export function describeError(error: unknown, environmentLabel?: string): string {
+export function describeError(error: unknown, environmentLabel?: string, place: Place = 'vscode'): string {
   if (!isApiError(error)) return error instanceof Error ? error.message : String(error);
   const env = environmentLabel ?? l10n.t('the active environment');
-  return WORDS[error.kind](error, env);
+  return WORDS[error.kind](error, env, place);
 }
 
 /**
@@ -54,8 +60,8 @@ function says(text: string, words: string): boolean {
   return false;
 }
 
-/** The words for one kind, from the error and the environment's label. */
-type Words = (error: ApiError, env: string) => string;
+/** The words for one kind, from the error, the environment's label and who reads them. */
+type Words = (error: ApiError, env: string, place: Place) => string;
 
 /** The key, its scopes, and where it may be sent. */
 const ACCESS: Record<'unauthorized' | 'forbidden' | 'redirected', Words> = {
@@ -107,9 +113,11 @@ const ACCESS: Record<'unauthorized' | 'forbidden' | 'redirected', Words> = {
 
 /** The service answered and refused the request as it was. */
 const REFUSED: Record<'notFound' | 'invalidRequest' | 'conflict' | 'rateLimited', Words> = {
-  notFound: (error) =>
+  notFound: (error, _env, place) =>
     error.endpoint?.path.includes('{id}')
-      ? l10n.t('That engagement no longer exists (404). Refresh the view.')
+      ? place === 'agent'
+        ? l10n.t('That engagement does not exist (404).')
+        : l10n.t('That engagement no longer exists (404). Refresh the view.')
       : l10n.t('The service does not know this address (404). Check the base URL.'),
   invalidRequest: (error) => l10n.t('The request was refused: {0}', refusalReasons(error)),
   // On an update the engagement changed meanwhile; a create has nothing to have changed: what
@@ -133,10 +141,10 @@ const REFUSED: Record<'notFound' | 'invalidRequest' | 'conflict' | 'rateLimited'
 
 /** No (whole) answer came: the connection, the clock, or the user. */
 const UNANSWERED: Record<'network' | 'timeout' | 'cancelled', Words> = {
-  network: (error, env) => {
+  network: (error, env, place) => {
     // With a status, the service answered but the connection broke during the body.
     // The reason is the system's (a code such as ECONNREFUSED), the same in every language.
-    if (error.status === undefined && error.connection) return describeConnection(error.connection, env);
+    if (error.status === undefined && error.connection) return describeConnection(error.connection, env, place);
     return error.status === undefined
       ? l10n.t('Cannot reach the service ({0}).', error.detail ?? '?')
       : l10n.t(
@@ -161,12 +169,25 @@ const FAILED: Record<'server' | 'badResponse' | 'otherPeriod', Words> = {
       error.status ?? 500,
       error.serverMessage ? `: ${error.serverMessage}` : '',
     ),
-  badResponse: (error) =>
-    error.writeOutcome === 'applied'
+  badResponse: (error, _env, place) =>
+    error.tooLargeMb !== undefined
       ? l10n.t(
-          'The service carried out the change, but its answer could not be read; refresh to see it. Details are in the log.',
+          'The service’s answer was larger than {0} MB, far more than any answer of this service should be; it was not read further and nothing of it was kept.',
+          error.tooLargeMb,
         )
-      : l10n.t('The service answered in a form this extension does not understand; details are in the log.'),
+      : place === 'agent'
+        ? error.writeOutcome === 'applied'
+          ? l10n.t(
+              'The service carried out the change, but its answer could not be read; read the engagement again to see it. Details are in the MCP server’s log (its standard error).',
+            )
+          : l10n.t(
+              'The service answered in a form this server does not understand; details are in the MCP server’s log (its standard error).',
+            )
+        : error.writeOutcome === 'applied'
+          ? l10n.t(
+              'The service carried out the change, but its answer could not be read; refresh to see it. Details are in the log.',
+            )
+          : l10n.t('The service answered in a form this extension does not understand; details are in the log.'),
   otherPeriod: (error) =>
     l10n.t(
       'The service answered with the figures of {0} when {1} was asked; they are not shown as those of {1}.',
@@ -302,6 +323,36 @@ function pageOrigin(): string {
 }
 
 /** What went wrong with a connection, and what fixes it; the technical code in brackets. */
-function describeConnection(connection: ConnectionFailure, env: string): string {
-  return SENTENCES[connection.problem](connection.host, connection.code, env, (connection.headers ?? []).join(', '));
+function describeConnection(connection: ConnectionFailure, env: string, place: Place): string {
+  const { problem, host, code } = connection;
+  if (place === 'agent' && problem in AGENT_FIXES) return AGENT_FIXES[problem as keyof typeof AGENT_FIXES](host, code);
+  return SENTENCES[problem](host, code, env, (connection.headers ?? []).join(', '));
 }
+
+/** Outside VS Code, what fixes a connection names the MCP server's environment variables, not VS Code's settings. */
+const AGENT_FIXES: Record<'untrustedCertificate' | keyof typeof PROXY, (host: string, code: string) => string> = {
+  untrustedCertificate: (host, code) =>
+    l10n.t(
+      'The certificate of {0} is issued by an authority this machine does not trust ({1}). If your company inspects HTTPS traffic or the service uses a private certificate authority, give that authority’s certificate to the MCP server in NODE_EXTRA_CA_CERTS (a PEM file), or ask IT.',
+      host,
+      code,
+    ),
+  proxyAuthentication: (host, code) =>
+    l10n.t(
+      'The proxy asks for credentials before it connects to {0} ({1}). Put them in the MCP server’s HTTPS_PROXY (http://user:password@host:port), or ask IT which proxy to use.',
+      host,
+      code,
+    ),
+  proxyRefused: (host, code) =>
+    l10n.t(
+      'The proxy refused to connect to {0} ({1}). Check the MCP server’s HTTPS_PROXY and NO_PROXY, or ask IT to allow this address.',
+      host,
+      code,
+    ),
+  proxyUnreachable: (host, code) =>
+    l10n.t(
+      'The proxy at {0} cannot be reached ({1}). Check the MCP server’s HTTPS_PROXY and that the proxy is running.',
+      host,
+      code,
+    ),
+};

@@ -61,6 +61,8 @@ export interface ApiErrorDetails {
   redirect?: RedirectRefusal;
   /** Technical detail for the log (never shown as the message). */
   detail?: string;
+  /** For `badResponse`: the answer's body was larger than this many MB, and was not read further. */
+  tooLargeMb?: number;
   writeOutcome?: WriteOutcome;
   /** For `network`: what went wrong with the connection, when the code says (see network.ts). */
   connection?: ConnectionFailure;
@@ -81,6 +83,7 @@ export class ApiError extends Error {
   readonly requested?: string;
   readonly redirect?: RedirectRefusal;
   readonly detail?: string;
+  readonly tooLargeMb?: number;
   readonly writeOutcome?: WriteOutcome;
   readonly connection?: ConnectionFailure;
 
@@ -98,6 +101,7 @@ export class ApiError extends Error {
     this.requested = details.requested;
     this.redirect = details.redirect;
     this.detail = details.detail;
+    this.tooLargeMb = details.tooLargeMb;
     this.writeOutcome = details.writeOutcome;
     this.connection = details.connection;
   }

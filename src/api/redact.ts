@@ -58,15 +58,44 @@ export function redactKey(text: string, key: string | undefined): string {
 const INVISIBLE_RUN = new RegExp(`${INVISIBLE}+`, 'gu');
 const INVISIBLE_ONLY = new RegExp(`^${INVISIBLE}+$`, 'u');
 
+// One character percent-encoded as UTF-8, any number of times (`%E2%80%8B`, `%25E2%2580%258B`),
+// as a URL parser writes a character a URL may not hold raw (a redirect's `Location`).
+const PCT = (first: string) => `%(?:25)*${first}[0-9a-fA-F]`;
+const CONTINUATION = `(?:${PCT('[89abAB]')})`;
+// Longest first: `%25E2…` is one character encoded twice, not a `%` and then `E2…`.
+const PERCENT_CHAR = [
+  `${PCT('[fF]')}${CONTINUATION}{3}`,
+  `${PCT('[eE]')}${CONTINUATION}{2}`,
+  `${PCT('[cdCD]')}${CONTINUATION}`,
+  PCT('[0-7]'),
+].join('|');
+
 // A JSON escape (a surrogate pair's two, one `\uXXXX`, a short one such as `\r`, or any other
-// such as `\\`, which is read whole so a backslash after it starts nothing), or a run of
-// invisible characters.
+// such as `\\`, which is read whole so a backslash after it starts nothing), a run of
+// invisible characters, one percent-encoded character (group 5) or an HTML numeric character
+// reference (decimal: group 6; hex: group 7): each skipped when it is an invisible character.
 const ESCAPE_OR_INVISIBLE = new RegExp(
-  `\\\\(?:u([dD][89abAB][0-9a-fA-F]{2})\\\\u([dD][c-fC-F][0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|([bfnrt])|[^])|${INVISIBLE}+`,
+  `\\\\(?:u([dD][89abAB][0-9a-fA-F]{2})\\\\u([dD][c-fC-F][0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|([bfnrt])|[^])|${INVISIBLE}+|(${PERCENT_CHAR})|&#0*(\\d{1,7});?|&#[xX]0*([0-9a-fA-F]{1,6});?`,
   'gu',
 );
 
-const MAYBE_HIDDEN = /[^\x20-\x5b\x5d-\x7e]/;
+// Printable ASCII but the backslash, `%` and `&` holds no invisible character and no escape.
+const MAYBE_HIDDEN = /[^\x20-\x24\x27-\x5b\x5d-\x7e]/;
+
+/** What a percent-encoded character stands for (undefined when its bytes are no UTF-8). */
+function percentDecoded(encoded: string): string | undefined {
+  const bytes = Uint8Array.from(encoded.match(/[0-9a-fA-F]{2}(?=%|$)/g) ?? [], (hex) => parseInt(hex, 16));
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The character a numeric reference names (undefined past Unicode's last). */
+function referenced(code: number): string | undefined {
+  return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+}
 
 interface Visible {
   /** The text without invisible characters, raw or JSON-escaped. */
@@ -85,16 +114,22 @@ function visible(text: string): Visible {
   let kept = '';
   let done = 0;
   for (const match of text.matchAll(ESCAPE_OR_INVISIBLE)) {
-    const [all, high, low, unit, short] = match;
+    const [all, high, low, unit, short, percent, decimal, hex] = match;
     const decoded = high
       ? String.fromCharCode(parseInt(high, 16), parseInt(low, 16))
       : unit
         ? String.fromCharCode(parseInt(unit, 16))
         : short
           ? '\b' // each short escape is a control character
-          : all.startsWith('\\')
-            ? ''
-            : all;
+          : percent
+            ? percentDecoded(percent)
+            : decimal
+              ? referenced(Number(decimal))
+              : hex
+                ? referenced(parseInt(hex, 16))
+                : all.startsWith('\\')
+                  ? ''
+                  : all;
     if (!decoded || !INVISIBLE_ONLY.test(decoded)) continue;
     if (match.index > done) {
       from.push(done);

@@ -7,8 +7,8 @@ import type { Engagement } from '../core/engagement';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { escapeLine, unknownValue } from '../core/engagementText';
 import type { Environment } from '../session/model';
-import { Tools } from '../tools/definitions';
-import { type CreateInput, type UpdateInput, ids, wanted } from '../tools/engagements';
+import { type InputOf, Tools } from '../tools/definitions';
+import { type UpdateInput, ids, wanted } from '../tools/engagements';
 import { ToolRefusal } from '../tools/host';
 import type { ChatDeps, Confirmation } from './deps';
 import { chatHost, confirmationFor, environmentName, findEnvironment, resolveTarget } from './target';
@@ -91,7 +91,10 @@ export function takeConfirmation(deps: ChatDeps, tool: string, input: object): C
 /** How long a confirmation may spend reading current values it does not hold (VS Code gives it 3 s). */
 const PREPARE_READ_MS = 1_500;
 
-export async function prepareCreate(deps: ChatDeps, input: CreateInput): Promise<vscode.PreparedToolInvocation> {
+export async function prepareCreate(
+  deps: ChatDeps,
+  input: InputOf<typeof Tools.createEngagement>,
+): Promise<vscode.PreparedToolInvocation> {
   const refused = refusal(deps, input.environment);
   if (refused) return { invocationMessage: refused };
   const env = findEnvironment(deps, input.environment);

@@ -131,6 +131,7 @@ export function environmentName(env: Environment): string {
 export function chatHost(deps: ChatDeps): ToolHost {
   const { store, wholeSets, services } = deps;
   return {
+    place: 'vscode',
     replaceKey: vscode.l10n.t('(“Engagements: Replace API Key…”)'),
     resolve: (named) => resolveTarget(deps, named),
     labelOf(named) {
@@ -140,16 +141,16 @@ export function chatHost(deps: ChatDeps): ToolHost {
         return undefined;
       }
     },
-    async wholeSet(target, signal) {
-      if (!target.active) return wholeSets.read(target, signal);
-      const maxAge = wholeSetMaxAge();
-      const fresh = store.snapshot().complete && store.age() < maxAge;
-      const loaded = await store.loadAll(maxAge);
+    async wholeSet(target, context) {
+      if (!target.active) return wholeSets.read(target, context);
+      // The tree's store: read once for the tree and the tools, while fresh.
+      const loaded = await store.loadAll(wholeSetMaxAge());
       const shown = store.snapshot();
       if (!loaded)
         throw shown.error instanceof Error ? shown.error : new Error('Reading the engagements was cancelled.');
-      return { items: shown.items, read: !fresh, skipped: shown.skipped };
+      return { items: shown.items, readAt: Date.now() - store.age(), skipped: shown.skipped };
     },
+    records: (target, period, context) => wholeSets.records(target, period, context),
     known: (target, id) => (target.active ? store.get(id) : wholeSets.get(target, id)),
     written(target, engagement, created = false) {
       if (target.active) store.upsert(engagement, created);
@@ -158,9 +159,9 @@ export function chatHost(deps: ChatDeps): ToolHost {
     accepted(target, write) {
       if (target.active) void store.track(write);
     },
-    readTrend: (target, current) =>
+    readTrend: (target, current, signal) =>
       deps.readTrend(
-        (p) => target.api.usage.summary(p),
+        (p) => target.api.usage.summary(p, { signal }),
         target.env,
         current,
         (e) => describeError(e, target.env.label),

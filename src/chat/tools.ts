@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { type ToolName, Tools, WRITE_TOOLS } from '../tools/definitions';
 import { ToolRefusal } from '../tools/host';
-import { runTool, type WriteTarget } from '../tools/run';
+import { readInput, runTool, type WriteTarget } from '../tools/run';
 import type { ChatDeps } from './deps';
 import { prepareCreate, prepareUpdate, refusal, refusalIn, takeConfirmation } from './confirm';
 import { chatHost, confirmedTarget } from './target';
@@ -50,7 +50,13 @@ export async function prepareTool(
   input: Input,
   token: vscode.CancellationToken,
 ): Promise<vscode.PreparedToolInvocation | undefined> {
-  if (name === Tools.createEngagement) return prepareCreate(deps, input);
-  if (name === Tools.updateEngagements) return prepareUpdate(deps, input, token);
-  return undefined;
+  if (!WRITE_TOOLS.includes(name)) return undefined;
+  try {
+    if (name === Tools.createEngagement) return await prepareCreate(deps, readInput(name, input));
+    return await prepareUpdate(deps, readInput(Tools.updateEngagements, input), token);
+  } catch (error) {
+    // The invocation says what does not fit; nothing to confirm.
+    if (error instanceof ToolRefusal) return { invocationMessage: error.message };
+    throw error;
+  }
 }

@@ -10,7 +10,11 @@
 //   EUS_BASE_URL=https://api.example.com/v1 EUS_API_KEY=… node dist/mcp-server.mjs [--allow-writes]
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 import { userAgent } from '../api/client';
 import { logText } from '../api/errors';
 import { describeError } from '../api/errorText';
@@ -19,8 +23,23 @@ import { ServiceApi } from '../api/service';
 import { readTrend } from '../api/usage';
 import { l10n } from '../core/l10n';
 import { parseBaseUrl } from '../core/validation';
-import { INPUT_SCHEMAS, MCP_TOOLS, TOOL_NAMES, type ToolName, Tools, WRITE_TOOLS } from '../tools/definitions';
-import { type Target, type ToolEnvironment, type ToolHost, ToolRefusal, WholeSets } from '../tools/host';
+import {
+  FRESH_MS,
+  INPUT_SCHEMAS,
+  MCP_TOOLS,
+  OUTPUTS,
+  TOOL_NAMES,
+  type ToolName,
+  WRITE_TOOLS,
+} from '../tools/definitions';
+import {
+  type Target,
+  type ToolContext,
+  type ToolEnvironment,
+  type ToolHost,
+  ToolRefusal,
+  WholeSets,
+} from '../tools/host';
 import type { ToolResult } from '../tools/result';
 import { runTool } from '../tools/run';
 
@@ -81,7 +100,7 @@ export function readSetup(options: Pick<ServerOptions, 'env' | 'args'>): Setup {
 }
 
 /** The tools' host over MCP: the one environment the server serves. */
-function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string) => void): ToolHost {
+export function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string) => void): ToolHost {
   const { env, key } = setup;
   const api = new ServiceApi({
     baseUrl: env.baseUrl,
@@ -90,8 +109,9 @@ function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string) => vo
     userAgent: userAgent('eus-tools.engagement-usage', VERSION, 'MCP server'),
   });
   const target: Target = { env, api, active: true };
-  const wholeSets = new WholeSets(() => 60_000);
+  const wholeSets = new WholeSets(() => FRESH_MS);
   return {
+    place: 'agent',
     replaceKey: l10n.t('in the MCP server’s configuration ({0})', ENV.key),
     resolve(named) {
       const asked = typeof named === 'string' ? named.trim() : '';
@@ -104,13 +124,14 @@ function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string) => vo
       return Promise.resolve(target);
     },
     labelOf: () => env.label,
-    wholeSet: (t, signal) => wholeSets.read(t, signal),
+    wholeSet: (t, context) => wholeSets.read(t, context),
+    records: (t, period, context) => wholeSets.records(t, period, context),
     known: (t, id) => wholeSets.get(t, id),
     written: (t, engagement, created) => wholeSets.written(t, engagement, created),
     accepted: () => undefined,
-    readTrend: (t, current) =>
+    readTrend: (t, current, signal) =>
       readTrend(
-        (p) => t.api.usage.summary(p),
+        (p) => t.api.usage.summary(p, { signal }),
         undefined,
         current,
         (e) => describeError(e, env.label),
@@ -143,19 +164,27 @@ export function createServer(options: ServerOptions): Server {
       title: MCP_TOOLS[name].title,
       description: MCP_TOOLS[name].description,
       inputSchema: INPUT_SCHEMAS[name] as { type: 'object' },
+      outputSchema: OUTPUTS[name].schema as { type: 'object' },
       annotations: { title: MCP_TOOLS[name].title, ...MCP_TOOLS[name].annotations },
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name as ToolName;
-    const input = request.params.arguments ?? {};
-    const result = await call(name, input, extra.signal);
+    const context: ToolContext = {
+      signal: extra.signal,
+      progress: progressTo(request.params._meta?.progressToken, extra),
+    };
+    const result = await call(name, request.params.arguments ?? {}, context);
     // Redacted once more at the edge: nothing the server sends holds the key.
-    const text = setup.ok ? redact(result.text, setup.key) : redact(result.text);
-    return { content: [{ type: 'text' as const, text }], isError: result.isError };
+    const hide = (text: string) => (setup.ok ? redact(text, setup.key) : redact(text));
+    return {
+      content: [{ type: 'text' as const, text: hide(result.text) }],
+      ...(result.structured ? { structuredContent: hidden(result.structured, hide) as Record<string, unknown> } : {}),
+      isError: result.isError,
+    };
   });
 
-  async function call(name: ToolName, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  async function call(name: ToolName, input: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
     if (!TOOL_NAMES.includes(name)) return refused(l10n.t('There is no tool “{0}”.', String(name).slice(0, 100)));
     if (!setup.ok || !host)
       return refused(l10n.t('The MCP server is not configured: {0}', setup.ok ? '' : setup.problem));
@@ -165,27 +194,34 @@ export function createServer(options: ServerOptions): Server {
           'This MCP server is read-only: nothing was sent. The user can start it with --allow-writes to create and change engagements.',
         ),
       );
-    if (name === Tools.updateEngagements) {
-      const missing = unversioned(input);
-      if (missing.length)
-        return refused(
-          l10n.t(
-            'Nothing was sent: give in “basedOn” the updatedAt each engagement was read with (read it with {0}), so that a change made since is not written over. Missing for: {1}.',
-            Tools.getEngagement,
-            missing.slice(0, 10).join(', '),
-          ),
-        );
-    }
-    return runTool(host, name, input, { signal });
+    // Over MCP every change is based on the version its agent read: none is written over blindly.
+    return runTool(host, name, input, { ...context, versionsRequired: true });
   }
   return server;
 }
 
-/** The ids of an update whose `basedOn` gives no version: over MCP every change is based on one. */
-function unversioned(input: Record<string, unknown>): string[] {
-  const ids = Array.isArray(input.ids) ? input.ids.filter((id): id is string => typeof id === 'string') : [];
-  const based = input.basedOn && typeof input.basedOn === 'object' ? (input.basedOn as Record<string, unknown>) : {};
-  return ids.filter((id) => typeof based[id.trim()] !== 'string' && typeof based[id] !== 'string');
+/** Progress notifications of a call, when its client sent a progress token (else none). */
+function progressTo(
+  token: string | number | undefined,
+  extra: { sendNotification: (notification: ServerNotification) => Promise<void> },
+): ToolContext['progress'] {
+  if (token === undefined) return undefined;
+  return (done, total, message) =>
+    void extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: done, total, message },
+      })
+      .catch(() => undefined);
+}
+
+/** Every string of a structured answer (keys too) through `hide`. */
+function hidden(value: unknown, hide: (text: string) => string): unknown {
+  if (typeof value === 'string') return hide(value);
+  if (Array.isArray(value)) return value.map((v) => hidden(v, hide));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [hide(k), hidden(v, hide)]));
+  return value;
 }
 
 function refused(text: string): ToolResult {

@@ -12,25 +12,28 @@ import type { Engagement } from '../core/engagement';
 import { LIMITS, mapLimited } from '../core/concurrency';
 import { unknownValue, withUnknownFields } from '../core/engagementText';
 import { l10n } from '../core/l10n';
-import type { SortDirection, SortField } from '../core/query';
-import { SORT_FIELDS, naturalDirection, sortEngagements } from '../core/query';
-import { FIELD_LIMIT, MAX_LISTED, MAX_UPDATED, SINGLE_FIELD_LIMIT, Tools } from './definitions';
-import { type Target, type ToolHost, ToolRefusal } from './host';
-import { clip, dataBlock, errorResult, heading, textResult, type ToolResult } from './result';
+import type { SortField } from '../core/query';
+import { naturalDirection, sortEngagements } from '../core/query';
+import { pageData, pageOf, pageWords, queryOf, resume } from './cursor';
+import { FIELD_LIMIT, type InputOf, MAX_UPDATED, SINGLE_FIELD_LIMIT, Tools } from './definitions';
+import { type Target, type ToolContext, type ToolHost, ToolRefusal } from './host';
+import { clip, dataBlock, dataResult, errorResult, failedIn, heading, type ToolResult, whereFrom } from './result';
 
-export interface FindInput {
-  environment?: string;
-  text?: string;
-  status?: string | string[];
-  type?: string | string[];
-  createdAfter?: string;
-  createdBefore?: string;
-  updatedAfter?: string;
-  updatedBefore?: string;
-  sort?: SortField;
-  direction?: SortDirection;
-  limit?: number;
-}
+type FindInput = InputOf<typeof Tools.findEngagements>;
+
+/** The inputs a list of engagements depends on: a cursor lists for these. */
+const FIND_QUERY = [
+  'environment',
+  'text',
+  'status',
+  'type',
+  'createdAfter',
+  'createdBefore',
+  'updatedAfter',
+  'updatedBefore',
+  'sort',
+  'direction',
+] as const satisfies ReadonlyArray<keyof FindInput>;
 
 function list(value: unknown): string[] {
   const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
@@ -93,93 +96,112 @@ function row(host: ToolHost, target: Target, e: Engagement): Record<string, unkn
   return out;
 }
 
-export async function findEngagements(host: ToolHost, input: FindInput, signal?: AbortSignal): Promise<ToolResult> {
+export async function findEngagements(
+  host: ToolHost,
+  given: FindInput,
+  context: ToolContext = {},
+): Promise<ToolResult> {
+  const { input, offset, readAt: listedFrom } = resume(given, FIND_QUERY);
   const target = await host.resolve(input.environment);
-  const sort = SORT_FIELDS.includes(input.sort as SortField) ? (input.sort as SortField) : 'updated';
-  const direction = input.direction === 'asc' || input.direction === 'desc' ? input.direction : naturalDirection(sort);
-  const limit = Math.min(MAX_LISTED, Math.max(1, Math.floor(Number(input.limit ?? 20)) || 20));
-  const { items, skipped } = await host.wholeSet(target, signal);
+  const sort: SortField = input.sort ?? 'updated';
+  const direction = input.direction ?? naturalDirection(sort);
+  const { items, skipped, readAt } = await host.wholeSet(target, context);
   const found = sortEngagements(matching(items, input), sort, direction);
-  const shown = found.slice(0, limit);
-  const summary =
+  const query = queryOf(input, FIND_QUERY);
+  const page = pageOf(found, { offset, limit: input.limit ?? 20, query, readAt, listedFrom });
+  const statusesSeen = unknownStatuses(items, input.status);
+  const rows = page.items.map((e) => row(host, target, e));
+  return dataResult(
+    {
+      ...whereFrom(target),
+      ...pageData(page),
+      total: items.length,
+      sort,
+      direction,
+      ...(skipped ? { skipped } : {}),
+      ...(statusesSeen ? { statusesSeen } : {}),
+      engagements: rows,
+    },
+    heading(target),
     found.length === 0
       ? l10n.t('No engagement of the {0} matched.', items.length)
       : l10n.t(
-          '{0} of the {1} engagements matched; listing {2}, sorted by {3} ({4}).',
+          '{0} of the {1} engagements matched; listing {2} to {3}, sorted by {4} ({5}).',
           found.length,
           items.length,
-          shown.length,
+          offset + 1,
+          offset + rows.length,
           sort,
           direction,
-        );
-  const hint =
-    found.length > shown.length
+        ),
+    ...pageWords(page),
+    statusesSeen
       ? l10n.t(
-          'More matched than are listed: narrow with text, status, type or a date range (at most {0} are listed).',
-          MAX_LISTED,
+          'No engagement has the status {0}; the statuses they have: {1}.',
+          (input.status ?? []).join(', '),
+          statusesSeen.join(', '),
         )
-      : '';
-  // Rows without an id are not among them: said, so no one takes the list for all there is.
-  const leftOut = !skipped
-    ? ''
-    : skipped === 1
-      ? l10n.t('1 engagement the service sent without an id is left out: it cannot be read or changed.')
-      : l10n.t('{0} engagements the service sent without an id are left out: they cannot be read or changed.', skipped);
-  return textResult(
-    heading(target),
-    summary,
-    hint,
-    leftOut,
-    shown.length ? dataBlock(shown.map((e) => row(host, target, e))) : '',
+      : '',
+    leftOut(skipped),
+    rows.length ? dataBlock(rows) : '',
   );
 }
 
-export interface GetInput {
-  environment?: string;
-  id?: string;
+/** Rows without an id are not among them: said, so no one takes the list for all there is. */
+function leftOut(skipped: number | undefined): string {
+  if (!skipped) return '';
+  return skipped === 1
+    ? l10n.t('1 engagement the service sent without an id is left out: it cannot be read or changed.')
+    : l10n.t('{0} engagements the service sent without an id are left out: they cannot be read or changed.', skipped);
 }
 
-export async function getEngagement(host: ToolHost, input: GetInput): Promise<ToolResult> {
-  const id = typeof input.id === 'string' ? input.id.trim() : '';
-  if (!id || id.length > 200) throw new ToolRefusal(l10n.t('Give the id of one engagement.'));
+/** The statuses the engagements have, when no engagement has any status asked for (a typo, most often). */
+function unknownStatuses(items: readonly Engagement[], asked: readonly string[] | undefined): string[] | undefined {
+  const wanted = list(asked);
+  if (!wanted.length) return undefined;
+  const seen = [...new Set(items.flatMap((e) => (e.status === undefined ? [] : [e.status])))].sort();
+  if (seen.some((status) => wanted.includes(status.toLowerCase()))) return undefined;
+  return seen.slice(0, 50);
+}
+
+export async function getEngagement(
+  host: ToolHost,
+  input: InputOf<typeof Tools.getEngagement>,
+  context: ToolContext = {},
+): Promise<ToolResult> {
+  const id = input.id.trim();
+  if (!id) throw new ToolRefusal(l10n.t('Give the id of one engagement.'));
   const target = await host.resolve(input.environment);
-  const engagement = await target.api.engagements.get(id);
+  const engagement = await target.api.engagements.get(id, { signal: context.signal });
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(withUnknownFields(engagement)))
     fields[key] = typeof value === 'string' ? clip(value, SINGLE_FIELD_LIMIT) : value;
   const link = host.link(target, engagement.id);
   if (link) fields.link = link;
-  return textResult(heading(target), dataBlock(fields));
+  return dataResult({ ...whereFrom(target), engagement: fields }, heading(target), dataBlock(fields));
 }
 
-export interface CreateInput {
-  environment?: string;
-  name?: string;
-  type?: string;
-  description?: string;
-}
+type CreateInput = InputOf<typeof Tools.createEngagement>;
+export type UpdateInput = InputOf<typeof Tools.updateEngagements>;
 
-export interface UpdateInput {
-  environment?: string;
-  ids?: string[];
-  name?: string;
-  description?: string;
-  status?: string;
-  /** For each id, the `updatedAt` it was read with. */
-  basedOn?: Record<string, unknown>;
-}
-
-/** The versions an update was based on, as its input gives them. */
+/**
+ * The versions an update was based on, by id as the tool reads it (trimmed, as `ids` reads
+ * them): an id padded with spaces in `basedOn` is the same id, held to the same version.
+ */
 function basedOn(input: UpdateInput): Map<string, string> {
-  const given = input.basedOn && typeof input.basedOn === 'object' ? Object.entries(input.basedOn) : [];
-  return new Map(given.filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const versions = new Map<string, string>();
+  for (const [key, version] of Object.entries(input.basedOn ?? {})) {
+    const id = key.trim();
+    if (versions.has(id) && versions.get(id) !== version)
+      throw new ToolRefusal(l10n.t('Nothing was sent: “basedOn” gives two versions of “{0}”.', id));
+    versions.set(id, version);
+  }
+  return versions;
 }
 
-export function ids(input: UpdateInput): string[] {
-  const list = Array.isArray(input.ids) ? input.ids : [];
-  const clean = [...new Set(list.filter((id): id is string => typeof id === 'string').map((id) => id.trim()))].filter(
-    (id) => id !== '' && id.length <= 200,
-  );
+/** The ids to change, each once, as the tool reads them (trimmed). */
+export function ids(input: Pick<UpdateInput, 'ids'>): string[] {
+  const clean = [...new Set(input.ids.map((id) => id.trim()))].filter((id) => id !== '');
   if (clean.length === 0) throw new ToolRefusal(l10n.t('Give the ids of the engagements to change.'));
   if (clean.length > MAX_UPDATED)
     throw new ToolRefusal(l10n.t('At most {0} engagements can be changed at once.', MAX_UPDATED));
@@ -188,9 +210,9 @@ export function ids(input: UpdateInput): string[] {
 
 export function wanted(input: UpdateInput, count: number): EngagementChanges {
   const changes: EngagementChanges = {};
-  if (typeof input.name === 'string') changes.name = input.name;
-  if (typeof input.description === 'string') changes.description = input.description;
-  if (typeof input.status === 'string') changes.status = input.status;
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.status !== undefined) changes.status = input.status;
   if (count > 1 && (changes.name !== undefined || changes.description !== undefined))
     throw new ToolRefusal(
       l10n.t('Only the status can be changed for several engagements at once; name and description one at a time.'),
@@ -201,36 +223,38 @@ export function wanted(input: UpdateInput, count: number): EngagementChanges {
 }
 
 /** Creates an engagement in `target` (the one its confirmation named, in VS Code). */
-export async function createEngagement(host: ToolHost, target: Target, input: CreateInput): Promise<ToolResult> {
-  const body = createBody({
-    name: String(input.name ?? ''),
-    type: String(input.type ?? ''),
-    description: input.description,
-  });
+export async function createEngagement(
+  host: ToolHost,
+  target: Target,
+  input: CreateInput,
+  context: ToolContext = {},
+): Promise<ToolResult> {
+  const body = createBody({ name: input.name, type: input.type, description: input.description });
   let outcome: Awaited<ReturnType<typeof target.api.engagements.create>>;
   try {
-    outcome = await target.api.engagements.create(body);
+    outcome = await target.api.engagements.create(body, { signal: context.signal });
   } catch (error) {
     // Said for the environment it was sent to, which need not be the active one.
     host.logFailure(Tools.createEngagement, error);
-    return errorResult(error, { label: target.env.label, replaceKey: host.replaceKey }, heading(target));
+    return errorResult(error, failedIn(host, target.env.label), heading(target));
   }
   if (isAccepted(outcome)) {
     host.accepted(target, outcome);
-    return textResult(
+    return dataResult(
+      { ...whereFrom(target), result: 'accepted', sent: body },
       heading(target),
       l10n.t('The service accepted the new engagement for processing; it does not show it yet.'),
       dataBlock(body),
     );
   }
   host.written(target, outcome.engagement, true);
-  return textResult(
+  const link = host.link(target, outcome.engagement.id);
+  const engagement = { ...withUnknownFields(outcome.engagement), ...(link ? { link } : {}) };
+  return dataResult(
+    { ...whereFrom(target), result: 'created', engagement },
     heading(target),
     l10n.t('Created the engagement.'),
-    dataBlock({
-      ...withUnknownFields(outcome.engagement),
-      link: host.link(target, outcome.engagement.id),
-    }),
+    dataBlock(engagement),
   );
 }
 
@@ -250,12 +274,23 @@ export async function updateEngagements(
   host: ToolHost,
   target: Target,
   input: UpdateInput,
-  versions?: ReadonlyMap<string, string>,
+  options: { versions?: ReadonlyMap<string, string>; versionsRequired?: boolean; signal?: AbortSignal } = {},
 ): Promise<ToolResult> {
   const list = ids(input);
   const changes = wanted(input, list.length);
-  const shown = new Map([...basedOn(input), ...(versions ?? [])]);
-  const outcomes = await mapLimited(list, LIMITS.perEngagement, (id) => updateOne(host, target, id, changes, shown));
+  const shown = new Map([...basedOn(input), ...(options.versions ?? [])]);
+  const missing = list.filter((id) => !shown.has(id));
+  if (options.versionsRequired && missing.length)
+    throw new ToolRefusal(
+      l10n.t(
+        'Nothing was sent: give in “basedOn” the updatedAt each engagement was read with (read it with {0}), so that a change made since is not written over. Missing for: {1}.',
+        Tools.getEngagement,
+        missing.slice(0, 10).join(', '),
+      ),
+    );
+  const outcomes = await mapLimited(list, LIMITS.perEngagement, (id) =>
+    updateOne(host, target, id, changes, shown, options.signal),
+  );
   const rows = outcomes.map((r, i): Outcome =>
     r.status === 'fulfilled' ? r.value : { id: list[i], result: 'failed', error: r.reason },
   );
@@ -268,8 +303,9 @@ async function updateOne(
   id: string,
   wantedChanges: EngagementChanges,
   shown: ReadonlyMap<string, string>,
+  signal?: AbortSignal,
 ): Promise<Outcome> {
-  const fresh = await target.api.engagements.get(id);
+  const fresh = await target.api.engagements.get(id, { signal });
   const confirmed = shown.get(id);
   if (confirmed !== undefined && confirmed !== fresh.updatedAt)
     return { id, result: 'changedMeanwhile', fields: fresh.updatedAt ?? unknownValue() };
@@ -277,7 +313,7 @@ async function updateOne(
   if (!hasChanges(changes)) return { id, result: 'unchanged' };
   let engagement: Engagement;
   try {
-    const outcome = await target.api.engagements.update(id, changes, { expectedUpdatedAt: fresh.updatedAt });
+    const outcome = await target.api.engagements.update(id, changes, { expectedUpdatedAt: fresh.updatedAt, signal });
     if (isAccepted(outcome)) {
       host.accepted(target, outcome);
       return { id, result: 'accepted' };
@@ -286,7 +322,7 @@ async function updateOne(
   } catch (error) {
     if (!isApiError(error) || !error.writeOutcome) throw error;
     // Made, or perhaps made: look before calling it failed.
-    const check = await target.api.engagements.checkUpdate(id, changes).catch(() => undefined);
+    const check = await target.api.engagements.checkUpdate(id, changes, { signal }).catch(() => undefined);
     if (!check?.applied) throw error;
     engagement = check.engagement;
   }
@@ -296,19 +332,27 @@ async function updateOne(
 
 function report(host: ToolHost, target: Target, rows: Outcome[]): ToolResult {
   const count = (kind: Outcome['result']) => rows.filter((r) => r.result === kind).length;
+  const counts = {
+    changed: count('changed'),
+    accepted: count('accepted'),
+    unchanged: count('unchanged'),
+    changedMeanwhile: count('changedMeanwhile'),
+    failed: count('failed'),
+  };
   const summary = l10n.t(
     'Changed {0}, accepted for processing {1}, already so (nothing sent) {2}, changed by someone else since it was read or confirmed (nothing sent) {3}, failed {4}.',
-    count('changed'),
-    count('accepted'),
-    count('unchanged'),
-    count('changedMeanwhile'),
-    count('failed'),
+    counts.changed,
+    counts.accepted,
+    counts.unchanged,
+    counts.changedMeanwhile,
+    counts.failed,
   );
-  const hint = count('changedMeanwhile')
+  const hint = counts.changedMeanwhile
     ? l10n.t('Read the engagements changed meanwhile again and ask the user before changing them.')
     : '';
-  const data = rows.map((r) => {
+  const results = rows.map((r) => {
     const link = host.link(target, r.id);
+    const linked = link ? { link } : {};
     switch (r.result) {
       case 'changed':
         return {
@@ -317,15 +361,24 @@ function report(host: ToolHost, target: Target, rows: Outcome[]): ToolResult {
           name: r.engagement.name ?? unknownValue(),
           status: r.engagement.status ?? unknownValue(),
           updatedAt: r.engagement.updatedAt ?? unknownValue(),
-          link,
+          ...linked,
         };
       case 'failed':
-        return { id: r.id, result: r.result, error: describeError(r.error, target.env.label) };
+        return { id: r.id, result: r.result, error: describeError(r.error, target.env.label, host.place) };
       case 'changedMeanwhile':
-        return { id: r.id, result: r.result, updatedAt: r.fields, link };
+        return { id: r.id, result: r.result, updatedAt: r.fields, ...linked };
       default:
-        return { id: r.id, result: r.result, link };
+        return { id: r.id, result: r.result, ...linked };
     }
   });
-  return textResult(heading(target), summary, hint, dataBlock(data));
+  const answer = dataResult(
+    { ...whereFrom(target), ...counts, results },
+    heading(target),
+    summary,
+    hint,
+    dataBlock(results),
+  );
+  // Nothing asked for was done: no engagement changed, none accepted, none already so.
+  const done = counts.changed + counts.accepted + counts.unchanged;
+  return done === 0 ? { ...answer, isError: true } : answer;
 }

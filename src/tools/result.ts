@@ -4,13 +4,19 @@
 import { ApiError, failsAgain, isApiError } from '../api/errors';
 import { describeError } from '../api/errorText';
 import { l10n } from '../core/l10n';
-import type { Target } from './host';
+import type { Place } from '../api/errorText';
+import type { Target, ToolHost } from './host';
 import { ToolRefusal } from './host';
 
-/** A tool's answer: text for the model; `isError` when it is a failure or a refusal. */
+/**
+ * A tool's answer: text for the model; `isError` when nothing asked for was done (a failure, a
+ * refusal, an update where no engagement could be changed); `structured`: the answer as data
+ * (MCP `structuredContent`, of the tool's output schema in definitions.ts).
+ */
 export interface ToolResult {
   text: string;
   isError: boolean;
+  structured?: Record<string, unknown>;
 }
 
 /** The most characters one result holds. */
@@ -39,8 +45,14 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-export function textResult(...parts: string[]): ToolResult {
-  return { text: bounded(parts), isError: false };
+/** An answer with its data: the text, and the same as `structured`. */
+export function dataResult(structured: Record<string, unknown>, ...parts: string[]): ToolResult {
+  return { text: bounded(parts), isError: false, structured };
+}
+
+/** Where an answer comes from, as data: the first fields of every structured answer. */
+export function whereFrom(target: Target): { environment: string; production: boolean } {
+  return { environment: target.env.label, production: target.env.production === true };
 }
 
 function failure(...parts: string[]): ToolResult {
@@ -65,9 +77,9 @@ export function heading(target: Target): string {
  * none of it reaches the model as words of ours. Never the key (the client redacts it).
  */
 export function errorResult(error: unknown, where: FailedIn, ...before: string[]): ToolResult {
-  const { label } = where;
+  const { label, place } = where;
   if (error instanceof ToolRefusal) return failure(...before, error.message);
-  if (!isApiError(error)) return failure(...before, l10n.t('Failed: {0}', describeError(error, label)));
+  if (!isApiError(error)) return failure(...before, l10n.t('Failed: {0}', describeError(error, label, place)));
   const said = {
     message: error.serverMessage,
     fields: error.fieldErrors,
@@ -85,12 +97,13 @@ export function errorResult(error: unknown, where: FailedIn, ...before: string[]
     requested: error.requested,
     redirect: error.redirect,
     detail: error.detail,
+    tooLargeMb: error.tooLargeMb,
     writeOutcome: error.writeOutcome,
     connection: error.connection,
   });
   return failure(
     ...before,
-    l10n.t('Failed: {0}', describeError(ours, label)),
+    l10n.t('Failed: {0}', describeError(ours, label, place)),
     // A browser refusing the request's headers refuses it later too: no "try again".
     failsAgain(error) ? '' : advice(error.kind, where.replaceKey),
     saidAnything ? l10n.t('What the service said:') : '',
@@ -98,11 +111,16 @@ export function errorResult(error: unknown, where: FailedIn, ...before: string[]
   );
 }
 
-/** Where a failure happened: the environment's label, and how its user replaces its key. */
+/** Where a failure happened: the environment's label, how its user replaces its key, and where the tool runs. */
 export interface FailedIn {
   label?: string;
   /** “(“Engagements: Replace API Key…”)” in VS Code, the server's variable over MCP. */
   replaceKey: string;
+  place: Place;
+}
+
+export function failedIn(host: ToolHost, label: string | undefined): FailedIn {
+  return { label, replaceKey: host.replaceKey, place: host.place };
 }
 
 function advice(kind: string, replaceKey: string): string {

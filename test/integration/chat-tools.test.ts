@@ -70,18 +70,31 @@ describe('Chat: the Language Model Tools', function () {
   // The reference only: every reading's whole set, read and counted, runs in Node
   // (test/unit/readings-paths.test.ts); what the tool says of it is the same for each.
   for (const reading of ['reference'] as const) {
-    it(`finds engagements among 230 over every page, counts them and lists at most 50 (${reading})`, async () => {
+    it(`finds engagements among 230 over every page, counts them, lists 50 at a time and pages by cursor to the last (${reading})`, async () => {
       ctx.service.setReading(READINGS[reading]);
       try {
         ctx.service.store.seedEngagements(230);
         await useEnvironment(ctx, ctx.service.keys.admin);
-        const all = clean(await invoke('findEngagements', { limit: 500 }));
-        assert.match(all, /230 of the 230 engagements matched; listing 50/);
-        assert.match(all, /narrow/);
+        const refused = await invoke('findEngagements', { limit: 500 });
+        assert.match(refused, /Nothing was done: “limit” must be a whole number from 1 to 50, not a number \(500\)\./);
+        const all = clean(await invoke('findEngagements', { limit: 50 }));
+        assert.match(all, /230 of the 230 engagements matched; listing 1 to 50/);
         const rows = data<Row[]>(all);
         assert.equal(rows.length, 50);
         for (const row of rows)
           assert.match(row.link, /^[a-z-]+:\/\/eus-tools\.engagement-usage\/engagement\?environment=Test&id=/);
+        const ids = rows.map((r) => r.id);
+        let text = all;
+        for (let page = 2; page <= 5; page++) {
+          const next = /(\d+) more: to list them, call again with “cursor”: “([^”]+)”\./.exec(text);
+          assert.ok(next, `page ${page - 1} says how to ask for the next: ${text.slice(0, 300)}`);
+          assert.equal(Number(next[1]), 230 - ids.length);
+          text = clean(await invoke('findEngagements', { cursor: next[2] }));
+          ids.push(...data<Row[]>(text).map((r) => r.id));
+        }
+        assert.match(text, /listing 201 to 230.*\nThat is the last of them\./);
+        assert.deepEqual(new Set(ids), new Set(ctx.service.store.engagements.map((e) => e.id)));
+        assert.equal(ids.length, 230, 'each once');
         const completed = ctx.service.store.engagements.filter((e) => e.status === 'completed');
         const found = clean(await invoke('findEngagements', { status: ['completed'], sort: 'name', limit: 50 }));
         assert.match(found, new RegExp(`${completed.length} of the 230 engagements matched`));
@@ -167,11 +180,34 @@ describe('Chat: the Language Model Tools', function () {
     );
     const byKey = clean(await invoke('usage', { view: 'byKey' }));
     assert.ok(!byKey.includes('key_admin'), 'key ids masked');
-    const records = clean(await invoke('usage', { view: 'records', statusClass: '4xx', limit: 80 }));
+    const records = clean(await invoke('usage', { view: 'records', statusClass: '4xx', limit: 50 }));
     const rows = data<Array<Record<string, unknown>>>(records);
     assert.ok(rows.length <= 50);
     assert.match(records, /usage records of .* matched/);
     assert.match(await invoke('usage', { billingPeriod: 'March' }), /YYYY-MM/);
+  });
+
+  it('reads inputs strictly, in VS Code’s words: a number for a name refused before any confirmation, a missing engagement to refresh', async () => {
+    ctx.service.store.seedEngagements(5);
+    await useEnvironment(ctx, ctx.service.keys.admin);
+    ctx.service.clearRequests();
+    const prepared = await chat().prepare('engagementUsage_createEngagement', { name: 42, type: 'onboarding' });
+    assert.equal(prepared?.confirmationMessages, undefined, 'nothing to confirm');
+    const said = prepared?.invocationMessage;
+    assert.match(typeof said === 'string' ? said : (said?.value ?? ''), /“name” must be a string, not a number \(42\)/);
+    const created = await invoke('createEngagement', { name: 42, type: 'onboarding' });
+    assert.match(created, /^Nothing was done: “name” must be a string, not a number \(42\)\./);
+    const id = await invoke('getEngagement', { id: 17 });
+    assert.match(id, /Ids are strings/);
+    const page = await invoke('findEngagements', { page: 2 });
+    assert.match(page, /“page” is not an input of this tool.*give “cursor”/);
+    assert.deepEqual(
+      ctx.service.requests.filter((r) => r.method !== 'GET'),
+      [],
+      'nothing sent',
+    );
+    const missing = await invoke('getEngagement', { id: 'no-such-engagement' });
+    assert.match(missing, /That engagement no longer exists \(404\)\. Refresh the view\./);
   });
 
   it('a read-only key gets no confirmation for a write, and the scope said in words', async () => {

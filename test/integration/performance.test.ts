@@ -510,12 +510,12 @@ describe('Performance', function () {
       await service.clearRequests();
       const started = performance.now();
       const result = await vscode.lm.invokeTool('engagementUsage_findEngagements', {
-        input: { status: 'active', sort: 'name', limit: 50 },
+        input: { status: ['active'], sort: 'name', limit: 50 },
         toolInvocationToken: undefined,
       });
       const ms = performance.now() - started;
       const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-      const counted = /(\d+) of the 10000 engagements matched; listing 50/.exec(text);
+      const counted = /(\d+) of the 10000 engagements matched; listing 1 to 50/.exec(text);
       assert.ok(counted, text.slice(0, 400));
       matched = Number(counted[1]);
       const requests = (await service.requests()).filter((r) => r.method === 'GET' && r.path === '/v1/engagements');

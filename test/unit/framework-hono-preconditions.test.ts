@@ -91,7 +91,7 @@ describe('Hono 4 with django-cors-headers’ default CORS: conditional headers o
     assert.doesNotMatch(words, /Retry/);
     assert.ok(failsAgain(error), 'neither Retry nor Edit is offered');
     // The chat tools and the MCP server tell an agent the same, and not to try again later.
-    const told = errorResult(error, { label: 'Staging', replaceKey: 'EUS_API_KEY' }).text;
+    const told = errorResult(error, { label: 'Staging', replaceKey: 'EUS_API_KEY', place: 'vscode' }).text;
     assert.match(told, /add If-Match to Access-Control-Allow-Headers/);
     assert.doesNotMatch(told, /try again/i);
     assert.equal(error.writeOutcome, 'unknown', 'checked before anything is said of the change');

@@ -109,6 +109,26 @@ describe('redact: a key split by invisible characters (issue 34)', () => {
         assert.ok(!seen(shown).includes(secret), `${name}: ${JSON.stringify(shown)}`);
     });
 
+  for (const [name, ch] of INVISIBLES)
+    it(`${name}: inside a percent-encoded URL (a redirect's Location as the URL parser writes it), once or twice, or as an HTML reference: no key`, () => {
+      const location = new URL(`https://api.example.com/v1/next?token=${splitKey(key, ch)}`).href;
+      assert.ok(!location.includes(splitKey(key, ch)), 'the URL parser percent-encoded the invisible character');
+      const twice = location.replace(/%/g, '%25');
+      const html = `echo ${splitKey(key, `&#${ch.codePointAt(0)};`)} and ${splitKey(key, `&#x${ch.codePointAt(0)?.toString(16)};`)}`;
+      for (const text of [location, twice, html]) {
+        const out = redact(text, key);
+        assert.match(out, /\[redacted\]/, `${name}: ${out}`);
+        const decoded = decodeURIComponent(decodeURIComponent(out)).replace(/&#x?[0-9a-f]+;/gi, '');
+        assert.ok(!seen(decoded).includes(secret), `${name}: ${out}`);
+      }
+      assert.equal(redact(location, key), 'https://api.example.com/v1/next?token=[redacted]');
+    });
+
+  it('percent-encoded characters that show something, between the key’s, are kept: the key is not there', () => {
+    const text = `https://x.invalid/?a=${splitKey(key, '%41')}`;
+    assert.equal(redact(text, key), text);
+  });
+
   it('a key with an invisible character of its own (pasted so) is found with or without it', () => {
     const pasted = `key_admin.demo-ad\u200Bmin-7f3a9c`;
     assert.equal(redact(`a ${key} b`, pasted), 'a [redacted] b');

@@ -167,6 +167,33 @@ describe('Trust boundaries (unit)', function () {
         }
       });
 
+      it('a Location holding the key split by invisible characters, which the URL parser percent-encodes, is said with the key redacted (issue 47)', async () => {
+        const other = await startLoopbackServer();
+        const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 5_000 });
+        const key = service.keys.admin;
+        const secret = key.slice(key.indexOf('.') + 1);
+        try {
+          for (const ch of ['\u200B', '\u2060', '\u{E0041}', '\uFEFF']) {
+            const split = Array.from(key).join(ch);
+            // As a framework writes it: a header holds no raw U+200B, so the URL is percent-encoded.
+            const location = new URL(`${other.origin}/v1/x?k=${split}`).href;
+            assert.ok(location.includes('%'), location);
+            service.faults.add({ kind: 'redirect', status: 302, location, times: 1 });
+            const error = await rejection(api.engagements.list());
+            assert.equal(error.kind, 'redirected', error.message);
+            assert.equal(error.location, `${other.origin}/v1/x?k=[redacted]`);
+            const shown = decodeURIComponent(`${error.message} ${error.location ?? ''}`).replace(
+              /\p{Cf}|\p{Default_Ignorable_Code_Point}/gu,
+              '',
+            );
+            assert.ok(!shown.includes(secret), shown);
+          }
+          assert.deepEqual(other.received, [], 'the other address received nothing');
+        } finally {
+          await other.close();
+        }
+      });
+
       it('redirects (301, 302, 303, 307, 308) to another host are never followed with the key; a Location holding the key is said with the key redacted', async () => {
         const other = await startLoopbackServer();
         const api = new ServiceApi({ baseUrl: service.baseUrl, getKey: () => service.keys.admin, timeoutMs: 5_000 });
