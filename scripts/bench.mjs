@@ -19,7 +19,8 @@
 //   - in the browser (the e2e suite, the packaged extension): sorting 10,000 engagements and
 //     Go to Engagement over them, from the key press to the rows on screen;
 //   - sizes of the bundles as shipped in the .vsix (minified and gzip) and of the .vsix;
-//   - Node heap of 10,000 engagements read by the client.
+//   - Node heap of 10,000 engagements read by the client;
+//   - the breakdown of a period of 10,000 usage records: requests, time to read and to group, heap.
 // Options (environment): BENCH_SKIP_VSCODE=1 leaves the VS Code part out (the extension host
 // and the browser); BENCH_SKIP_BROWSER=1 only the browser's; BENCH_GREP=pattern runs only those
 // tests of the Performance suite (e.g. 'Performance (makes no request|.* over )' for activation
@@ -116,6 +117,10 @@ const vsixBytes = fs.statSync(vsix).size;
 const listing = JSON.parse(run(process.execPath, ['out/test/bench/bench.js']).trim().split('\n').pop());
 // Memory of the client alone.
 const memory = JSON.parse(run(process.execPath, ['--expose-gc', 'out/test/bench/memory.js']).trim().split('\n').pop());
+// The breakdown of a period of 10,000 records: read whole, grouped, day by day.
+const breakdown = JSON.parse(
+  run(process.execPath, ['--expose-gc', 'out/test/bench/breakdown.js']).trim().split('\n').pop(),
+);
 
 // Inside VS Code.
 let perf;
@@ -457,6 +462,12 @@ for (const [key, service] of [
 row(
   'Node heap of 10,000 engagements read by the client',
   `${mb(memory.heapBeforeMb)} → ${mb(memory.heapAfterMb)} (+${mb(memory.heapAfterMb - memory.heapBeforeMb)})`,
+  '',
+  '',
+);
+row(
+  `Breakdown of a period of ${breakdown.records.toLocaleString('en-US')} records (${breakdown.latencyMs} ms latency, the service in the same process): read whole (requests, time), then grouped by key, by endpoint with units summed and day by day; Node heap`,
+  `${breakdown.requests} requests, read ${ms(breakdown.readMs)}, grouped ${ms(breakdown.groupMs)}; ${mb(breakdown.heapBeforeMb)} → ${mb(breakdown.heapAfterMb)} (+${mb(breakdown.heapAfterMb - breakdown.heapBeforeMb)})`,
   '',
   '',
 );

@@ -7,9 +7,9 @@ import type { OpenRecord } from './records';
 import { groupValue, keyColumn, timeColumn, utcDay } from './records';
 
 /** Groups shown by name; the rest are one "other" group. */
-export const TOP_GROUPS = 8;
+const TOP_GROUPS = 8;
 /** A day is marked when it has at least this many times the usual day's records. */
-export const SPIKE_FACTOR = 3;
+const SPIKE_FACTOR = 3;
 /** Records read for a breakdown at most (500 requests of 100): a period past it is broken down as far as read, and says so. */
 export const BREAKDOWN_CAP = 50_000;
 
@@ -112,7 +112,7 @@ const tidy = (n: number): number => Math.round(n * 1000) / 1000;
 /** The column naming an HTTP method (`method`, `http_method`, `httpMethod`, `verb`), if any. */
 const norm = (c: string) => c.toLowerCase().replace(/[^a-z]/g, '');
 
-export function methodColumn(columns: readonly string[]): string | undefined {
+function methodColumn(columns: readonly string[]): string | undefined {
   for (const wanted of ['method', 'httpmethod', 'verb']) {
     const found = columns.find((c) => norm(c) === wanted);
     if (found) return found;
@@ -121,7 +121,7 @@ export function methodColumn(columns: readonly string[]): string | undefined {
 }
 
 /** The column naming the endpoint called (`endpoint`, `path`, `route`, `url`), if any. */
-export function endpointColumn(columns: readonly string[]): string | undefined {
+function endpointColumn(columns: readonly string[]): string | undefined {
   for (const wanted of ['endpoint', 'path', 'route', 'url', 'uri']) {
     const found = columns.find((c) => norm(c) === wanted);
     if (found) return found;
@@ -130,7 +130,7 @@ export function endpointColumn(columns: readonly string[]): string | undefined {
 }
 
 /** A marked day's largest group: the key, method and endpoint most of its records share. */
-export interface DayCause {
+interface DayCause {
   key?: string;
   method?: string;
   endpoint?: string;

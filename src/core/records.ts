@@ -419,7 +419,7 @@ const CONTRACT_FIELDS: ReadonlyMap<string, string> = new Map(
  * spelled otherwise (`key_id` → `keyId`, `last_used_at` → `lastUsedAt`), else the name as the
  * service sent it (`http_method` stays), so exports of two services line up.
  */
-export function exportName(field: string): string {
+function exportName(field: string): string {
   return CONTRACT_FIELDS.get(field.toLowerCase().replace(/[^a-z]/g, '')) ?? field;
 }
 

@@ -90,9 +90,7 @@ export class Dashboard {
     return {
       ...this.state,
       ...(data ? { details: { ...this.state.details, data: recordsShown(data, this.keysByMask) } } : {}),
-      ...(keys && perKey
-        ? { keys: { ...this.state.keys, data: { ...keys, ...perKey } } as typeof this.state.keys }
-        : {}),
+      ...(keys && perKey ? { keys: { ...this.state.keys, data: { ...keys, ...perKey } } } : {}),
     };
   }
 
@@ -289,8 +287,10 @@ export class Dashboard {
     const column = this.state.breakdown?.data?.breakdown.column;
     if (!group || column === undefined || group.column !== column || column !== keyColumnOf(this.state)) return filter;
     const key = this.keysByMask.get(group.value) ?? this.groupKeys.get(group.value);
-    const { group: _dropped, ...rest } = filter;
-    return key ? { ...rest, keyId: key.keyId } : filter;
+    if (!key) return filter;
+    const rest = { ...filter };
+    delete rest.group;
+    return { ...rest, keyId: key.keyId };
   }
 
   /** Masked ids of the breakdown's key groups → the key (ids the per-key table does not list, too). */

@@ -497,6 +497,7 @@ const TEXTS: { readonly [K in UiStringKey]: () => string } = {
   dailyBar: () => vscode.l10n.t('{0}: {1} records'),
   dailyMarked: () => vscode.l10n.t('{0}: {1}× the usual day'),
   dailyCauseKey: () => vscode.l10n.t('{0} % from key {1}'),
+  dailyCauseKeyCall: () => vscode.l10n.t('{0} % from key {1} on {2}'),
   dailyCauseCall: () => vscode.l10n.t('{0} % from {1}'),
   dailyUndated: () => vscode.l10n.t('{0} records have no readable time and are in no bar.'),
   filterGroup: () => vscode.l10n.t('{0}: {1}'),

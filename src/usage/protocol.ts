@@ -281,6 +281,7 @@ export const UI_STRING_KEYS = [
   'dailyBar',
   'dailyMarked',
   'dailyCauseKey',
+  'dailyCauseKeyCall',
   'dailyCauseCall',
   'dailyUndated',
   'filterGroup',

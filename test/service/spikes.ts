@@ -27,6 +27,8 @@ export interface PlantedPeriod {
   /** Days of the month with records (1 … days); default the whole month. */
   days?: number;
   spikes?: readonly PlantedSpike[];
+  /** No record is later than this (the service's clock: today's records are of its hours so far). */
+  now?: Date;
   /** The calls meter's included amount; default the steady calls of the whole month. */
   included?: number;
   seed?: number;
@@ -54,7 +56,9 @@ export function plantPeriod(store: ServiceStore, plan: PlantedPeriod): SeededDet
   const days = plan.days ?? Math.round((end - start) / DAY);
   const records: SeededDetail[] = [];
   const add = (day: number, keyId: string, call: { method: string; endpoint: string }) => {
-    const at = start + (day - 1) * DAY + Math.floor(rng() * DAY);
+    const from = start + (day - 1) * DAY;
+    const span = Math.max(1, Math.min(DAY, (plan.now?.getTime() ?? Infinity) - from));
+    const at = from + Math.floor(rng() * span);
     records.push({
       id: randomId(rng, 'req_', 12),
       timestamp: new Date(at).toISOString(),

@@ -206,24 +206,27 @@ function groupsTable(data: BreakdownData): HTMLElement {
 }
 
 /** "Nov 17: 4.1× the usual day, 62 % from key CI pipeline on POST /v1/engagements". */
-export function markedDayText(bar: DayBar): string {
+function markedDayText(bar: DayBar): string {
   const head = t('dailyMarked', dayLabel(bar.day), ratio(bar.ratio ?? 0));
   const cause = bar.cause;
   if (!cause) return head;
   const call = [cause.method, cause.endpoint].filter((x) => x !== undefined && x !== '').join(' ');
   const share = String(Math.round(cause.share * 100));
   const tail =
-    cause.key !== undefined
-      ? t('dailyCauseKey', share, call ? `${cause.key} · ${call}` : cause.key)
-      : t('dailyCauseCall', share, call);
+    cause.key === undefined
+      ? t('dailyCauseCall', share, call)
+      : call
+        ? t('dailyCauseKeyCall', share, cause.key, call)
+        : t('dailyCauseKey', share, cause.key);
   return `${head}, ${tail}`;
 }
 
-function dayBars(data: BreakdownData): HTMLElement[] {
+/** One bar a day, its height the day's records; a marked day in another colour with a mark. */
+function barsOf(data: BreakdownData): HTMLElement {
   const { daily } = data;
   const max = Math.max(1, ...daily.days.map((d) => d.count));
   const locale = getLocale();
-  const bars = h(
+  return h(
     'div',
     { class: 'days', attrs: { role: 'group', 'aria-label': t('dailyHeading', daily.timeZone), id: 'daily-bars' } },
     ...daily.days.map((bar) => {
@@ -243,6 +246,37 @@ function dayBars(data: BreakdownData): HTMLElement[] {
       );
     }),
   );
+}
+
+/** The marked days in words, each a button that filters the records to it. */
+function markedList(data: BreakdownData): HTMLElement | null {
+  const marked = data.daily.days.filter((d) => d.marked);
+  if (marked.length === 0) return null;
+  return h(
+    'ul',
+    { class: 'marked-days', attrs: { id: 'marked-days' } },
+    ...marked.map((bar) =>
+      h(
+        'li',
+        {},
+        h(
+          'button',
+          {
+            class: 'link',
+            focusKey: `marked-${bar.day}`,
+            attrs: { type: 'button', 'data-day': bar.day },
+            on: { click: () => send({ type: 'setFilter', filter: { day: bar.day } }) },
+          },
+          markedDayText(bar),
+        ),
+      ),
+    ),
+  );
+}
+
+function dayBars(data: BreakdownData): HTMLElement[] {
+  const { daily } = data;
+  const locale = getLocale();
   const first = daily.days[0];
   const last = daily.days[daily.days.length - 1];
   const axis = h(
@@ -253,36 +287,15 @@ function dayBars(data: BreakdownData): HTMLElement[] {
   );
   const usual =
     daily.usual > 0 ? t('dailyUsual', formatCount(daily.usual, locale), String(daily.factor)) : t('dailyNoUsual');
-  const marked = daily.days.filter((d) => d.marked);
-  return [
+  const parts: Array<HTMLElement | null> = [
     h('h3', {}, t('dailyHeading', daily.timeZone)),
     h('p', { class: 'hint', attrs: { id: 'daily-usual' } }, usual),
-    bars,
+    barsOf(data),
     axis,
-    marked.length > 0
-      ? h(
-          'ul',
-          { class: 'marked-days', attrs: { id: 'marked-days' } },
-          ...marked.map((bar) =>
-            h(
-              'li',
-              {},
-              h(
-                'button',
-                {
-                  class: 'link',
-                  focusKey: `marked-${bar.day}`,
-                  attrs: { type: 'button', 'data-day': bar.day },
-                  on: { click: () => send({ type: 'setFilter', filter: { day: bar.day } }) },
-                },
-                markedDayText(bar),
-              ),
-            ),
-          ),
-        )
-      : null,
+    markedList(data),
     daily.undated > 0 ? h('p', { class: 'hint' }, t('dailyUndated', formatCount(daily.undated, locale))) : null,
-  ].filter((x): x is HTMLElement => x !== null);
+  ];
+  return parts.filter((x): x is HTMLElement => x !== null);
 }
 
 export function renderBreakdown(state: DashboardState): HTMLElement[] {
