@@ -104,10 +104,15 @@ export const INPUT_SCHEMAS: Record<ToolName, Schema> = {
       environment: ENVIRONMENT,
       view: {
         type: 'string',
-        enum: ['summary', 'byKey', 'records'],
+        enum: ['summary', 'byKey', 'records', 'breakdown'],
         description:
-          'summary: meters, the estimate for the current period and the 12-period trend; byKey: calls per API key; records: the usage records, filtered.',
+          'summary: meters, the estimate for the current period and the 12-period trend; byKey: calls per API key; records: the usage records, filtered; breakdown: where the calls went (by a column, or by day) and the days far above the usual day.',
       },
+      by: {
+        type: 'string',
+        description: 'breakdown: a column of the records to group by (default the key), or "day".',
+      },
+      sum: { type: 'string', description: 'breakdown: a numeric column of the records to sum per group (e.g. units).' },
       billingPeriod: { type: 'string', description: 'YYYY-MM; omit for the current period.' },
       key: { type: 'string', description: 'records: the name or id of an API key.' },
       statusClass: { type: 'string', enum: ['2xx', '3xx', '4xx', '5xx'] },
@@ -155,7 +160,7 @@ export const MCP_TOOLS: Record<ToolName, McpToolText> = {
   [Tools.usage]: {
     title: 'API usage',
     description:
-      'Reads API usage. view=summary: the meters (calls, webhooks, storage_gb: used, included, overage) of a billing period (YYYY-MM, default current), for the current period an estimate of the period’s end at the current pace (an estimate, not the service’s figure), and the last 12 periods. view=byKey: calls per API key (ids masked). view=records: the usage records of the period filtered by key, status class (2xx-5xx) and endpoint, at most 50 with the count of all that matched.',
+      'Reads API usage. view=summary: the meters (calls, webhooks, storage_gb: used, included, overage) of a billing period (YYYY-MM, default current), for the current period an estimate of the period’s end at the current pace (an estimate, not the service’s figure), and the last 12 periods. view=byKey: calls per API key (ids masked). view=records: the usage records of the period filtered by key, status class (2xx-5xx) and endpoint, at most 50 with the count of all that matched. view=breakdown: the period\u2019s records grouped by a column (by=, default the key; by=day for a count per UTC day) with a count, a sum (sum=) and each share, and the days far above the usual (median) day with their largest group.',
     annotations: READ,
   },
 };

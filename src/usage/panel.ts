@@ -511,7 +511,7 @@ const TEXTS: { readonly [K in UiStringKey]: () => string } = {
   keyBudget: () => vscode.l10n.t('budget {0}'),
   keyBudgetPassed: () => vscode.l10n.t('past its budget of {0}'),
   keyBudgetProjected: () => vscode.l10n.t('heading past its budget of {0}'),
-  'col.trend': () => vscode.l10n.t('Last 12 periods'),
+  'col.trend': () => vscode.l10n.t('Last 12 periods, budget'),
 };
 
 /** The webview's texts, translated on the host (the webview has no `vscode.l10n`). */

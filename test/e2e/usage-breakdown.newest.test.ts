@@ -117,7 +117,7 @@ for (const theme of THEMES) {
       const row = frame.locator('#keys-table tbody tr', { hasText: 'CI pipeline' });
       assert.equal(await row.locator('svg.key-spark rect').count(), 12);
       assert.match((await row.locator('[data-part="budget"]').textContent()) ?? '', /past its budget of 150/);
-      assert.match((await row.locator('td.calls').textContent()) ?? '', /by the end of the period \(estimate\)/);
+      assert.match((await row.locator('td.key-trend').textContent()) ?? '', /by the end of the period \(estimate\)/);
       const warning = await wb.waitFor(
         async () => (await wb.notificationTexts()).find((t) => t.includes('CI pipeline')),
         'the budget warning',

@@ -81,11 +81,11 @@ function keyTrendCell(key: KeyRow, over: KeyOverTime | undefined, periods: reado
     }),
   );
   const label = `${t('keyTrend', key.name, String(over.calls.length))}: ${words.join(', ')}`;
-  return h('td', { class: 'key-trend', attrs: { title: words.join('\n') } }, chart, srOnly(label));
+  return h('td', { class: 'key-trend', attrs: { title: words.join('\n') } }, chart, srOnly(label), ...keyNotes(over));
 }
 
-/** Calls, with the projection to the period's end and the budget (and where the key stands against it). */
-function callsCell(key: KeyRow, over: KeyOverTime | undefined): HTMLElement {
+/** The projection to the period's end and the budget (and where the key stands against it). */
+function keyNotes(over: KeyOverTime | undefined): HTMLElement[] {
   const locale = getLocale();
   const notes: HTMLElement[] = [];
   if (over?.projected !== undefined)
@@ -105,7 +105,7 @@ function callsCell(key: KeyRow, over: KeyOverTime | undefined): HTMLElement {
       ),
     );
   }
-  return h('td', { class: 'numeric calls' }, h('span', {}, formatCount(key.calls, locale)), ...notes);
+  return notes;
 }
 
 function row(key: KeyRow, over: KeyOverTime | undefined, periods: readonly string[]): HTMLTableRowElement {
@@ -130,10 +130,10 @@ function row(key: KeyRow, over: KeyOverTime | undefined, periods: readonly strin
       key.current ? h('span', { class: 'badge badge-current' }, t('currentKey')) : null,
     ),
     h('td', {}, h('code', {}, key.maskedKeyId)),
-    callsCell(key, over),
-    keyTrendCell(key, over, periods),
+    h('td', { class: 'numeric' }, formatCount(key.calls, locale)),
     h('td', { class: 'numeric' }, formatPercent(Math.round(key.share * 1000) / 10, locale)),
     h('td', { attrs: { title: key.lastUsedAt ? absoluteTime(key.lastUsedAt) : undefined } }, used),
+    keyTrendCell(key, over, periods),
   );
 }
 
@@ -168,9 +168,8 @@ export function renderKeys(section: Section<KeysData>, sort: KeySort): HTMLEleme
       h(
         'tr',
         {},
-        ...COLUMNS.slice(0, 3).map((spec) => headerCell(spec, sort)),
+        ...COLUMNS.map((spec) => headerCell(spec, sort)),
         h('th', { attrs: { scope: 'col' } }, t('col.trend')),
-        ...COLUMNS.slice(3).map((spec) => headerCell(spec, sort)),
       ),
     ),
     body,
