@@ -16,6 +16,7 @@ import type { Services } from '../services';
 import { describeError, serviceReason } from '../api/errorText';
 import type { KeysByMask, SectionData, SectionName } from './sections';
 import {
+  ByKeyReads,
   PERIOD_SECTIONS,
   RecordsPages,
   RecordsScan,
@@ -67,6 +68,8 @@ export class Dashboard {
   private readonly pages = new RecordsPages();
   /** Summaries asked for during one load: the trend and the meters share the current period's. */
   private readonly summaries = new SummaryReads((summary) => this.hooks.summaryLoaded?.(this.environmentId, summary));
+  /** Usage by key asked for during one load: the per-key table and the per-key trends share a period's. */
+  private readonly byKeys = new ByKeyReads();
   /** The per-key table's masked ids → the key id and name (host side only). */
   private keysByMask: KeysByMask = new Map();
 
@@ -135,6 +138,7 @@ export class Dashboard {
     if (!(await this.services.vault.usable(env))) return this.block(noKeyBlock(env.label));
     this.state.blocked = undefined;
     this.summaries.clear();
+    this.byKeys.clear();
     // Refresh reads the whole period again too.
     if (sections.length === SECTIONS.length) {
       this.scan.clear(currentPeriod());
@@ -167,7 +171,12 @@ export class Dashboard {
       case 'summary':
         return summarySection(await this.summaries.of(api, period, signal), period);
       case 'keys': {
-        const keys = await readKeys(api, period, sort, this.services.vault.get(this.environmentId), signal);
+        const keys = await readKeys(
+          this.byKeys.of(api, period, signal),
+          period,
+          sort,
+          this.services.vault.get(this.environmentId),
+        );
         this.keysByMask = keys.byMask;
         this.nameFilterKey();
         this.hooks.keysLoaded?.(
@@ -200,7 +209,7 @@ export class Dashboard {
       history,
       currentPeriod(),
       (error) => describeError(error, this.state.environment.label),
-      (p) => api.usage.byKey(p, { signal }),
+      (p) => this.byKeys.of(api, p, signal),
     );
     this.services.recorder.trendRequests(this, read.requests);
     return read.data;

@@ -3,7 +3,7 @@
 import { ApiError } from '../api/errors';
 import { PageReader } from '../api/paging';
 import type { ServiceApi } from '../api/service';
-import type { UsageRecord, UsageSummary } from '../api/types';
+import type { UsageByKey, UsageRecord, UsageSummary } from '../api/types';
 import { USAGE_METERS, meterFigures } from '../core/meters';
 import type { KeySort, RecordFilter } from '../core/records';
 import {
@@ -43,13 +43,12 @@ export function summarySection(summary: UsageSummary, period: string): SummaryDa
 
 /** The per-key table, with the row of this environment's own key marked. */
 export async function readKeys(
-  api: ServiceApi,
+  byKeyOf: Promise<UsageByKey>,
   period: string,
   sort: KeySort,
   ownKey: Promise<string | undefined>,
-  signal: AbortSignal,
 ): Promise<{ data: KeysData; byMask: KeysByMask }> {
-  const [byKey, key] = await Promise.all([api.usage.byKey(period, { signal }), ownKey]);
+  const [byKey, key] = await Promise.all([byKeyOf, ownKey]);
   // Only a boolean per row leaves this function: the key never reaches the webview.
   const rows = keyRows(byKey.keys, keyIdOfApiKey(key));
   return {
@@ -105,6 +104,26 @@ export class SummaryReads {
         },
         () => undefined,
       );
+    }
+    return read;
+  }
+}
+
+/** Usage by key asked for during one load, one per period: the per-key table and the per-key trends share a period's. */
+export class ByKeyReads {
+  private reads = new Map<string, Promise<UsageByKey>>();
+
+  /** A new load reads each period again. */
+  clear(): void {
+    this.reads = new Map();
+  }
+
+  of(api: ServiceApi, period: string, signal: AbortSignal): Promise<UsageByKey> {
+    let read = this.reads.get(period);
+    if (!read) {
+      read = api.usage.byKey(period, { signal });
+      this.reads.set(period, read);
+      read.catch(() => undefined);
     }
     return read;
   }
