@@ -143,6 +143,9 @@ export class Dashboard {
     if (sections.length === SECTIONS.length) {
       this.scan.clear(currentPeriod());
       this.pages.clear();
+      // A breakdown of the current period is of records read before: it goes (asked for again, it is read again).
+      const shown = this.state.breakdown?.data?.period;
+      if (shown !== undefined && !this.scan.cached(shown)) this.state.breakdown = undefined;
     }
     const succeeded = await Promise.all(sections.map((name) => this.loadSection(name)));
     project(this.state, this.scan);
@@ -381,9 +384,9 @@ export class Dashboard {
       this.breakdownController?.abort();
       this.scan.cancel();
       this.state.scan = undefined;
-      this.state.breakdown = this.state.breakdown?.data
-        ? { status: 'ready', data: this.state.breakdown.data }
-        : undefined;
+      // What was read of the period before stays; a read that had not ended leaves nothing.
+      const kept = this.state.breakdown?.data;
+      this.state.breakdown = kept && this.scan.cached(kept.period) ? { status: 'ready', data: kept } : undefined;
       this.hooks.changed();
       return Promise.resolve();
     }
