@@ -24,6 +24,16 @@ const dayName = (day: string) =>
     new Date(`${day}T00:00:00Z`),
   );
 
+/** Scrolls the dashboard so that `selector` starts just below its sticky header (in one step: a region drawn again meanwhile leaves nothing behind). */
+async function showBelowHeader(frame: Frame, selector: string): Promise<void> {
+  await frame.evaluate((sel) => {
+    const element = document.querySelector(sel);
+    if (!element) throw new Error(`${sel} is not in the dashboard`);
+    const header = document.querySelector('.region-header')?.getBoundingClientRect().height ?? 0;
+    window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - header - 8);
+  }, selector);
+}
+
 async function axeClean(frame: Frame, what: string): Promise<void> {
   const violations = await axeViolations(frame);
   assert.equal(violations.length, 0, `${what}:\n${describeViolations(violations)}`);
@@ -107,10 +117,11 @@ for (const theme of THEMES) {
       );
       await wb.clearNotifications();
       await wb.hideSideBar();
-      await frame.evaluate(() => document.querySelector('#breakdown')?.scrollIntoView());
+      await showBelowHeader(frame, '#breakdown');
       await wb.screenshot(`usage-breakdown-${theme.slug}`);
       await axeClean(frame, `the breakdown, ${theme.slug}`);
-      await frame.evaluate(() => document.querySelector('#daily-bars')?.scrollIntoView({ block: 'center' }));
+      await showBelowHeader(frame, '#breakdown h3');
+      await wb.pointerAway();
       await wb.screenshot(`usage-daily-${theme.slug}`);
     });
 
@@ -129,7 +140,7 @@ for (const theme of THEMES) {
       assert.equal(await row.locator('svg.key-spark rect').count(), 12);
       assert.match((await row.locator('[data-part="budget"]').textContent()) ?? '', /past its budget of 150/);
       assert.match((await row.locator('td.key-trend').textContent()) ?? '', /by the end of the period \(estimate\)/);
-      await frame.evaluate(() => document.querySelector('#keys')?.scrollIntoView());
+      await showBelowHeader(frame, '#keys');
       await wb.screenshot(`usage-key-trends-${theme.slug}`);
       await axeClean(frame, `the per-key trends, ${theme.slug}`);
       await frame.locator('#refresh').click();
@@ -147,8 +158,7 @@ for (const theme of THEMES) {
       try {
         await wb.openViewContainer(CONTAINER);
         await frame.locator('#app[aria-busy="false"]').waitFor({ timeout: 30_000 });
-        // In one step: a region drawn again meanwhile (a late answer) leaves no element behind.
-        await frame.evaluate(() => document.querySelector('#records-filter')?.scrollIntoView());
+        await showBelowHeader(frame, '#details');
         await wb.screenshot(`usage-records-1280-${theme.slug}`);
         const seen = await frame.evaluate(() => {
           const wrap = document.querySelector<HTMLElement>('#details .table-wrap');
