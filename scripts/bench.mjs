@@ -20,7 +20,8 @@
 //     Go to Engagement over them, from the key press to the rows on screen;
 //   - sizes of the bundles as shipped in the .vsix (minified and gzip) and of the .vsix;
 //   - Node heap of 10,000 engagements read by the client; Node's resident memory while the client
-//     reads an answer of 256 MB (cut at 64 MB, MAX_BODY_BYTES).
+//     reads an answer of 256 MB (cut at 64 MB, MAX_BODY_BYTES);
+//   - the breakdown of a period of 10,000 usage records: requests, time to read and to group, heap.
 // Options (environment): BENCH_SKIP_VSCODE=1 leaves the VS Code part out (the extension host
 // and the browser); BENCH_SKIP_BROWSER=1 only the browser's; BENCH_GREP=pattern runs only those
 // tests of the Performance suite (e.g. 'Performance (makes no request|.* over )' for activation
@@ -120,6 +121,10 @@ const memory = JSON.parse(run(process.execPath, ['--expose-gc', 'out/test/bench/
 // Memory while the client reads a 256 MB answer (its body is cut at 64 MB).
 const bigBody = JSON.parse(
   run(process.execPath, ['--expose-gc', 'out/test/bench/bigBody.js']).trim().split('\n').pop(),
+);
+// The breakdown of a period of 10,000 records: read whole, grouped, day by day.
+const breakdown = JSON.parse(
+  run(process.execPath, ['--expose-gc', 'out/test/bench/breakdown.js']).trim().split('\n').pop(),
 );
 
 // Inside VS Code.
@@ -470,6 +475,12 @@ row(
   `${mb(bigBody.rssBeforeMb)} → ${mb(bigBody.rssPeakMb)} at the peak; ${mb(bigBody.sentMb)} sent before it was cut`,
   '< 300 MB at the peak (1.3 GB before the body was bounded)',
   met(bigBody.rssPeakMb < 300),
+);
+row(
+  `Breakdown of a period of ${breakdown.records.toLocaleString('en-US')} records (${breakdown.latencyMs} ms latency, the service in the same process): read whole (requests, time), then grouped by key, by endpoint with units summed and day by day; Node heap`,
+  `${breakdown.requests} requests, read ${ms(breakdown.readMs)}, grouped ${ms(breakdown.groupMs)}; ${mb(breakdown.heapBeforeMb)} → ${mb(breakdown.heapAfterMb)} (+${mb(breakdown.heapAfterMb - breakdown.heapBeforeMb)})`,
+  '',
+  '',
 );
 for (const size of sizes) {
   const limit = size.name === 'webview' ? 40 : 100;

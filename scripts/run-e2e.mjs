@@ -63,6 +63,7 @@ const versionOnly = (file) => !file.endsWith('.newest.test.js') || values.vscode
 const SECONDS = {
   'a11y.newest.test.js': 124,
   'performance.newest.test.js': 53,
+  'usage-breakdown.newest.test.js': 50,
   'usage-trends.newest.test.js': 44,
   'find.newest.test.js': 38,
   'at-home.newest.test.js': 38,

@@ -89,7 +89,7 @@ export class UsageApi {
   /** Every record of a period, read concurrently like `EngagementsApi.listAll`. */
   async detailsAll(
     billingPeriod: string | undefined,
-    options: CallOptions & { onProgress?: (loaded: number, total: number) => void } = {},
+    options: CallOptions & { onProgress?: (loaded: number, total: number) => void; limit?: number } = {},
   ): Promise<PagedResult<UsageRecord>> {
     // A service that answers pages larger than the largest size it takes pages in a size of its
     // own: later pages are asked in the largest size the contract allows, never in the one it sent.
@@ -102,6 +102,7 @@ export class UsageApi {
       concurrency: this.client.concurrency,
       signal: options.signal,
       onProgress: options.onProgress,
+      limit: options.limit,
       idOf: (record) =>
         typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : undefined,
     });
@@ -142,19 +143,33 @@ export async function readTrend(
   history: { store: TrendHistory; environmentId: string; baseUrl: string } | undefined,
   current: string,
   describe: (error: unknown) => string,
+  /** With it, each period's keys are read too (the per-key trends); a kept period without them is read again. */
+  keysOf?: (period: string) => Promise<UsageByKey>,
 ): Promise<TrendRead> {
   const periods = trendPeriods(current);
   const stored = history ? history.store.read(history.environmentId, history.baseUrl) : new Map<string, TrendPoint>();
+  const usable = (point: TrendPoint | undefined): point is TrendPoint =>
+    point !== undefined && (keysOf === undefined || point.status !== 'data' || point.keys !== undefined);
   let requests = 0;
   let firstError: unknown;
   const points = await Promise.all(
     periods.map(async (period): Promise<TrendPoint> => {
       const kept = isClosedPeriod(period, current) ? stored.get(period) : undefined;
-      if (kept) return kept;
+      if (usable(kept)) return kept;
       requests++;
       try {
-        const summary = await summaryOf(period);
-        return trendPoint(period, summary.tier, summary.usage);
+        const [summary, byKey] = await Promise.all([
+          summaryOf(period),
+          // A period whose keys cannot be read still has its meters: its keys are simply not known.
+          keysOf?.(period).then(
+            (answer) => answer,
+            () => undefined,
+          ),
+        ]);
+        const point = trendPoint(period, summary.tier, summary.usage);
+        if (byKey && point.status === 'data')
+          point.keys = byKey.keys.map((k) => ({ keyId: k.keyId, name: k.name, calls: k.calls }));
+        return point;
       } catch (error) {
         if (isApiError(error) && (error.kind === 'notFound' || isEmptyAnswer(error)))
           return { period, status: 'noData' };
@@ -169,7 +184,7 @@ export async function readTrend(
   // Not one period could be read: the section says why (with Retry), as the others do.
   if (failed.length === points.length) throw firstError;
   if (history) {
-    const fresh = points.filter((p) => isClosedPeriod(p.period, current) && !stored.has(p.period));
+    const fresh = points.filter((p) => isClosedPeriod(p.period, current) && !usable(stored.get(p.period)));
     // Kept in the background: the trend is shown without waiting for VS Code to persist its
     // global state (the value reads back at once; a failed write is the store's to report).
     void history.store.write(history.environmentId, history.baseUrl, fresh);

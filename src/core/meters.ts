@@ -124,7 +124,10 @@ export interface Projection {
   /** The amount expected at the period's end. */
   projected: number;
   method: ProjectionMethod;
-  /** Set when the projection passes `included`: by how much, and the day (ISO date) it is expected to. */
+  /**
+   * Set when the projection passes `included`: by how much, and the day (ISO date) it is expected
+   * to; no such day once it has passed it (when it did is in the records, see `crossingDay`).
+   */
   overBy?: number;
   exceedsOn?: string;
 }
@@ -186,8 +189,10 @@ export function projectMeter(
   if (included > 0 && projected > included) {
     projection.overBy = Math.round((projected - included) * 1000) / 1000;
     const now = progress.start + progress.elapsedDays * DAY;
-    const at = used >= included ? now : rate > 0 ? now + ((included - used) / rate) * DAY : progress.end - 1;
-    projection.exceedsOn = new Date(Math.min(at, progress.end - 1)).toISOString().slice(0, 10);
+    if (used < included) {
+      const at = rate > 0 ? now + ((included - used) / rate) * DAY : progress.end - 1;
+      projection.exceedsOn = new Date(Math.min(at, progress.end - 1)).toISOString().slice(0, 10);
+    }
   }
   return projection;
 }

@@ -288,12 +288,20 @@ export interface RecordFilter {
   column?: string;
   text?: string;
   status?: StatusClass;
+  /** A group of the breakdown: records whose `column` reads exactly `value` (see `groupValue`). */
+  group?: { column: string; value: string };
+  /** A day of the day-by-day bars (YYYY-MM-DD, UTC): records of that day. */
+  day?: string;
 }
 
 export function isFilterActive(filter: RecordFilter | undefined): filter is RecordFilter {
   return (
     filter !== undefined &&
-    (filter.keyId !== undefined || (filter.text ?? '').trim() !== '' || filter.status !== undefined)
+    (filter.keyId !== undefined ||
+      (filter.text ?? '').trim() !== '' ||
+      filter.status !== undefined ||
+      filter.group !== undefined ||
+      filter.day !== undefined)
   );
 }
 
@@ -311,6 +319,27 @@ export function statusColumn(columns: readonly string[]): string | undefined {
     if (found) return found;
   }
   return undefined;
+}
+
+/** A cell's value as a group of the breakdown: its compact text, whole (an empty cell is the group ""). */
+export function groupValue(value: unknown): string {
+  return compactValue(value, 200);
+}
+
+/** The column holding each record's time (`timestamp`, `time`, `occurred_at`, `createdAt` …), if any. */
+export function timeColumn(columns: readonly string[]): string | undefined {
+  for (const wanted of ['timestamp', 'time', 'occurredat', 'createdat', 'at', 'date']) {
+    const found = columns.find((c) => normalise(c) === wanted);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The UTC day (YYYY-MM-DD) of an ISO time, or undefined. */
+export function utcDay(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? undefined : new Date(t).toISOString().slice(0, 10);
 }
 
 /** `404` → `4xx`; anything that is not a status code gives undefined. */
@@ -331,7 +360,10 @@ export function filterRecords(
   const statusCol = filter.status !== undefined ? statusColumn(columns) : undefined;
   const needle = (filter.text ?? '').trim().toLowerCase();
   const searched = filter.column !== undefined ? [filter.column] : columns;
+  const time = filter.day !== undefined ? timeColumn(columns) : undefined;
   return records.filter((record) => {
+    if (filter.group !== undefined && groupValue(record[filter.group.column]) !== filter.group.value) return false;
+    if (filter.day !== undefined && (time === undefined || utcDay(record[time]) !== filter.day)) return false;
     if (filter.keyId !== undefined && (keyCol === undefined || compactValue(record[keyCol], 10_000) !== filter.keyId))
       return false;
     if (filter.status !== undefined && (statusCol === undefined || statusClassOf(record[statusCol]) !== filter.status))
@@ -358,12 +390,51 @@ export function csvField(value: unknown): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** A header row of the columns, then one row per record; lines end in CRLF. */
+/** The contract's field names (section 2), by their letters alone: `key_id`, `KeyID` and `keyId` are one name. */
+const CONTRACT_FIELDS: ReadonlyMap<string, string> = new Map(
+  [
+    'id',
+    'name',
+    'description',
+    'type',
+    'status',
+    'evaluationCount',
+    'createdAt',
+    'updatedAt',
+    'billingPeriod',
+    'tier',
+    'usage',
+    'used',
+    'included',
+    'overage',
+    'keyId',
+    'calls',
+    'webhooks',
+    'lastUsedAt',
+  ].map((name) => [name.toLowerCase(), name]),
+);
+
+/**
+ * The name an export gives a field: the contract's name where the field is one of its fields
+ * spelled otherwise (`key_id` → `keyId`, `last_used_at` → `lastUsedAt`), else the name as the
+ * service sent it (`http_method` stays), so exports of two services line up.
+ */
+function exportName(field: string): string {
+  return CONTRACT_FIELDS.get(field.toLowerCase().replace(/[^a-z]/g, '')) ?? field;
+}
+
+/** Export names for the columns; a name two columns would share keeps each as sent. */
+function exportNames(columns: readonly string[]): string[] {
+  const names = columns.map(exportName);
+  return names.map((name, i) => (names.indexOf(name) !== names.lastIndexOf(name) ? columns[i] : name));
+}
+
+/** A header row of the columns (in the contract's names, see `exportName`), then one row per record; lines end in CRLF. */
 export function toCsv(
   records: readonly OpenRecord[],
   columns: readonly string[] = deriveColumns(records, Number.POSITIVE_INFINITY),
 ): string {
-  const lines = [columns.map(csvField).join(',')];
+  const lines = [exportNames(columns).map(csvField).join(',')];
   for (const record of records) lines.push(columns.map((column) => csvField(record[column])).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
@@ -373,7 +444,13 @@ export interface JsonExportMeta {
   exportedAt: string;
 }
 
-/** The records exactly as the service sent them, with the period they belong to. */
+/** The records' values as the service sent them, their fields in the contract's names (see `exportName`), with the period they belong to. */
 export function toJsonExport(records: readonly OpenRecord[], meta: JsonExportMeta): string {
-  return `${JSON.stringify({ billingPeriod: meta.billingPeriod, exportedAt: meta.exportedAt, count: records.length, records }, null, 2)}\n`;
+  const columns = deriveColumns(records, Number.POSITIVE_INFINITY);
+  const exported = exportNames(columns);
+  const names = new Map(columns.map((column, i) => [column, exported[i]]));
+  const renamed = columns.every((c) => names.get(c) === c)
+    ? records
+    : records.map((record) => Object.fromEntries(Object.entries(record).map(([k, v]) => [names.get(k) ?? k, v])));
+  return `${JSON.stringify({ billingPeriod: meta.billingPeriod, exportedAt: meta.exportedAt, count: records.length, records: renamed }, null, 2)}\n`;
 }

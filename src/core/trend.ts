@@ -3,6 +3,13 @@
 import { type MeterInput, type UsageMeterName, USAGE_METERS } from './meters';
 import { comparePeriods, shiftPeriod } from './period';
 
+/** One key's calls in one period (by-key's figures). */
+export interface KeyCalls {
+  keyId: string;
+  name: string;
+  calls: number;
+}
+
 /** How many billing periods the trend shows, the current one included. */
 const TREND_PERIODS = 12;
 
@@ -17,7 +24,14 @@ interface TrendValue {
  * does not know, 404 or an empty answer: before the account existed), or a read that failed.
  */
 export type TrendPoint =
-  | { period: string; status: 'data'; tier: string; meters: Record<UsageMeterName, TrendValue> }
+  | {
+      period: string;
+      status: 'data';
+      tier: string;
+      meters: Record<UsageMeterName, TrendValue>;
+      /** Each key's calls in the period, when its keys were read too (the per-key trends). */
+      keys?: KeyCalls[];
+    }
   | { period: string; status: 'noData' }
   | { period: string; status: 'error'; message: string };
 

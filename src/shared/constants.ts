@@ -76,6 +76,7 @@ export const Settings = {
   usageStatusBarRefreshMinutes: 'usage.statusBarRefreshMinutes',
   usageAlerts: 'usage.alerts',
   usageAlertThresholds: 'usage.alertThresholds',
+  usageKeyBudgets: 'usage.keyBudgets',
   mcpAllowWrites: 'mcp.allowWrites',
 } as const;
 

@@ -111,9 +111,11 @@ export const INPUTS = {
   [Tools.usage]: object({
     environment,
     view: choice(
-      ['summary', 'byKey', 'records'] as const,
-      'summary: meters, the estimate for the current period and the 12-period trend; byKey: calls per API key; records: the usage records, filtered.',
+      ['summary', 'byKey', 'records', 'breakdown'] as const,
+      'summary: meters, the estimate for the current period and the 12-period trend; byKey: calls per API key; records: the usage records, filtered; breakdown: where the calls went (by a column, or by day) and the days far above the usual day.',
     ),
+    by: text('breakdown: a column of the records to group by (default the key), or "day".', { maxLength: 200 }),
+    sum: text('breakdown: a numeric column of the records to sum per group (e.g. units).', { maxLength: 200 }),
     billingPeriod: text('YYYY-MM; omit for the current period.', { maxLength: 20 }),
     key: text('records: the name or id of an API key.', { maxLength: 200 }),
     statusClass: choice(STATUS_CLASSES),
@@ -226,7 +228,7 @@ export const OUTPUTS = {
   [Tools.usage]: object(
     {
       ...where,
-      view: choice(['summary', 'byKey', 'records'] as const),
+      view: choice(['summary', 'byKey', 'records', 'breakdown'] as const),
       billingPeriod: text(),
       period: choice(['current', 'past', 'future'] as const, 'The billing period against the current one.'),
       tier: text(),
@@ -245,6 +247,16 @@ export const OUTPUTS = {
       ...freshness,
       total: count('records: how many records the period has.'),
       records: list(object({}, { open: true, description: 'A usage record: its columns as the service sent them.' })),
+      recordsRead: count('breakdown: how many records were read and counted.'),
+      notRead: count('breakdown: records past the cap, not counted.'),
+      cap: count('breakdown: the most records read.'),
+      groupedBy: text('breakdown: the column grouped by.'),
+      summed: text('breakdown: the numeric column summed per group.'),
+      groups: list(object({}, { open: true, description: 'A group: its value, records, share (%) and the sum.' })),
+      days: list(object({}, { open: true, description: 'A UTC day and its records.' })),
+      timeZone: text(),
+      usualDay: object({}, { open: true, description: 'The usual day: its records and how it is defined.' }),
+      markedDays: object({}, { open: true, description: 'The days far above the usual day, the rule and each day.' }),
     },
     { required: ['environment', 'view', 'billingPeriod'] },
   ),
@@ -288,7 +300,7 @@ export const MCP_TOOLS: Record<ToolName, McpToolText> = {
   [Tools.usage]: {
     title: 'API usage',
     description:
-      'Reads API usage. view=summary: the meters (calls, webhooks, storage_gb: used, included, overage) of a billing period (YYYY-MM, default current), for the current period an estimate of the period’s end at the current pace (an estimate, not the service’s figure), and the last 12 periods. view=byKey: calls per API key (ids masked). view=records: the usage records of the period filtered by key, status class (2xx-5xx) and endpoint, up to 50 at a time with the count of all that matched, how many remain and a cursor to list the next ones.',
+      'Reads API usage. view=summary: the meters (calls, webhooks, storage_gb: used, included, overage) of a billing period (YYYY-MM, default current), for the current period an estimate of the period’s end at the current pace (an estimate, not the service’s figure), and the last 12 periods. view=byKey: calls per API key (ids masked). view=records: the usage records of the period filtered by key, status class (2xx-5xx) and endpoint, up to 50 at a time with the count of all that matched, how many remain and a cursor to list the next ones. view=breakdown: the period’s records grouped by a column (by=, default the key; by=day for a count per UTC day) with a count, a sum (sum=) and each share, and the days far above the usual (median) day with their largest group.',
     annotations: READ,
   },
 };

@@ -1,13 +1,17 @@
 // The usage tool: the summary of a billing period (with the projection, an estimate, for the
 // current one, and the 12-period trend), usage by key (key ids masked as the dashboard does),
-// or the usage records of a period filtered by key, status class and endpoint, in pages of at
-// most 50 (a cursor lists the next), from the period's records read once while fresh.
+// the usage records of a period filtered by key, status class and endpoint, in pages of at most
+// 50 (a cursor lists the next), from the period's records read once while fresh; or where a
+// period's calls went (its records grouped by a column or by day, the days far above the usual one).
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorText';
+import type { UsageByKey, UsageRecord } from '../api/types';
+import type { Daily } from '../core/breakdown';
+import { BREAKDOWN_CAP, breakdown, dailyBars, numericColumns } from '../core/breakdown';
 import { USAGE_METERS, projectPeriod } from '../core/meters';
 import { currentPeriod, isPeriod } from '../core/period';
 import type { RecordFilter } from '../core/records';
-import { deriveColumns, filterRecords, keyColumn, maskKeyId, maskKeyIds } from '../core/records';
+import { deriveColumns, filterRecords, groupValue, keyColumn, maskKeyId, maskKeyIds } from '../core/records';
 import { l10n } from '../core/l10n';
 import { pageData, pageOf, pageWords, queryOf, resume } from './cursor';
 import { type InputOf, MAX_RECORDS, type Tools } from './definitions';
@@ -51,6 +55,8 @@ export async function usage(host: ToolHost, given: UsageInput, context: ToolCont
       return byKey(target, period(input), context);
     case 'records':
       return records(host, target, period(input), input, { offset, listedFrom: readAt }, context);
+    case 'breakdown':
+      return explain(target, period(input), input, context);
   }
 }
 
@@ -200,4 +206,131 @@ async function keyIdOf(target: Target, billingPeriod: string, named: string, con
   );
   if (index < 0) throw new ToolRefusal(l10n.t('No API key “{0}” used the service in {1}.', named, billingPeriod));
   return keys[index].keyId;
+}
+
+/** Key ids as the dashboard shows them (masked), with the key's name where usage by key names it. */
+function keyNamer(keys: UsageByKey['keys'], ids: readonly string[]): (id: string) => string {
+  const all = [...new Set([...keys.map((k) => k.keyId), ...ids])];
+  const masked = maskKeyIds(all);
+  const masks = new Map(all.map((id, i) => [id, masked[i]]));
+  const names = new Map(keys.map((k) => [k.keyId, k.name]));
+  return (id) => (names.has(id) ? `${names.get(id)} (${masks.get(id)})` : (masks.get(id) ?? id));
+}
+
+/** The top groups of a column with their count, sum and share (%), then the rest as one. */
+function groupRows(all: readonly UsageRecord[], by: string, sum: string | undefined, shown: (v: string) => string) {
+  const made = breakdown(all, by, sum);
+  const row = (value: string, g: { count: number; sum?: number; share: number }) => ({
+    value,
+    records: g.count,
+    ...(sum !== undefined ? { [sum]: g.sum } : {}),
+    share: Math.round(g.share * 1000) / 10,
+  });
+  const rows = made.groups.map((g) => row(shown(g.value), g));
+  if (made.other) rows.push(row(l10n.t('other ({0} groups)', made.other.groups), made.other));
+  return rows;
+}
+
+/** The days far above the usual day, each with its largest group (key, method, endpoint) and its share of the day. */
+function markedDays(daily: Daily, shownKey: (id: string) => string) {
+  return daily.days
+    .filter((d) => d.marked)
+    .slice(0, MAX_RECORDS)
+    .map((d) => ({
+      day: d.day,
+      records: d.count,
+      timesTheUsualDay: Math.round((d.ratio ?? 0) * 10) / 10,
+      largestGroup: d.cause && {
+        ...(d.cause.key !== undefined ? { key: shownKey(d.cause.key) } : {}),
+        ...(d.cause.method !== undefined ? { method: d.cause.method } : {}),
+        ...(d.cause.endpoint !== undefined ? { endpoint: d.cause.endpoint } : {}),
+        shareOfTheDay: Math.round(d.cause.share * 1000) / 10,
+      },
+    }));
+}
+
+/** The column and the sum a breakdown asks for, checked against the records' columns. */
+function breakdownChoice(all: readonly UsageRecord[], columns: string[], input: UsageInput) {
+  const byDay = input.by?.trim().toLowerCase() === 'day';
+  const by = byDay ? undefined : input.by?.trim() || keyColumn(columns) || columns.find((c) => c !== 'id');
+  if (by !== undefined && !columns.includes(by))
+    throw new ToolRefusal(l10n.t('The usage records have no column “{0}”; they have: {1}.', by, columns.join(', ')));
+  const sum = input.sum?.trim() || undefined;
+  const numeric = numericColumns(all, columns);
+  if (sum !== undefined && !numeric.includes(sum))
+    throw new ToolRefusal(l10n.t('“sum” names a numeric column of the records: {0}.', numeric.join(', ')));
+  return { byDay, by, sum };
+}
+
+/** A period's records up to the breakdown's cap, or undefined when the service has none for it (404). */
+async function wholePeriod(target: Target, billingPeriod: string, context: ToolContext) {
+  try {
+    return await target.api.usage.detailsAll(billingPeriod, {
+      limit: BREAKDOWN_CAP,
+      signal: context.signal,
+      onProgress: (loaded, total) =>
+        context.progress?.(loaded, total, l10n.t('Reading the usage records of {0}', billingPeriod)),
+    });
+  } catch (error) {
+    if (isApiError(error) && error.kind === 'notFound') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Where a period's calls went: its records read whole (at most the cap, said when reached),
+ * grouped by a column (the key's at first; any column the records have) with a count, a sum and
+ * each share, the top groups then the rest; with `by: "day"`, a count per UTC day; and always
+ * the days far above the usual (median) day with their largest group. Key ids masked.
+ */
+async function explain(target: Target, billingPeriod: string, input: UsageInput, context: ToolContext) {
+  const read = await wholePeriod(target, billingPeriod, context);
+  if (!read)
+    return dataResult(
+      { ...whereFrom(target), view: 'breakdown', billingPeriod, recordsRead: 0 },
+      heading(target),
+      l10n.t('The service has no usage records for {0}.', billingPeriod),
+    );
+  const all = read.items;
+  const columns = deriveColumns(all);
+  const { byDay, by, sum } = breakdownChoice(all, columns, input);
+  const keyCol = keyColumn(columns);
+  const { keys } = await target.api.usage
+    .byKey(billingPeriod, { signal: context.signal })
+    .catch(() => ({ keys: [] as UsageByKey['keys'] }));
+  const shownKey = keyNamer(keys, keyCol ? all.map((r) => groupValue(r[keyCol])) : []);
+  const [year, month] = billingPeriod.split('-').map(Number);
+  const bounds = { start: Date.UTC(year, month - 1, 1), end: Date.UTC(year, month, 1) };
+  const daily = dailyBars(all, columns, bounds, Math.min(Date.now(), bounds.end));
+  const marked = markedDays(daily, shownKey);
+  const missing = read.stop || all.length >= BREAKDOWN_CAP ? Math.max(0, read.totalCount - all.length) : 0;
+  const data = {
+    billingPeriod,
+    recordsRead: all.length,
+    ...(missing > 0 ? { notRead: missing, cap: BREAKDOWN_CAP } : {}),
+    ...(by !== undefined
+      ? {
+          groupedBy: by,
+          ...(sum !== undefined ? { summed: sum } : {}),
+          groups: groupRows(all, by, sum, (v) => (by === keyCol ? shownKey(v) : v)),
+        }
+      : {}),
+    ...(byDay ? { days: daily.days.map((d) => ({ day: d.day, records: d.count })) } : {}),
+    timeZone: daily.timeZone,
+    usualDay: { records: daily.usual, definition: 'the median day of the period' },
+    markedDays: { rule: `at least ${daily.factor}× the usual day`, days: marked },
+  };
+  const words = [
+    l10n.t('Where the {0} usage records of {1} went (days in UTC).', all.length, billingPeriod),
+    marked.length
+      ? l10n.t('{0} days far above the usual day ({1} records, the median).', marked.length, daily.usual)
+      : l10n.t('No day far above the usual day ({0} records, the median).', daily.usual),
+    missing > 0 ? l10n.t('Read up to the cap of {0} records: {1} more are not counted.', BREAKDOWN_CAP, missing) : '',
+  ];
+  return dataResult(
+    { ...whereFrom(target), view: 'breakdown', ...data },
+    heading(target),
+    words.filter(Boolean).join(' '),
+    dataBlock(data),
+  );
 }

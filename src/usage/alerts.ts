@@ -9,7 +9,11 @@ import type { UsageSummary } from '../api/types';
 import type { DueAlert } from '../core/alerts';
 import { alertId, alertThresholds, dueAlerts } from '../core/alerts';
 import { currentLocale } from '../core/l10n';
-import { USAGE_METERS, formatAmount, meterFigures, meterTexts, projectPeriod } from '../core/meters';
+import { formatCount } from '../core/format';
+import type { KeyBudgetAlert } from '../core/keyBudget';
+import { dueKeyBudgets, keyBudgetAlertId, keyBudgets } from '../core/keyBudget';
+import type { KeyCalls } from '../core/trend';
+import { USAGE_METERS, formatAmount, meterFigures, meterTexts, periodProgress, projectPeriod } from '../core/meters';
 import { currentPeriod, periodLabel } from '../core/period';
 import { Commands, Settings } from '../shared/constants';
 import type { MementoLike } from '../shared/perEnvironment';
@@ -83,6 +87,73 @@ export class UsageAlerts {
       now,
     );
     for (const alert of due) void this.show(environmentId, env.label, period, alert);
+  }
+
+  /** The budgets of the setting (by key name or id). */
+  keyBudgets(): Map<string, number> {
+    return keyBudgets(vscode.workspace.getConfiguration(Settings.section).get<unknown>(Settings.usageKeyBudgets));
+  }
+
+  /**
+   * Checks a period's keys against their budgets (a budget set is the opt-in): a key past its
+   * budget, or projected past it by the period's end, is told once per period and key.
+   */
+  checkKeys(environmentId: string, period: string, keys: readonly KeyCalls[], now = Date.now()): Promise<void> {
+    const next = this.queue.then(() => this.checkKeysNow(environmentId, period, keys, now));
+    this.queue = next.catch((error: unknown) => this.services.log.warn(`Usage alerts: ${String(error)}`));
+    return next;
+  }
+
+  private async checkKeysNow(
+    environmentId: string,
+    period: string,
+    keys: readonly KeyCalls[],
+    now: number,
+  ): Promise<void> {
+    const budgets = this.keyBudgets();
+    const env = this.services.environments.get(environmentId);
+    if (budgets.size === 0 || !env || period !== currentPeriod(now)) return;
+    const shown = this.marks.read(environmentId);
+    if (shown[`${environmentId}|${period}|muted`]) return;
+    const due = dueKeyBudgets(environmentId, period, keys, budgets, periodProgress(period, now), (id) => id in shown);
+    if (due.length === 0) return;
+    await this.marks.remember(
+      environmentId,
+      due.map((alert) => keyBudgetAlertId(environmentId, period, alert.keyId)),
+      now,
+    );
+    for (const alert of due) void this.showKey(environmentId, env.label, period, alert);
+  }
+
+  private async showKey(environmentId: string, label: string, period: string, alert: KeyBudgetAlert): Promise<void> {
+    const locale = currentLocale();
+    const month = periodLabel(period, locale);
+    const text =
+      alert.trigger === 'passed'
+        ? vscode.l10n.t(
+            '{0}: the key "{1}" made {2} calls in {3}, past its budget of {4}.',
+            label,
+            alert.name,
+            formatCount(alert.calls, locale),
+            month,
+            formatCount(alert.budget, locale),
+          )
+        : vscode.l10n.t(
+            '{0}: the key "{1}" is projected to pass its budget of {2} calls in {3} (estimate at its pace so far: {4}; {5} so far).',
+            label,
+            alert.name,
+            formatCount(alert.budget, locale),
+            month,
+            formatCount(alert.projected ?? alert.calls, locale),
+            formatCount(alert.calls, locale),
+          );
+    this.services.recorder.alertRaised(text);
+    this.services.log.info(`Usage alert (key budget, ${alert.trigger}) for ${label} in ${period}.`);
+    const open = vscode.l10n.t('Open Usage Dashboard');
+    const mute = vscode.l10n.t("Don't Show Again for This Period");
+    const choice = await this.services.ui.current.message('warning', text, {}, open, mute);
+    if (choice === open) await vscode.commands.executeCommand(Commands.openUsageDashboard, environmentId);
+    else if (choice === mute) await this.mute(environmentId, label, period);
   }
 
   private async show(environmentId: string, label: string, period: string, alert: DueAlert): Promise<void> {

@@ -16,6 +16,7 @@ import type { Services } from '../services';
 import { describeError } from '../api/errorText';
 import { meterName } from './alerts';
 import type { ReadCoordinator } from './persisted';
+import type { Crossing } from '../core/breakdown';
 
 const MIN_MINUTES = 1;
 const MAX_MINUTES = 1440;
@@ -172,6 +173,18 @@ export class UsageStatusBar implements vscode.Disposable {
     void this.alerts.check(environmentId, summary);
   }
 
+  /** Per environment: the day its calls passed the included amount, as a dashboard's breakdown found it. */
+  private readonly crossings = new Map<string, { period: string; crossing: Crossing }>();
+  private lastSummary?: { environmentId: string; summary: UsageSummary };
+
+  /** The day an environment's calls passed their included amount (from the dashboard's day-by-day data). */
+  showCrossing(environmentId: string, period: string, crossing: Crossing): void {
+    this.crossings.set(environmentId, { period, crossing });
+    const last = this.lastSummary;
+    if (last?.environmentId === environmentId && last.summary.billingPeriod === period && this.visible)
+      this.show(environmentId, last.summary);
+  }
+
   /**
    * One tick of the timer as a window with this id would run it at `now` (tests: a second
    * window sharing this window's global state). The same code the timer runs.
@@ -182,9 +195,12 @@ export class UsageStatusBar implements vscode.Disposable {
 
   /** Shows the calls of a summary. */
   private show(environmentId: string, summary: UsageSummary): void {
+    this.lastSummary = { environmentId, summary };
+    const known = this.crossings.get(environmentId);
     const look = usageLook(
       summary,
       this.services.environments.list().find((e) => e.id === environmentId),
+      known?.period === summary.billingPeriod ? known.crossing : undefined,
     );
     const { percent, level } = look;
     // A shape as well as the colour: a warning sign from 80 %, an error sign past the included amount.
@@ -227,6 +243,23 @@ export class UsageStatusBar implements vscode.Disposable {
   }
 }
 
+/** When the calls passed their included amount: the day the records show, never a projected date. */
+function crossingLine(crossing: Crossing | undefined, locale: string | undefined): string {
+  if (!crossing)
+    return vscode.l10n.t(
+      "API calls are past the included amount; the usage dashboard's breakdown shows the day they passed it.",
+    );
+  const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+    new Date(`${crossing.day}T00:00:00Z`),
+  );
+  return crossing.exact
+    ? vscode.l10n.t('API calls passed the included amount on {0} (UTC, from the records).', day)
+    : vscode.l10n.t(
+        "API calls passed the included amount around {0} (UTC, the records' daily shape scaled to the calls).",
+        day,
+      );
+}
+
 // How the calls item looks for a summary: its share, colour, tooltip and what a screen reader says.
 
 /** The status bar's yellow: the calls meter is at or past its warning threshold. */
@@ -243,7 +276,11 @@ interface UsageLook {
   accessibility: string;
 }
 
-function usageLook(summary: UsageSummary, env: { label: string; production?: boolean } | undefined): UsageLook {
+function usageLook(
+  summary: UsageSummary,
+  env: { label: string; production?: boolean } | undefined,
+  crossing: Crossing | undefined,
+): UsageLook {
   const locale = currentLocale();
   const calls = meterFigures('calls', summary.usage.calls);
   const percent = meterTexts(calls, locale).percent;
@@ -266,6 +303,7 @@ function usageLook(summary: UsageSummary, env: { label: string; production?: boo
     tooltip: [
       `${periodLabel(summary.billingPeriod, locale)} · ${summary.tier}`,
       ...lines,
+      ...(calls.level === 'error' ? [crossingLine(crossing, locale)] : []),
       vscode.l10n.t('Click to open the usage dashboard'),
     ].join('\n\n'),
     accessibility: vscode.l10n.t(

@@ -10,12 +10,13 @@ import { currentLocale } from '../core/l10n';
 import { projectPeriod } from '../core/meters';
 import { choosePeriod, currentPeriod, periodLabel } from '../core/period';
 import type { KeySort, RecordFilter } from '../core/records';
-import { isFilterActive, sortKeyRows } from '../core/records';
+import { isFilterActive, keyColumn, sortKeyRows } from '../core/records';
 import type { Environment } from '../session/model';
 import type { Services } from '../services';
 import { describeError, serviceReason } from '../api/errorText';
 import type { KeysByMask, SectionData, SectionName } from './sections';
 import {
+  ByKeyReads,
   PERIOD_SECTIONS,
   RecordsPages,
   RecordsScan,
@@ -29,6 +30,11 @@ import {
   summarySection,
 } from './sections';
 import { readTrend } from '../api/usage';
+import type { KeyCalls } from '../core/trend';
+import type { Crossing } from '../core/breakdown';
+import { breakdownOf } from './breakdown';
+import { keysOverTime } from './keyTrends';
+import type { BreakdownChoice } from './protocol';
 import type { Blocked, DashboardState, ErrorView, ExportView, Section, TrendData, ViewState } from './protocol';
 import type { SavedDashboard, UsageHistory } from './persisted';
 
@@ -43,6 +49,12 @@ export interface DashboardHooks {
   summaryLoaded?(environmentId: string, summary: UsageSummary): void;
   /** Closed periods of the trend, kept across sessions and windows. */
   history?: UsageHistory;
+  /** The per-key budgets of the setting (by key name or id). */
+  keyBudgets?(): ReadonlyMap<string, number>;
+  /** A period's keys were read (the budget warnings check them). */
+  keysLoaded?(environmentId: string, period: string, keys: KeyCalls[]): void;
+  /** The day the calls meter of a period passed its included amount was found in its records. */
+  crossingFound?(environmentId: string, period: string, crossing: Crossing): void;
 }
 
 export class Dashboard {
@@ -56,6 +68,8 @@ export class Dashboard {
   private readonly pages = new RecordsPages();
   /** Summaries asked for during one load: the trend and the meters share the current period's. */
   private readonly summaries = new SummaryReads((summary) => this.hooks.summaryLoaded?.(this.environmentId, summary));
+  /** Usage by key asked for during one load: the per-key table and the per-key trends share a period's. */
+  private readonly byKeys = new ByKeyReads();
   /** The per-key table's masked ids → the key id and name (host side only). */
   private keysByMask: KeysByMask = new Map();
 
@@ -71,8 +85,16 @@ export class Dashboard {
   /** The state as the webview shows it: the records' key ids as the per-key table shows them. */
   shown(): DashboardState {
     const data = this.state.details.data;
-    if (!data) return this.state;
-    return { ...this.state, details: { ...this.state.details, data: recordsShown(data, this.keysByMask) } };
+    const keys = this.state.keys.data;
+    const perKey =
+      keys && this.state.trend.data
+        ? keysOverTime(keys, this.keysByMask, this.state.trend.data, this.hooks.keyBudgets?.() ?? new Map(), Date.now())
+        : undefined;
+    return {
+      ...this.state,
+      ...(data ? { details: { ...this.state.details, data: recordsShown(data, this.keysByMask) } } : {}),
+      ...(keys && perKey ? { keys: { ...this.state.keys, data: { ...keys, ...perKey } } } : {}),
+    };
   }
 
   get environmentId(): string {
@@ -116,13 +138,18 @@ export class Dashboard {
     if (!(await this.services.vault.usable(env))) return this.block(noKeyBlock(env.label));
     this.state.blocked = undefined;
     this.summaries.clear();
+    this.byKeys.clear();
     // Refresh reads the whole period again too.
     if (sections.length === SECTIONS.length) {
-      this.scan.clear();
+      this.scan.clear(currentPeriod());
       this.pages.clear();
+      // A breakdown of the current period is of records read before: it goes (asked for again, it is read again).
+      const shown = this.state.breakdown?.data?.period;
+      if (shown !== undefined && !this.scan.cached(shown)) this.state.breakdown = undefined;
     }
     const succeeded = await Promise.all(sections.map((name) => this.loadSection(name)));
     project(this.state, this.scan);
+    this.breakDownKept();
     if (succeeded.some(Boolean)) {
       this.state.updatedAt = Date.now();
       const saved = toSave(this.state);
@@ -133,6 +160,7 @@ export class Dashboard {
 
   private block(blocked: Parameters<typeof blockState>[1]): void {
     for (const name of SECTIONS) this.controllers[name]?.abort();
+    this.breakdownController?.abort();
     this.scan.clear();
     this.pages.clear();
     blockState(this.state, blocked);
@@ -146,9 +174,22 @@ export class Dashboard {
       case 'summary':
         return summarySection(await this.summaries.of(api, period, signal), period);
       case 'keys': {
-        const keys = await readKeys(api, period, sort, this.services.vault.get(this.environmentId), signal);
+        const keys = await readKeys(
+          this.byKeys.of(api, period, signal),
+          period,
+          sort,
+          this.services.vault.get(this.environmentId),
+        );
         this.keysByMask = keys.byMask;
         this.nameFilterKey();
+        this.hooks.keysLoaded?.(
+          this.environmentId,
+          period,
+          keys.data.rows.flatMap((row) => {
+            const key = keys.byMask.get(row.maskedKeyId);
+            return key ? [{ keyId: key.keyId, name: key.name, calls: row.calls }] : [];
+          }),
+        );
         return keys.data;
       }
       case 'trend':
@@ -171,6 +212,7 @@ export class Dashboard {
       history,
       currentPeriod(),
       (error) => describeError(error, this.state.environment.label),
+      (p) => this.byKeys.of(api, p, signal),
     );
     this.services.recorder.trendRequests(this, read.requests);
     return read.data;
@@ -236,7 +278,8 @@ export class Dashboard {
 
   // ---- the records filter ----
 
-  setFilter(filter: RecordFilter): Promise<void> {
+  setFilter(asked: RecordFilter): Promise<void> {
+    const filter = this.keyGroupAsKey(asked);
     this.state.view.filter = isFilterActive(filter) ? { ...filter } : undefined;
     this.state.view.page = 1;
     this.nameFilterKey();
@@ -250,8 +293,103 @@ export class Dashboard {
     return this.setFilter({ ...this.state.view.filter, keyId: key.keyId });
   }
 
+  /** A group of the breakdown by key is the key's filter (the webview knows its masked id only). */
+  private keyGroupAsKey(filter: RecordFilter): RecordFilter {
+    const group = filter.group;
+    const column = this.state.breakdown?.data?.breakdown.column;
+    if (!group || column === undefined || group.column !== column || column !== keyColumnOf(this.state)) return filter;
+    const key = this.keysByMask.get(group.value) ?? this.groupKeys.get(group.value);
+    if (!key) return filter;
+    const rest = { ...filter };
+    delete rest.group;
+    return { ...rest, keyId: key.keyId };
+  }
+
+  /** Masked ids of the breakdown's key groups → the key (ids the per-key table does not list, too). */
+  private groupKeys: KeysByMask = new Map();
+  private breakdownController?: AbortController;
+
+  /** Reads the period whole (at most the cap, with progress and Cancel), then breaks it down. */
+  readBreakdown(): Promise<void> {
+    return this.track(this.readBreakdownNow());
+  }
+
+  private async readBreakdownNow(): Promise<void> {
+    const api = this.api();
+    const period = this.state.view.period;
+    if (!api || this.state.blocked) return;
+    this.breakdownController?.abort();
+    const controller = new AbortController();
+    this.breakdownController = controller;
+    const kept = this.state.breakdown?.data?.period === period ? this.state.breakdown.data : undefined;
+    this.state.breakdown = { status: 'loading', data: kept };
+    this.hooks.changed();
+    try {
+      await this.scan.read(
+        api,
+        period,
+        (loaded, total) => {
+          if (controller.signal.aborted) return;
+          this.state.scan = { phase: 'running', purpose: 'breakdown', loaded, total };
+          this.hooks.changed();
+        },
+        controller.signal,
+      );
+      if (controller.signal.aborted || this.disposed || this.state.view.period !== period) return;
+      this.breakDownKept();
+    } catch (error) {
+      if (controller.signal.aborted || this.disposed) return;
+      if (isApiError(error) && error.kind === 'cancelled') this.state.breakdown = undefined;
+      else {
+        const failure = failureOf(error, this.state.environment.label);
+        if ('blocked' in failure) return this.block(failure.blocked);
+        this.state.breakdown = { status: 'error', error: failure.error, data: kept };
+      }
+    } finally {
+      if (this.breakdownController === controller) {
+        this.breakdownController = undefined;
+        if (this.state.scan?.purpose === 'breakdown') this.state.scan = undefined;
+      }
+      this.hooks.changed();
+    }
+  }
+
+  /** Groups by another column, or sums another (the records read are kept: nothing is read). */
+  setBreakdown(choice: BreakdownChoice): void {
+    this.state.view.breakdown = { ...choice };
+    this.breakDownKept();
+    this.hooks.changed();
+  }
+
+  /** The breakdown of the period shown, from its records when they were read (else as it was). */
+  private breakDownKept(): void {
+    const period = this.state.view.period;
+    const scan = this.scan.cached(period);
+    if (!scan) {
+      if (this.state.breakdown?.data && this.state.breakdown.data.period !== period) this.state.breakdown = undefined;
+      return;
+    }
+    const summary = this.state.summary.data;
+    const calls = summary?.period === period ? summary.meters.find((m) => m.name === 'calls') : undefined;
+    const made = breakdownOf(scan, this.state.view.breakdown, this.keysByMask, Date.now(), calls);
+    this.groupKeys = made.groupKeys;
+    if (!made.data.columns.includes(this.state.view.breakdown?.column ?? '')) this.state.view.breakdown = undefined;
+    this.state.breakdown = { status: 'ready', data: made.data };
+    if (made.data.crossing) this.hooks.crossingFound?.(this.environmentId, period, made.data.crossing);
+  }
+
   /** Stops reading the whole period: the filter is dropped and the records are paged as before. */
   cancelScan(): Promise<void> {
+    if (this.state.scan?.purpose === 'breakdown' || this.breakdownController) {
+      this.breakdownController?.abort();
+      this.scan.cancel();
+      this.state.scan = undefined;
+      // What was read of the period before stays; a read that had not ended leaves nothing.
+      const kept = this.state.breakdown?.data;
+      this.state.breakdown = kept && this.scan.cached(kept.period) ? { status: 'ready', data: kept } : undefined;
+      this.hooks.changed();
+      return Promise.resolve();
+    }
     this.controllers.details?.abort();
     this.scan.cancel();
     this.state.scan = undefined;
@@ -297,6 +435,7 @@ export class Dashboard {
   dispose(): void {
     this.disposed = true;
     for (const name of SECTIONS) this.controllers[name]?.abort();
+    this.breakdownController?.abort();
   }
 }
 
@@ -380,10 +519,17 @@ export function blockState(state: DashboardState, blocked: Blocked): void {
   state.updatedAt = undefined;
   state.projection = undefined;
   state.scan = undefined;
+  state.breakdown = undefined;
   state.summary = { status: 'loading' };
   state.keys = { status: 'loading' };
   state.details = { status: 'loading' };
   state.trend = { status: 'loading' };
+}
+
+/** The records' key column, as the table shows them. */
+function keyColumnOf(state: DashboardState): string | undefined {
+  const columns = state.breakdown?.data?.columns ?? state.details.data?.columns ?? [];
+  return keyColumn(columns);
 }
 
 /** Why a period typed in cannot be shown (the notice the dashboard shows instead). */

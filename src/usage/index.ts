@@ -48,6 +48,9 @@ export function registerUsage(services: Services) {
       saved: (id) => saved.read(id),
       save: (id, shown) => saved.write(id, shown),
       history,
+      keyBudgets: () => alerts.keyBudgets(),
+      keysLoaded: (id, period, keys) => void alerts.checkKeys(id, period, keys),
+      crossingFound: (id, period, crossing) => statusBar.showCrossing(id, period, crossing),
     },
     assetsLoader(context.extensionUri),
   );

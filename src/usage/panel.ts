@@ -18,7 +18,10 @@ import { Exporter } from './exporter';
 import type { HostMessage, UiStringKey, UiStrings, ViewState, WebviewTiming } from './protocol';
 import { parseViewState, parseWebviewMessage } from './protocol';
 
-export interface PanelHooks extends Pick<DashboardHooks, 'saved' | 'save' | 'history'> {
+export interface PanelHooks extends Pick<
+  DashboardHooks,
+  'saved' | 'save' | 'history' | 'keyBudgets' | 'keysLoaded' | 'crossingFound'
+> {
   summaryLoaded?(environmentId: string, summary: UsageSummary): void;
   disposed(panel: DashboardPanel): void;
 }
@@ -56,6 +59,9 @@ export class DashboardPanel implements vscode.Disposable {
       saved: hooks.saved,
       save: hooks.save,
       history: hooks.history,
+      keyBudgets: hooks.keyBudgets,
+      keysLoaded: hooks.keysLoaded,
+      crossingFound: hooks.crossingFound,
     });
     this.exporter = new Exporter(services, this.dashboard);
     this.baseUrl = this.dashboard.environment()?.baseUrl;
@@ -135,6 +141,10 @@ export class DashboardPanel implements vscode.Disposable {
         return dashboard.filterKey(message.maskedKeyId);
       case 'cancelScan':
         return dashboard.cancelScan();
+      case 'breakdown':
+        return dashboard.readBreakdown();
+      case 'setBreakdown':
+        return dashboard.setBreakdown(message.choice);
       case 'command':
         await vscode.commands.executeCommand(
           Commands[message.command],
@@ -459,6 +469,49 @@ const TEXTS: { readonly [K in UiStringKey]: () => string } = {
   filteredCount: () => vscode.l10n.t('{0} of {1} records match'),
   filterNoMatch: () => vscode.l10n.t('No records match the filter.'),
   exportFiltered: () => vscode.l10n.t('Export writes the {0} matching records.'),
+  breakdownHeading: () => vscode.l10n.t('Where the period went'),
+  breakdownRead: () => vscode.l10n.t('Break down the period'),
+  breakdownReadTitle: () =>
+    vscode.l10n.t(
+      'Reads every record of the period once (at most {0}), then groups them and counts them day by day. A closed period is kept and not read again.',
+    ),
+  breakdownGroupBy: () => vscode.l10n.t('Group by'),
+  breakdownSum: () => vscode.l10n.t('Sum'),
+  breakdownCount: () => vscode.l10n.t('count only'),
+  breakdownValue: () => vscode.l10n.t('Value'),
+  breakdownRecords: () => vscode.l10n.t('Records'),
+  breakdownShare: () => vscode.l10n.t('Share'),
+  breakdownOther: () => vscode.l10n.t('other ({0} groups)'),
+  breakdownEmptyValue: () => vscode.l10n.t('(empty)'),
+  breakdownFilter: () => vscode.l10n.t('Show the records of {0}'),
+  breakdownCapped: () =>
+    vscode.l10n.t('Read the first {0} records (the cap); {1} more are not in the breakdown or the day-by-day bars.'),
+  breakdownMissing: () => vscode.l10n.t('{0} records the service announced could not be read: they are not counted.'),
+  breakdownRecordsRead: () => vscode.l10n.t('{0} records of {1}'),
+  dailyHeading: () => vscode.l10n.t('Day by day ({0})'),
+  dailyUsual: () =>
+    vscode.l10n.t(
+      'The usual day: {0} records (the median day of the period). Marked: days with at least {1}× as many.',
+    ),
+  dailyNoUsual: () => vscode.l10n.t('Too few records on most days to tell a usual day: no day is marked.'),
+  dailyBar: () => vscode.l10n.t('{0}: {1} records'),
+  dailyMarked: () => vscode.l10n.t('{0}: {1}× the usual day'),
+  dailyCauseKey: () => vscode.l10n.t('{0} % from key {1}'),
+  dailyCauseKeyCall: () => vscode.l10n.t('{0} % from key {1} on {2}'),
+  dailyCauseCall: () => vscode.l10n.t('{0} % from {1}'),
+  dailyUndated: () => vscode.l10n.t('{0} records have no readable time and are in no bar.'),
+  filterGroup: () => vscode.l10n.t('{0}: {1}'),
+  filterDay: () => vscode.l10n.t('Day: {0}'),
+  crossedOn: () => vscode.l10n.t('passed the included amount on {0}'),
+  crossedAround: () =>
+    vscode.l10n.t("passed the included amount around {0} (the records' daily shape, scaled to the calls)"),
+  crossedUnknown: () => vscode.l10n.t('past the included amount; break down the period to see the day it was passed'),
+  keyTrend: () => vscode.l10n.t('Calls of {0} in the last {1} billing periods'),
+  keyProjected: () => vscode.l10n.t('{0} by the end of the period (estimate)'),
+  keyBudget: () => vscode.l10n.t('budget {0}'),
+  keyBudgetPassed: () => vscode.l10n.t('past its budget of {0}'),
+  keyBudgetProjected: () => vscode.l10n.t('heading past its budget of {0}'),
+  'col.trend': () => vscode.l10n.t('Last 12 periods, budget'),
 };
 
 /** The webview's texts, translated on the host (the webview has no `vscode.l10n`). */

@@ -36,7 +36,12 @@ function isStoredPoint(period: string, value: unknown): value is TrendPoint {
     value.status === 'data' &&
     typeof value.tier === 'string' &&
     isObj(value.meters) &&
-    Object.values(value.meters).every((m) => isObj(m) && isNum(m.used) && isNum(m.included))
+    Object.values(value.meters).every((m) => isObj(m) && isNum(m.used) && isNum(m.included)) &&
+    (value.keys === undefined ||
+      (Array.isArray(value.keys) &&
+        value.keys.every(
+          (k) => isObj(k) && typeof k.keyId === 'string' && typeof k.name === 'string' && isNum(k.calls),
+        )))
   );
 }
 

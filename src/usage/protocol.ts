@@ -12,6 +12,7 @@ import {
   STATUS_CLASSES,
 } from '../core/records';
 import type { TrendPoint } from '../core/trend';
+import type { Breakdown, Crossing, Daily } from '../core/breakdown';
 
 /** `{0}`, `{1}` … in a template replaced by the arguments, as text. */
 export { fillPlaceholders as fill } from '../core/l10n';
@@ -28,6 +29,13 @@ export interface ViewState {
   pageSize: number;
   /** The records filter (whole period); absent when the records are paged from the service. */
   filter?: RecordFilter;
+  /** What the breakdown groups by and sums (absent: by key, counting). */
+  breakdown?: BreakdownChoice;
+}
+
+export interface BreakdownChoice {
+  column: string;
+  sumColumn?: string;
 }
 
 export interface ErrorView {
@@ -51,6 +59,39 @@ export interface KeysData {
   /** Sorted as `view.sort` says. Key ids are masked; the key itself is never here. */
   rows: KeyRow[];
   totalCalls: number;
+  /** Per masked key id: its calls over the trend's periods, its projection and budget. */
+  perKey?: Record<string, KeyOverTime>;
+  /** The periods of `KeyOverTime.calls`, oldest first. */
+  trendPeriods?: string[];
+}
+
+export interface KeyOverTime {
+  /** Calls in each of the trend's periods (null: no data, or that period's keys could not be read). */
+  calls: Array<number | null>;
+  /** The calls expected by the period's end at the pace so far (the current period only). */
+  projected?: number;
+  /** The budget the setting gives the key, and where it stands against it. */
+  budget?: number;
+  budgetState?: 'within' | 'projected' | 'passed';
+}
+
+/** The period's records read whole, broken down. Key ids are masked as the per-key table shows them. */
+export interface BreakdownData {
+  period: string;
+  /** Columns to group by, and the numeric ones to sum. */
+  columns: string[];
+  numeric: string[];
+  breakdown: Breakdown;
+  /** A group's words when its value alone says little (a key's name for its masked id). */
+  labels: Record<string, string>;
+  daily: Daily;
+  /** Records read, records the service announced but not read (past the cap or not paged to), and the cap. */
+  read: number;
+  missing: number;
+  cap: number;
+  capped: boolean;
+  /** When the calls meter passed its included amount (from `daily`). */
+  crossing?: Crossing;
 }
 
 export interface DetailsData {
@@ -79,6 +120,8 @@ export type ProjectionView = PeriodProjection;
 /** Reading every record of the period for a filter: its progress (a failure shows as the section's error). */
 interface ScanView {
   phase: 'running';
+  /** What the records are read for: the records filter or the breakdown. */
+  purpose: 'filter' | 'breakdown';
   loaded: number;
   total: number;
 }
@@ -120,6 +163,8 @@ export interface DashboardState {
   keys: Section<KeysData>;
   details: Section<DetailsData>;
   trend: Section<TrendData>;
+  /** The period read whole and broken down; absent until asked for. */
+  breakdown?: Section<BreakdownData>;
   projection?: ProjectionView;
   scan?: ScanView;
   /** The name of the key the records are filtered to, when the per-key table knows it. */
@@ -215,6 +260,41 @@ export const UI_STRING_KEYS = [
   'filteredCount',
   'filterNoMatch',
   'exportFiltered',
+  'breakdownHeading',
+  'breakdownRead',
+  'breakdownReadTitle',
+  'breakdownGroupBy',
+  'breakdownSum',
+  'breakdownCount',
+  'breakdownValue',
+  'breakdownRecords',
+  'breakdownShare',
+  'breakdownOther',
+  'breakdownEmptyValue',
+  'breakdownFilter',
+  'breakdownCapped',
+  'breakdownMissing',
+  'breakdownRecordsRead',
+  'dailyHeading',
+  'dailyUsual',
+  'dailyNoUsual',
+  'dailyBar',
+  'dailyMarked',
+  'dailyCauseKey',
+  'dailyCauseKeyCall',
+  'dailyCauseCall',
+  'dailyUndated',
+  'filterGroup',
+  'filterDay',
+  'crossedOn',
+  'crossedAround',
+  'crossedUnknown',
+  'keyTrend',
+  'keyProjected',
+  'keyBudget',
+  'keyBudgetPassed',
+  'keyBudgetProjected',
+  'col.trend',
 ] as const;
 export type UiStringKey = (typeof UI_STRING_KEYS)[number];
 export type UiStrings = Record<UiStringKey, string>;
@@ -248,6 +328,8 @@ export type WebviewMessage =
   | { type: 'setFilter'; filter: RecordFilter }
   | { type: 'filterKey'; maskedKeyId: string }
   | { type: 'cancelScan' }
+  | { type: 'breakdown' }
+  | { type: 'setBreakdown'; choice: BreakdownChoice }
   | { type: 'webviewError'; message: string };
 
 // The checks the host applies to everything the webview sends, and to a saved view state after
@@ -276,6 +358,7 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
     case 'ready':
       return isTiming(value.timing) ? { type: 'ready', timing: { ...value.timing } } : { type: 'ready' };
     case 'refresh':
+    case 'breakdown':
     case 'cancelScan':
     case 'cancelExport':
     case 'dismissNotice':
@@ -302,6 +385,10 @@ export function parseWebviewMessage(value: unknown): WebviewMessage | undefined 
       const filter = parseFilter(value.filter);
       return filter ? { type: 'setFilter', filter } : undefined;
     }
+    case 'setBreakdown': {
+      const choice = parseBreakdownChoice(value.choice);
+      return choice ? { type: 'setBreakdown', choice } : undefined;
+    }
     case 'filterKey':
       return isShortText(value.maskedKeyId) ? { type: 'filterKey', maskedKeyId: value.maskedKeyId } : undefined;
     case 'webviewError':
@@ -319,6 +406,16 @@ const isTiming = (value: unknown): value is WebviewTiming =>
 
 const isShortText = (value: unknown): value is string => typeof value === 'string' && value.length <= 200;
 
+/** What to group by and sum: two column names; anything else gives undefined. */
+function parseBreakdownChoice(value: unknown): BreakdownChoice | undefined {
+  if (!isObject(value) || !isShortText(value.column) || value.column === '') return undefined;
+  if (value.sumColumn !== undefined && (!isShortText(value.sumColumn) || value.sumColumn === '')) return undefined;
+  return { column: value.column, ...(value.sumColumn !== undefined ? { sumColumn: value.sumColumn } : {}) };
+}
+
+const isDay = (value: unknown): value is string =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+
 /** A records filter: known fields of the right types only; anything else gives undefined. */
 export function parseFilter(value: unknown): RecordFilter | undefined {
   if (!isObject(value)) return undefined;
@@ -332,6 +429,16 @@ export function parseFilter(value: unknown): RecordFilter | undefined {
   if (value.status !== undefined) {
     if (!(STATUS_CLASSES as readonly unknown[]).includes(value.status)) return undefined;
     filter.status = value.status as StatusClass;
+  }
+  if (value.group !== undefined) {
+    const group = value.group;
+    if (!isObject(group) || !isShortText(group.column) || group.column === '' || !isShortText(group.value))
+      return undefined;
+    filter.group = { column: group.column, value: group.value };
+  }
+  if (value.day !== undefined) {
+    if (!isDay(value.day)) return undefined;
+    filter.day = value.day;
   }
   return filter;
 }
@@ -359,5 +466,6 @@ export function parseViewState(value: unknown, fallbackPeriod: string): ViewStat
     page: isWholeIn(value.page, 1, MAX_PAGE) ? value.page : 1,
     pageSize: isWholeIn(value.pageSize, 1, MAX_DETAILS_PAGE_SIZE) ? value.pageSize : DEFAULT_DETAILS_PAGE_SIZE,
     ...(value.filter !== undefined && parseFilter(value.filter) ? { filter: parseFilter(value.filter) } : {}),
+    ...(parseBreakdownChoice(value.breakdown) ? { breakdown: parseBreakdownChoice(value.breakdown) } : {}),
   };
 }

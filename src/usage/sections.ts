@@ -3,7 +3,7 @@
 import { ApiError } from '../api/errors';
 import { PageReader } from '../api/paging';
 import type { ServiceApi } from '../api/service';
-import type { UsageRecord, UsageSummary } from '../api/types';
+import type { UsageByKey, UsageRecord, UsageSummary } from '../api/types';
 import { USAGE_METERS, meterFigures } from '../core/meters';
 import type { KeySort, RecordFilter } from '../core/records';
 import {
@@ -15,6 +15,8 @@ import {
   maskKeyId,
   sortKeyRows,
 } from '../core/records';
+import { BREAKDOWN_CAP } from '../core/breakdown';
+import { comparePeriods } from '../core/period';
 import type { DashboardState, DetailsData, KeysData, SummaryData, TrendData, ViewState } from './protocol';
 
 export interface SectionData {
@@ -41,13 +43,12 @@ export function summarySection(summary: UsageSummary, period: string): SummaryDa
 
 /** The per-key table, with the row of this environment's own key marked. */
 export async function readKeys(
-  api: ServiceApi,
+  byKeyOf: Promise<UsageByKey>,
   period: string,
   sort: KeySort,
   ownKey: Promise<string | undefined>,
-  signal: AbortSignal,
 ): Promise<{ data: KeysData; byMask: KeysByMask }> {
-  const [byKey, key] = await Promise.all([api.usage.byKey(period, { signal }), ownKey]);
+  const [byKey, key] = await Promise.all([byKeyOf, ownKey]);
   // Only a boolean per row leaves this function: the key never reaches the webview.
   const rows = keyRows(byKey.keys, keyIdOfApiKey(key));
   return {
@@ -103,6 +104,26 @@ export class SummaryReads {
         },
         () => undefined,
       );
+    }
+    return read;
+  }
+}
+
+/** Usage by key asked for during one load, one per period: the per-key table and the per-key trends share a period's. */
+export class ByKeyReads {
+  private reads = new Map<string, Promise<UsageByKey>>();
+
+  /** A new load reads each period again. */
+  clear(): void {
+    this.reads = new Map();
+  }
+
+  of(api: ServiceApi, period: string, signal: AbortSignal): Promise<UsageByKey> {
+    let read = this.reads.get(period);
+    if (!read) {
+      read = api.usage.byKey(period, { signal });
+      this.reads.set(period, read);
+      read.catch(() => undefined);
     }
     return read;
   }
@@ -168,7 +189,7 @@ export async function readFilteredPage(
       period,
       (loaded, total) => {
         if (signal.aborted) return;
-        state.scan = { phase: 'running', loaded, total };
+        state.scan = { phase: 'running', purpose: 'filter', loaded, total };
         changed();
       },
       signal,
@@ -200,17 +221,26 @@ export interface ScanResult {
   period: string;
   records: UsageRecord[];
   columns: string[];
-  /** Records the service announced but would not page to (0 when every one was read). */
+  /** Records the service announced but would not page to, or past the cap (0 when every one was read). */
   missing: number;
+  /** Reading stopped at the cap (`BREAKDOWN_CAP`). */
+  capped: boolean;
 }
 
+/** Closed periods kept read (besides the period shown): their records no longer change. */
+const KEPT_PERIODS = 3;
+
 export class RecordsScan {
-  private result?: ScanResult;
+  /** The periods read, the latest last; a closed period's stays across a refresh. */
+  private readonly results = new Map<string, ScanResult>();
   private running?: { period: string; promise: Promise<ScanResult>; controller: AbortController };
+
+  /** How many records are read at most (whole pages). */
+  constructor(private readonly cap = BREAKDOWN_CAP) {}
 
   /** The records of the period when they were read already. */
   cached(period: string): ScanResult | undefined {
-    return this.result?.period === period ? this.result : undefined;
+    return this.results.get(period);
   }
 
   /** Reads every record of the period (or returns the ones read); one read at a time per period. */
@@ -226,15 +256,19 @@ export class RecordsScan {
     this.running?.controller.abort();
     const controller = new AbortController();
     const inner = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
-    const promise = api.usage.detailsAll(period, { signal: inner, onProgress }).then((all) => {
+    const promise = api.usage.detailsAll(period, { signal: inner, onProgress, limit: this.cap }).then((all) => {
       if (inner.aborted) throw new ApiError('cancelled', 'Reading the records was cancelled.');
-      const result = {
+      const capped = all.items.length >= this.cap && (all.next !== undefined || all.totalCount > all.items.length);
+      const result: ScanResult = {
         period,
         records: all.items,
         columns: deriveColumns(all.items),
-        missing: all.stop ? all.totalCount - all.items.length : 0,
+        missing: all.stop || capped ? Math.max(0, all.totalCount - all.items.length) : 0,
+        capped,
       };
-      this.result = result;
+      this.results.delete(period);
+      this.results.set(period, result);
+      while (this.results.size > KEPT_PERIODS + 1) this.results.delete(this.results.keys().next().value as string);
       return result;
     });
     const running = { period, promise, controller };
@@ -251,10 +285,14 @@ export class RecordsScan {
     this.running?.controller.abort();
   }
 
-  /** Forgets what was read (a refresh reads the period again). */
-  clear(): void {
+  /**
+   * Forgets what was read (a refresh reads the period again); with `current`, only the periods
+   * not closed before it (a closed period's records are kept: they no longer change).
+   */
+  clear(current?: string): void {
     this.cancel();
-    this.result = undefined;
+    for (const period of [...this.results.keys()])
+      if (current === undefined || comparePeriods(period, current) >= 0) this.results.delete(period);
   }
 }
 

@@ -156,14 +156,14 @@ describe('Reliability: hostile data in the real browser (e2e)', function () {
     assert.equal(hostile.title, HOSTILE_TEXT.imgTag, 'the name whole in its tooltip');
     assert.equal(hostile.elements, 0, 'its heading is text: no element in it');
     // Every element of the webview is the dashboard's own (or VS Code's API script): no image, no other script, and no
-    // SVG but the trend charts, which hold only their bars, lines and text titles.
+    // SVG but the trend charts and the per-key trends, which hold only their bars, lines and text titles.
     const foreign = await frame.evaluate(() => [
       ...[
         ...document.querySelectorAll(
-          'img, svg:not(.trend-chart), iframe, object, embed, script:not([nonce]):not(#_vscodeApiScript)',
+          'img, svg:not(.trend-chart):not(.key-spark), iframe, object, embed, script:not([nonce]):not(#_vscodeApiScript)',
         ),
       ].map((e) => e.outerHTML.slice(0, 200)),
-      ...[...document.querySelectorAll('svg.trend-chart *')]
+      ...[...document.querySelectorAll('svg.trend-chart *, svg.key-spark *')]
         .filter(
           (e) =>
             !['rect', 'line', 'polyline', 'title'].includes(e.localName) ||

@@ -83,7 +83,7 @@ describe('Answers a model can trust, over MCP (unit)', function () {
     const limit = await call(session, Tools.findEngagements, { limit: 2.5 });
     assert.match(limit.text, /“limit” must be a whole number from 1 to 50, not a number \(2\.5\)/);
     const view = await call(session, Tools.usage, { view: 'daily' });
-    assert.match(view.text, /“view” is one of summary, byKey, records, not “daily”/);
+    assert.match(view.text, /“view” is one of summary, byKey, records, breakdown, not “daily”/);
     const ids = await call(session, Tools.updateEngagements, { ids: 'e1', status: 'completed', basedOn: {} });
     assert.match(ids.text, /“ids” must be an array, not a string/);
     assert.deepEqual(writes(), [], 'nothing was sent');

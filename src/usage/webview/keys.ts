@@ -2,9 +2,9 @@
 // works), the key of this dashboard's environment marked.
 import { absoluteTime, formatCount, formatPercent, relativeTimeLong } from '../../core/format';
 import type { KeyColumn, KeyRow, KeySort } from '../../core/records';
-import type { KeysData, Section } from '../protocol';
+import type { KeyOverTime, KeysData, Section } from '../protocol';
 import { getLocale, send, t } from './context';
-import { h, srOnly } from '../../webview/dom';
+import { h, srOnly, svg } from '../../webview/dom';
 import { errorBox } from './states';
 
 const COLUMNS: readonly { column: KeyColumn; numeric: boolean; firstDirection: KeySort['direction'] }[] = [
@@ -46,7 +46,69 @@ function headerCell(spec: (typeof COLUMNS)[number], sort: KeySort): HTMLTableCel
   );
 }
 
-function row(key: KeyRow): HTMLTableRowElement {
+function shortPeriod(period: string, locale?: string): string {
+  const [year, month] = period.split('-').map(Number);
+  try {
+    return new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(year, month - 1, 1)),
+    );
+  } catch {
+    return period;
+  }
+}
+
+/** The key's calls in each of the last periods, a bar each (no data: a low outline), its figures in words. */
+function keyTrendCell(key: KeyRow, over: KeyOverTime | undefined, periods: readonly string[]): HTMLElement {
+  if (!over) return h('td', { class: 'key-trend' });
+  const locale = getLocale();
+  const max = Math.max(1, ...over.calls.map((c) => c ?? 0));
+  const slot = 7;
+  const words = over.calls.map(
+    (c, i) => `${shortPeriod(periods[i] ?? '', locale)}: ${c === null ? t('noData') : formatCount(c, locale)}`,
+  );
+  const chart = svg(
+    'svg',
+    { class: 'key-spark', width: over.calls.length * slot, height: 20, 'aria-hidden': 'true' },
+    ...over.calls.map((c, i) => {
+      const height = c === null ? 1 : Math.max(1, (c / max) * 18);
+      return svg('rect', {
+        class: c === null ? 'spark-nodata' : i === over.calls.length - 1 ? 'spark-current' : 'spark-bar',
+        x: i * slot + 1,
+        y: (20 - height).toFixed(1),
+        width: slot - 2,
+        height: height.toFixed(1),
+      });
+    }),
+  );
+  const label = `${t('keyTrend', key.name, String(over.calls.length))}: ${words.join(', ')}`;
+  return h('td', { class: 'key-trend', attrs: { title: words.join('\n') } }, chart, srOnly(label), ...keyNotes(over));
+}
+
+/** The projection to the period's end and the budget (and where the key stands against it). */
+function keyNotes(over: KeyOverTime | undefined): HTMLElement[] {
+  const locale = getLocale();
+  const notes: HTMLElement[] = [];
+  if (over?.projected !== undefined)
+    notes.push(h('span', { class: 'key-note' }, t('keyProjected', formatCount(over.projected, locale))));
+  if (over?.budget !== undefined) {
+    const budget = formatCount(over.budget, locale);
+    const state = over.budgetState;
+    notes.push(
+      h(
+        'span',
+        { class: `key-note budget-${state ?? 'within'}`, attrs: { 'data-part': 'budget' } },
+        state === 'passed'
+          ? `⚠ ${t('keyBudgetPassed', budget)}`
+          : state === 'projected'
+            ? `⚠ ${t('keyBudgetProjected', budget)}`
+            : t('keyBudget', budget),
+      ),
+    );
+  }
+  return notes;
+}
+
+function row(key: KeyRow, over: KeyOverTime | undefined, periods: readonly string[]): HTMLTableRowElement {
   const locale = getLocale();
   const used = key.lastUsedAt ? relativeTimeLong(key.lastUsedAt, Date.now(), locale) : t('never');
   return h(
@@ -71,6 +133,7 @@ function row(key: KeyRow): HTMLTableRowElement {
     h('td', { class: 'numeric' }, formatCount(key.calls, locale)),
     h('td', { class: 'numeric' }, formatPercent(Math.round(key.share * 1000) / 10, locale)),
     h('td', { attrs: { title: key.lastUsedAt ? absoluteTime(key.lastUsedAt) : undefined } }, used),
+    keyTrendCell(key, over, periods),
   );
 }
 
@@ -83,13 +146,13 @@ export function renderKeys(section: Section<KeysData>, sort: KeySort): HTMLEleme
         h(
           'tr',
           { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } },
-          ...COLUMNS.map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' }))),
+          ...[...COLUMNS, undefined].map(() => h('td', {}, h('span', { class: 'skeleton skeleton-text' }))),
         ),
       );
   } else if (data.rows.length === 0) {
-    body.append(h('tr', {}, h('td', { class: 'empty', attrs: { colspan: COLUMNS.length } }, t('keysEmpty'))));
+    body.append(h('tr', {}, h('td', { class: 'empty', attrs: { colspan: COLUMNS.length + 1 } }, t('keysEmpty'))));
   } else {
-    for (const key of data.rows) body.append(row(key));
+    for (const key of data.rows) body.append(row(key, data.perKey?.[key.maskedKeyId], data.trendPeriods ?? []));
     skeletonRows = Math.max(1, Math.min(data.rows.length, 50));
   }
   const table = h(
@@ -99,7 +162,16 @@ export function renderKeys(section: Section<KeysData>, sort: KeySort): HTMLEleme
       attrs: { id: 'keys-table', 'aria-busy': section.status === 'loading' ? 'true' : undefined },
     },
     h('caption', {}, srOnly(t('keysHeading'))),
-    h('thead', {}, h('tr', {}, ...COLUMNS.map((spec) => headerCell(spec, sort)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...COLUMNS.map((spec) => headerCell(spec, sort)),
+        h('th', { attrs: { scope: 'col' } }, t('col.trend')),
+      ),
+    ),
     body,
   );
   const heading = h('h2', {}, t('keysHeading'));

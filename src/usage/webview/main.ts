@@ -7,6 +7,7 @@ import type { DashboardState, HostMessage } from '../protocol';
 import { getLocale, saveState, send, setStrings, t } from './context';
 import { renderDetails } from './records';
 import { renderKeys } from './keys';
+import { renderBreakdown } from './breakdown';
 import { renderMeters } from './meters';
 import { renderBlocked, renderNotice } from './states';
 
@@ -19,6 +20,7 @@ const regions = {
   blocked: h('div', { class: 'region-blocked' }),
   meters: h('section', { class: 'region-meters', attrs: { id: 'meters' } }),
   keys: h('section', { class: 'region-keys', attrs: { id: 'keys' } }),
+  breakdown: h('section', { class: 'region-breakdown', attrs: { id: 'breakdown' } }),
   details: h('section', { class: 'region-details', attrs: { id: 'details' } }),
 };
 type Region = keyof typeof regions;
@@ -66,12 +68,15 @@ function render(next: DashboardState): void {
   const empty = blocked ? undefined : emptyPeriod(next);
   update('notice', [next.notice, empty], () => renderNotice(next.notice, empty ? t('emptyPeriod', empty) : undefined));
   update('blocked', blocked ?? null, () => (blocked ? [renderBlocked(blocked)] : []));
-  for (const name of ['meters', 'keys', 'details'] as const) regions[name].hidden = blocked !== undefined;
+  for (const name of ['meters', 'keys', 'breakdown', 'details'] as const) regions[name].hidden = blocked !== undefined;
   if (blocked) return;
-  update('meters', [next.summary, next.trend, next.projection, next.view.period], () =>
-    renderMeters(next.summary, next.trend, next.projection, next.view.period),
+  const crossing = next.breakdown?.data?.period === next.view.period ? next.breakdown.data.crossing : undefined;
+  update('meters', [next.summary, next.trend, next.projection, next.view.period, crossing], () =>
+    renderMeters(next.summary, next.trend, next.projection, next.view.period, crossing),
   );
   update('keys', [next.keys, next.view.sort], () => renderKeys(next.keys, next.view.sort));
+  const breakdownScan = next.scan?.purpose === 'breakdown' ? next.scan : undefined;
+  update('breakdown', [next.breakdown, breakdownScan, next.view.period], () => renderBreakdown(next));
   update(
     'details',
     [next.details, next.view.page, next.view.pageSize, next.view.filter, next.filterKeyName, next.scan, next.export],

@@ -5,6 +5,7 @@ import { formatCount, formatPercent } from '../../core/format';
 import type { MeterFigures, MeterTexts, Projection, UsageMeterName } from '../../core/meters';
 import { formatAmount, meterTexts } from '../../core/meters';
 import type { TrendPoint } from '../../core/trend';
+import type { Crossing } from '../../core/breakdown';
 import { chartMax, meterChange } from '../../core/trend';
 import { h, svg } from '../../webview/dom';
 import type { ProjectionView, Section, SummaryData, TrendData } from '../protocol';
@@ -21,9 +22,22 @@ function dayOf(iso: string, locale?: string): string {
   }
 }
 
+/** Past its included amount: the day the records show it passed it, never a projected day. */
+function crossingText(crossing: Crossing | undefined): string {
+  if (!crossing) return t('crossedUnknown');
+  const day = dayOf(crossing.day, getLocale());
+  return crossing.exact ? t('crossedOn', day) : t('crossedAround', day);
+}
+
 /** "estimate · 108,400 by the end of the period · 8,400 over the included amount, reached around 27 Nov". */
-function projectionLine(projection: Projection, figures: MeterFigures, method: string): HTMLElement {
+function projectionLine(
+  projection: Projection,
+  figures: MeterFigures,
+  method: string,
+  crossing: Crossing | undefined,
+): HTMLElement {
   const locale = getLocale();
+  const past = figures.included > 0 && figures.used > figures.included;
   const amount = (value: number) => formatAmount(value, figures.unit, locale);
   return h(
     'div',
@@ -35,9 +49,11 @@ function projectionLine(projection: Projection, figures: MeterFigures, method: s
     ' ',
     t('projection', amount(projection.projected)),
     ' · ',
-    projection.overBy !== undefined && projection.exceedsOn
-      ? t('projectionOver', amount(projection.overBy), dayOf(projection.exceedsOn, locale))
-      : t('projectionWithin'),
+    past
+      ? h('span', { attrs: { 'data-part': 'crossed' } }, crossingText(crossing))
+      : projection.overBy !== undefined && projection.exceedsOn
+        ? t('projectionOver', amount(projection.overBy), dayOf(projection.exceedsOn, locale))
+        : t('projectionWithin'),
   );
 }
 
@@ -97,17 +113,27 @@ function meterProjection(
   figures: MeterFigures,
   projection: ProjectionView | undefined,
   period: string,
+  crossing: Crossing | undefined,
 ): HTMLElement | null {
   const projected = projection?.period === period ? projection.meters.find((p) => p.meter === figures.name) : undefined;
-  if (!projected) return null;
+  const past = figures.name === 'calls' && figures.included > 0 && figures.used > figures.included;
+  // A closed period has no estimate; past its included amount it still says when it passed it.
+  if (!projected)
+    return past
+      ? h(
+          'div',
+          { class: 'projection projection-over', attrs: { 'data-part': 'projection' } },
+          h('span', { attrs: { 'data-part': 'crossed' } }, crossingText(crossing)),
+        )
+      : null;
   const method =
     projection?.method === 'daily' && figures.name === 'calls' ? t('projectionDaily') : t('projectionLinear');
-  return projectionLine(projected, figures, method);
+  return projectionLine(projected, figures, method, figures.name === 'calls' ? crossing : undefined);
 }
 
 function meterCard(
   figures: MeterFigures,
-  extra: { trend?: Section<TrendData>; projection?: ProjectionView; period: string },
+  extra: { trend?: Section<TrendData>; projection?: ProjectionView; period: string; crossing?: Crossing },
 ): HTMLElement {
   const texts = meterTexts(figures, getLocale());
   const name = t(`meter.${figures.name}`);
@@ -126,7 +152,7 @@ function meterCard(
       { class: 'overage', attrs: { 'data-part': 'overage', 'aria-hidden': texts.overage ? undefined : 'true' } },
       texts.overage ? t('meterOverage', texts.overage) : '\u00a0',
     ),
-    meterProjection(figures, extra.projection, extra.period),
+    meterProjection(figures, extra.projection, extra.period, extra.crossing),
     renderTrend(extra.trend, figures, name, extra.period),
   );
 }
@@ -159,6 +185,7 @@ export function renderMeters(
   trend: Section<TrendData> | undefined,
   projection: ProjectionView | undefined,
   period: string,
+  crossing?: Crossing,
 ): HTMLElement[] {
   const heading = h('h2', {}, t('metersHeading'));
   const data = section.data;
@@ -180,7 +207,8 @@ export function renderMeters(
     class: `meters${section.status === 'loading' && data ? ' stale' : ''}`,
     attrs: { 'aria-busy': section.status === 'loading' ? 'true' : undefined },
   });
-  if (data) for (const figures of data.meters) cards.append(meterCard(figures, { trend, projection, period }));
+  if (data)
+    for (const figures of data.meters) cards.append(meterCard(figures, { trend, projection, period, crossing }));
   else for (const name of METERS) cards.append(skeletonCard(name));
   const trendError = trend?.status === 'error' ? errorBox(trend.error) : null;
   return [heading, days, section.status === 'error' ? errorBox(section.error) : trendError, cards].filter(

@@ -11,7 +11,7 @@ import { errorBox, renderExport } from './states';
 
 function scanBar(state: DashboardState): HTMLElement | null {
   const scan = state.scan;
-  if (!scan) return null;
+  if (!scan || scan.purpose !== 'filter') return null;
   return h(
     'div',
     { class: 'export-bar', attrs: { role: 'status', id: 'scan-progress' } },
@@ -72,6 +72,36 @@ function keyChip(state: DashboardState, filter: RecordFilter): HTMLElement | nul
   );
 }
 
+/** "Endpoint: /v1/engagements ×", "Day: Nov 17 ×": a group or day of the breakdown the records are filtered by. */
+function breakdownChips(filter: RecordFilter): HTMLElement[] {
+  const chips: HTMLElement[] = [];
+  const chip = (id: string, text: string, without: RecordFilter) =>
+    h(
+      'span',
+      { class: 'chip', attrs: { id } },
+      text,
+      h(
+        'button',
+        {
+          class: 'link',
+          focusKey: `clear-${id}`,
+          attrs: { type: 'button', 'aria-label': `${t('clearFilter')}: ${text}` },
+          on: { click: () => send({ type: 'setFilter', filter: without }) },
+        },
+        '×',
+      ),
+    );
+  if (filter.group)
+    chips.push(
+      chip('filter-group', t('filterGroup', columnTitle(filter.group.column), filter.group.value), {
+        ...filter,
+        group: undefined,
+      }),
+    );
+  if (filter.day) chips.push(chip('filter-day', t('filterDay', filter.day), { ...filter, day: undefined }));
+  return chips;
+}
+
 function columnSelect(filter: RecordFilter, columns: readonly string[]): HTMLSelectElement {
   return h(
     'select',
@@ -116,7 +146,12 @@ function statusSelect(filter: RecordFilter, columns: readonly string[]): HTMLSel
 }
 
 function clearButton(filter: RecordFilter): HTMLElement | null {
-  const active = filter.keyId !== undefined || (filter.text ?? '') !== '' || filter.status !== undefined;
+  const active =
+    filter.keyId !== undefined ||
+    (filter.text ?? '') !== '' ||
+    filter.status !== undefined ||
+    filter.group !== undefined ||
+    filter.day !== undefined;
   if (!active) return null;
   return h(
     'button',
@@ -137,7 +172,11 @@ function filterBar(state: DashboardState, data: DetailsData | undefined): HTMLEl
   const text = textInput(filter);
   const status = statusSelect(filter, columns);
   const apply = (): void => {
-    const next: RecordFilter = { ...(filter.keyId !== undefined ? { keyId: filter.keyId } : {}) };
+    const next: RecordFilter = {
+      ...(filter.keyId !== undefined ? { keyId: filter.keyId } : {}),
+      ...(filter.group !== undefined ? { group: filter.group } : {}),
+      ...(filter.day !== undefined ? { day: filter.day } : {}),
+    };
     if (column.value) next.column = column.value;
     if (text.value.trim()) next.text = text.value.trim().slice(0, 200);
     if (status.value) next.status = status.value as StatusClass;
@@ -156,6 +195,7 @@ function filterBar(state: DashboardState, data: DetailsData | undefined): HTMLEl
       },
     },
     keyChip(state, filter),
+    ...breakdownChips(filter),
     column,
     text,
     status,
@@ -303,7 +343,8 @@ function cell(value: unknown): HTMLElement {
     'td',
     {
       class: typeof value === 'number' ? 'numeric' : undefined,
-      attrs: { title: full !== '' && (full !== text || text.length > 24) ? full : undefined },
+      // The whole value on hover: a column may be narrower than the value.
+      attrs: { title: full !== '' ? full : undefined },
     },
     h('span', { class: 'cell' }, text),
   );
