@@ -97,10 +97,12 @@ builds.push({
 });
 // The MCP server (src/mcp/server.ts): a script of its own for plain Node 20+, with the MCP SDK
 // in it. Some of the SDK's dependencies are CommonJS: `require` is made for them in this ES module.
+// Beside it dist/mcp-network.mjs (src/mcp/dispatcher.ts, undici in it), which the server loads
+// only when a proxy applies or certificate authorities must be added (src/mcp/network.ts).
 const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version;
 builds.push({
   ...common,
-  entryPoints: { 'mcp-server': 'src/mcp/server.ts' },
+  entryPoints: { 'mcp-server': 'src/mcp/server.ts', 'mcp-network': 'src/mcp/dispatcher.ts' },
   outdir: DIST,
   platform: 'node',
   format: 'esm',

@@ -185,14 +185,31 @@ const WORDS: Record<ApiErrorKind, Words> = { ...ACCESS, ...REFUSED, ...UNANSWERE
  */
 type Sentence = (host: string, code: string, env: string, headers: string) => string;
 
+/**
+ * Whether the words are for someone outside VS Code (the MCP server started by an agent's
+ * client), whose network is set by environment variables rather than VS Code's settings.
+ */
+let outsideVsCode = false;
+
+/** Says the network's fixes as environment variables (HTTPS_PROXY, NODE_EXTRA_CA_CERTS): the MCP server calls it at start. */
+export function adviseEnvironmentVariables(): void {
+  outsideVsCode = true;
+}
+
 /** The certificate or the TLS handshake: trust stores, clocks, host names. */
 const SECURE: Record<'untrustedCertificate' | 'expiredCertificate' | 'hostMismatch' | 'tlsHandshake', Sentence> = {
   untrustedCertificate: (host, code) =>
-    l10n.t(
-      "The certificate of {0} is issued by an authority this machine does not trust ({1}). If your company inspects HTTPS traffic or the service uses a private certificate authority, add that authority to the system's trusted certificates (or ask IT); VS Code uses them while the setting http.systemCertificates is on.",
-      host,
-      code,
-    ),
+    outsideVsCode
+      ? l10n.t(
+          "The certificate of {0} is issued by an authority this machine does not trust ({1}). If your company inspects HTTPS traffic or the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS in the MCP server's environment to a PEM file of that authority (or add it to the system's trusted certificates, which Node 22.15 and later read).",
+          host,
+          code,
+        )
+      : l10n.t(
+          "The certificate of {0} is issued by an authority this machine does not trust ({1}). If your company inspects HTTPS traffic or the service uses a private certificate authority, add that authority to the system's trusted certificates (or ask IT); VS Code uses them while the setting http.systemCertificates is on.",
+          host,
+          code,
+        ),
   expiredCertificate: (host, code) =>
     l10n.t(
       "The certificate of {0} has expired or is not valid yet ({1}). Check this machine's date and time; if they are right, the service's certificate must be renewed.",
@@ -218,23 +235,41 @@ const SECURE: Record<'untrustedCertificate' | 'expiredCertificate' | 'hostMismat
 /** The proxy between this machine and the service: its credentials, its refusals, itself. */
 const PROXY: Record<'proxyAuthentication' | 'proxyRefused' | 'proxyUnreachable', Sentence> = {
   proxyAuthentication: (host, code) =>
-    l10n.t(
-      'The proxy asks for credentials before it connects to {0} ({1}). Put them in the setting http.proxy (http://user:password@host:port) or check http.proxyAuthorization, or ask IT which proxy to use.',
-      host,
-      code,
-    ),
+    outsideVsCode
+      ? l10n.t(
+          'The proxy asks for credentials before it connects to {0} ({1}). Put them in HTTPS_PROXY (http://user:password@host:port) in the MCP server’s environment, or ask IT which proxy to use.',
+          host,
+          code,
+        )
+      : l10n.t(
+          'The proxy asks for credentials before it connects to {0} ({1}). Put them in the setting http.proxy (http://user:password@host:port) or check http.proxyAuthorization, or ask IT which proxy to use.',
+          host,
+          code,
+        ),
   proxyRefused: (host, code) =>
-    l10n.t(
-      'The proxy refused to connect to {0} ({1}). Check the settings http.proxy and http.noProxy, or ask IT to allow this address.',
-      host,
-      code,
-    ),
+    outsideVsCode
+      ? l10n.t(
+          'The proxy refused to connect to {0} ({1}). Check HTTPS_PROXY and NO_PROXY in the MCP server’s environment, or ask IT to allow this address.',
+          host,
+          code,
+        )
+      : l10n.t(
+          'The proxy refused to connect to {0} ({1}). Check the settings http.proxy and http.noProxy, or ask IT to allow this address.',
+          host,
+          code,
+        ),
   proxyUnreachable: (host, code) =>
-    l10n.t(
-      'The proxy at {0} cannot be reached ({1}). Check the setting http.proxy (or HTTPS_PROXY) and that the proxy is running.',
-      host,
-      code,
-    ),
+    outsideVsCode
+      ? l10n.t(
+          'The proxy at {0} cannot be reached ({1}). Check HTTPS_PROXY (or HTTP_PROXY) in the MCP server’s environment and that the proxy is running.',
+          host,
+          code,
+        )
+      : l10n.t(
+          'The proxy at {0} cannot be reached ({1}). Check the setting http.proxy (or HTTPS_PROXY) and that the proxy is running.',
+          host,
+          code,
+        ),
 };
 
 /** The way to the service itself: its name, its address, the network, a dropped connection. */
