@@ -25,6 +25,8 @@ import type { ToolResult } from '../tools/result';
 import { runTool } from '../tools/run';
 import { ENV, readCommand, type Setup } from './cli';
 import { networkFetch, planNetwork } from './network';
+import { registerPrompts } from './prompts';
+import { registerResources } from './resources';
 
 /** The version of the package, set by the build (esbuild `define`). */
 declare const SERVER_VERSION: string;
@@ -141,6 +143,11 @@ export function createServer(options: ServerOptions): Server {
         );
     }
     return runTool(host, name, input, { signal });
+  }
+  // Beside the tools, for a configured server: resources and prompts (their own files).
+  if (setup.ok && host) {
+    registerResources(server, host, setup.key);
+    registerPrompts(server, host, setup.key);
   }
   return server;
 }
