@@ -4,6 +4,7 @@
 // process lists and in the client's configuration, so what an unknown argument held is never
 // repeated. A path the server reads itself may start with `~` (the user's home folder), as
 // client configurations are written by hand.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseBaseUrl } from '../core/validation';
@@ -21,7 +22,7 @@ export const ENV = {
 } as const;
 
 /** The flags the server takes. */
-export const FLAGS = { allowWrites: '--allow-writes', help: '--help', version: '--version' } as const;
+const FLAGS = { allowWrites: '--allow-writes', help: '--help', version: '--version' } as const;
 const SHORT: Record<string, string> = { '-h': FLAGS.help, '-v': FLAGS.version };
 
 /** How the server was started: the environment it serves, or why it cannot serve one. */
@@ -37,10 +38,10 @@ export type Command =
   | { kind: 'refused'; text: string }
   | { kind: 'serve'; setup: Setup };
 
-export const USAGE = `Usage: ${ENV.baseUrl}=https://api.example.com/v1 ${ENV.key}=… engagement-usage-mcp [${FLAGS.allowWrites}]`;
+const USAGE = `Usage: ${ENV.baseUrl}=https://api.example.com/v1 ${ENV.key}=… engagement-usage-mcp [${FLAGS.allowWrites}]`;
 
 /** `--help`: what the server reads, for someone writing a client's configuration by hand. */
-export const HELP = `Engagement & Usage MCP server: the engagements and API usage of one environment of the
+const HELP = `Engagement & Usage MCP server: the engagements and API usage of one environment of the
 Engagement and Usage Service, for any MCP client, over stdio.
 
 ${USAGE}
@@ -106,4 +107,16 @@ export function expandHome(file: string, home = os.homedir()): string {
   if (file === '~') return home;
   if (file.startsWith('~/') || file.startsWith(`~${path.sep}`)) return path.join(home, file.slice(2));
   return file;
+}
+
+/** Whether the script Node was started with is the server: directly, or through a link to it (npm's `bin`). */
+export function startedAsScript(script: string | undefined): boolean {
+  if (!script) return false;
+  let real = script;
+  try {
+    real = fs.realpathSync(script);
+  } catch {
+    // Not a file this process can see: the name as given.
+  }
+  return /mcp-server\.m?js$/.test(real);
 }

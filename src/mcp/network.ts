@@ -80,7 +80,7 @@ function hostAndPort(entry: string): { name: string; port?: string } {
 }
 
 /** A proxy URL as it may be shown: without its credentials. */
-export function shownProxy(url: string): string {
+function shownProxy(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.username || parsed.password) {

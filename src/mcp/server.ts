@@ -23,7 +23,7 @@ import { INPUT_SCHEMAS, MCP_TOOLS, TOOL_NAMES, type ToolName, Tools, WRITE_TOOLS
 import { type Target, type ToolHost, ToolRefusal, WholeSets } from '../tools/host';
 import type { ToolResult } from '../tools/result';
 import { runTool } from '../tools/run';
-import { ENV, readCommand, type Setup } from './cli';
+import { ENV, readCommand, type Setup, startedAsScript } from './cli';
 import { networkFetch, planNetwork } from './network';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
@@ -187,8 +187,8 @@ export async function main(): Promise<void> {
   await server.connect(new StdioServerTransport());
 }
 
-// Run when started as a script (the bundle); not when a test imports it.
-if (typeof process !== 'undefined' && process.argv[1] && /mcp-server\.m?js$/.test(process.argv[1])) {
+// Run when started as a script (the bundle, or the npm package's bin linking to it); not when a test imports it.
+if (typeof process !== 'undefined' && startedAsScript(process.argv[1])) {
   main().catch((error: unknown) => {
     process.stderr.write(`${redact(error instanceof Error ? error.message : String(error))}\n`);
     process.exit(1);
