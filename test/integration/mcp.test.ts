@@ -214,6 +214,18 @@ describe('MCP servers offered to VS Code', function () {
     assert.equal(await mcp().resolve(writable), undefined, 'a definition of a removed environment does not start');
   });
 
+  it('VS Code 1.139 takes the two agent skills (chatSkills) from the manifest', async () => {
+    const files =
+      await vscode.commands.executeCommand<Array<{ uri: { path: string }; type: string; extensionId: string }>>(
+        '_listExtensionPromptFiles',
+      );
+    const ours = files.filter((f) => f.extensionId.toLowerCase() === 'eus-tools.engagement-usage');
+    assert.deepEqual(ours.map((f) => `${f.type} ${f.uri.path.split('/').slice(-2).join('/')}`).sort(), [
+      'skill explain-billing-period/SKILL.md',
+      'skill triage-stale-engagements/SKILL.md',
+    ]);
+  });
+
   it('writes turned off after the definition was listed: the server starts read-only', async () => {
     await useEnvironment(ctx, ctx.service.keys.admin, 'Staging');
     await setSetting('mcp.allowWrites', true);
