@@ -43,6 +43,14 @@ async function startAsVsCode(
   return client;
 }
 
+/** The read tools, the only ones a server started without writes lists. */
+const READ_TOOLS = ['engagementUsage_findEngagements', 'engagementUsage_getEngagement', 'engagementUsage_usage'];
+
+/** The names of the tools a server lists, sorted. */
+async function toolNames(client: Client): Promise<string[]> {
+  return (await client.listTools()).tools.map((t) => t.name).sort();
+}
+
 /** The text of a tool's answer. */
 async function callText(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
   const result = await client.callTool({ name, arguments: args });
@@ -169,12 +177,7 @@ describe('MCP servers offered to VS Code', function () {
     const client = new Client({ name: 'vscode-integration', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name).sort(), [
-        'engagementUsage_findEngagements',
-        'engagementUsage_getEngagement',
-        'engagementUsage_usage',
-      ]);
+      assert.deepEqual(await toolNames(client), READ_TOOLS);
       const found = await client.callTool({ name: 'engagementUsage_findEngagements', arguments: { limit: 2 } });
       const text = (found.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
       assert.match(text, /^Environment: “Staging”\./);
@@ -237,18 +240,13 @@ describe('MCP servers offered to VS Code', function () {
     assert.ok(!resolved.args.includes('--allow-writes'), 'the setting is read again at the start');
     const client = await startAsVsCode(resolved.command, resolved.args, resolved.env);
     try {
-      const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name).sort(), [
-        'engagementUsage_findEngagements',
-        'engagementUsage_getEngagement',
-        'engagementUsage_usage',
-      ]);
+      assert.deepEqual(await toolNames(client), READ_TOOLS);
     } finally {
       await client.close();
     }
   });
 
-  it('VS Code’s http.proxy and http.noProxy reach the server: the proxy sees its tunnel, then none for a host noProxy names', async () => {
+  it('VS Code’s http.proxy and http.noProxy reach the server (the proxy sees its tunnel, then none for a host noProxy names), and its certificate settings', async () => {
     const tinyproxy = await startProxy();
     try {
       await useEnvironment(ctx, ctx.service.keys.admin, 'Staging');
@@ -286,7 +284,15 @@ describe('MCP servers offered to VS Code', function () {
         await bypassing.close();
       }
       assert.equal(tinyproxy.connects().length, tunnels, 'no tunnel for a host http.noProxy names');
+
+      // The system's certificates turned off, certificate checks turned off: the server is told so.
+      await setHttp('systemCertificates', false);
+      await setHttp('proxyStrictSSL', false);
+      const trusting = await mcp().resolve((await mcp().definitions())[0]);
+      assert.equal(trusting?.env.EUS_SYSTEM_CA, '0');
+      assert.equal(trusting?.env.NODE_TLS_REJECT_UNAUTHORIZED, '0');
     } finally {
+      for (const name of ['systemCertificates', 'proxyStrictSSL']) await setHttp(name, undefined);
       await setHttp('proxy', undefined);
       await setHttp('noProxy', undefined);
       await tinyproxy.stop();
