@@ -97,14 +97,12 @@ builds.push({
 });
 // The MCP server (src/mcp/server.ts): a script of its own for plain Node 20+, with the MCP SDK
 // in it. Some of the SDK's dependencies are CommonJS: `require` is made for them in this ES module.
-// Beside it dist/mcp-network.mjs (src/mcp/dispatcher.ts, undici in it), which the server loads
-// only when a proxy applies or certificate authorities must be added (src/mcp/network.ts).
-// The same two files, minified, are the npm package of packages/mcp-server (its `bin`; the
+// The same file, minified, is the npm package of packages/mcp-server (its `bin`; the
 // shebang lets npm link it as a command).
 const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version;
 const mcpServer = {
   ...common,
-  entryPoints: { 'mcp-server': 'src/mcp/server.ts', 'mcp-network': 'src/mcp/dispatcher.ts' },
+  entryPoints: { 'mcp-server': 'src/mcp/server.ts' },
   outdir: DIST,
   platform: 'node',
   format: 'esm',

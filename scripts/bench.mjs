@@ -80,13 +80,12 @@ const WEBVIEW = 'extension/dist/webview.js';
 const DETAILS = 'extension/dist/details.js';
 const WEB = 'extension/dist/web.js';
 const MCP_SERVER = 'extension/dist/mcp-server.mjs';
-const MCP_NETWORK = 'extension/dist/mcp-network.mjs';
-for (const file of [ENTRY, WEB, WEBVIEW, DETAILS, MCP_SERVER, MCP_NETWORK])
+for (const file of [ENTRY, WEB, WEBVIEW, DETAILS, MCP_SERVER])
   if (!shipped.has(file)) throw new Error(`${file} is not in ${vsix}`);
 // The extension is one file per host: what activation loads is all of it (the webviews' scripts
 // and the MCP server, a program of its own, are the other files).
 const extensionFiles = [...shipped.keys()].filter(
-  (f) => /^extension\/dist\/[^/]*\.m?js$/.test(f) && ![WEBVIEW, DETAILS, MCP_SERVER, MCP_NETWORK].includes(f),
+  (f) => /^extension\/dist\/[^/]*\.m?js$/.test(f) && ![WEBVIEW, DETAILS, MCP_SERVER].includes(f),
 );
 if (extensionFiles.sort().join() !== [ENTRY, WEB].sort().join())
   throw new Error(`one bundle per extension host expected (${ENTRY}, ${WEB}), found ${extensionFiles.join(', ')}`);
@@ -110,12 +109,6 @@ const sizes = [
   { name: 'webview', detail: '`dist/webview.js`', ...measure([WEBVIEW]), target: true },
   { name: 'details webview', detail: '`dist/details.js`', ...measure([DETAILS]), target: true },
   { name: 'MCP server', detail: '`dist/mcp-server.mjs`, the MCP SDK in it', ...measure([MCP_SERVER]), target: false },
-  {
-    name: 'MCP server, for a proxy',
-    detail: '`dist/mcp-network.mjs`, undici in it: loaded only when a proxy or added CAs need it',
-    ...measure([MCP_NETWORK]),
-    target: false,
-  },
 ];
 const vsixBytes = fs.statSync(vsix).size;
 
@@ -567,7 +560,6 @@ async function mcpStartup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eus-mcp-bench-'));
   const script = path.join(dir, 'mcp-server.mjs');
   fs.writeFileSync(script, shipped.get(MCP_SERVER));
-  fs.writeFileSync(path.join(dir, 'mcp-network.mjs'), shipped.get(MCP_NETWORK));
   const connected = [];
   const listed = [];
   const rss = [];

@@ -11,8 +11,8 @@ import type { Environment } from '../session/model';
 import type { Services } from '../services';
 import { type ClientForm, clientConfiguration, keyPlaceholder } from './mcpConfig';
 
-/** The server's files in dist/: the server, and what it loads for a proxy (src/mcp/network.ts). */
-const SERVER_FILES = ['mcp-server.mjs', 'mcp-network.mjs'];
+/** The server's files in dist/ (one bundle). */
+const SERVER_FILES = ['mcp-server.mjs'];
 
 /**
  * Copies the server into `<global storage>/mcp/` unless the copy there is of the extension's
@@ -33,8 +33,7 @@ export async function keepServerCopy(context: vscode.ExtensionContext): Promise<
   );
   if (held === stamp) return script;
   await fs.createDirectory(dir);
-  // The loader first: a server whose script is new finds what it loads.
-  for (const file of [...SERVER_FILES].reverse()) {
+  for (const file of SERVER_FILES) {
     // Its own name: another window may be copying the same file now.
     const partial = vscode.Uri.joinPath(dir, `${file}.${Math.random().toString(36).slice(2)}.partial`);
     await fs.copy(source(file), partial, { overwrite: true });

@@ -1,10 +1,16 @@
-// A fetch over undici's own dispatchers, for the MCP server when a proxy applies or certificate
-// authorities must be added that Node's default cannot hold (src/mcp/network.ts decides). Built
-// as its own file, dist/mcp-network.mjs, with undici in it, and loaded only then. It takes and
-// gives Node's own Request and Response, as the client's ky expects, whatever undici this Node
-// carries; undici's errors (a tunnel refused, a certificate not trusted) reach the client as
-// Node's fetch throws them, so src/api/network.ts reads them alike.
-import { Agent, ProxyAgent, fetch as undiciFetch } from 'undici';
+// A fetch that reaches the service through a proxy, or trusting certificate authorities that
+// Node's default cannot be made to hold, for the MCP server (src/mcp/network.ts decides when).
+// Node's own fetch is used with a dispatcher of Node's own undici (its Agent class, read from
+// the dispatcher Node's fetch made for itself, as undici shares it between copies), whose
+// connector opens an HTTP CONNECT tunnel through the proxy and the TLS session inside it: no
+// second HTTP stack ships with the server. A tunnel refused is said as undici says it
+// ("Proxy response (407) !== 200 when HTTP Tunneling"), and socket errors keep their codes, so
+// src/api/network.ts reads every failure as it reads those of VS Code's fetch.
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { Socket } from 'node:net';
+import tls from 'node:tls';
 
 export interface FetchOptions {
   /** The proxy's URL (credentials in it are sent as Proxy-Authorization). */
@@ -13,32 +19,93 @@ export interface FetchOptions {
   ca?: string[];
 }
 
-/** Statuses whose answer has no body (a Response with one cannot be made). */
-const NO_BODY = new Set([101, 204, 205, 304]);
+/** What undici's connector is asked (the origin to reach) and how it answers. */
+interface ConnectOptions {
+  hostname: string;
+  port: string;
+  protocol: string;
+  servername?: string | null;
+  timeout?: number | null;
+}
+type Connected = (error: Error | null, socket: Socket | null) => void;
 
-export function fetchVia(options: FetchOptions): typeof globalThis.fetch {
-  const tls = options.ca ? { ca: options.ca } : undefined;
-  const dispatcher = options.proxy
-    ? new ProxyAgent({ uri: options.proxy, requestTls: tls, proxyTls: tls })
-    : new Agent({ connect: tls });
-  return async (input, init) => {
-    const request = new Request(input, init);
-    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-    const answer = await undiciFetch(request.url, {
-      method: request.method,
-      headers: [...request.headers],
-      body,
-      redirect: request.redirect,
-      signal: request.signal,
-      dispatcher,
+/** undici's key of the dispatcher its fetch uses, shared by every copy of undici in a process. */
+const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+
+type AgentClass = new (options: {
+  connect: ConnectOptions | ((o: ConnectOptions, cb: Connected) => void) | object;
+}) => object;
+
+/** Node's own undici Agent class: from the dispatcher its fetch makes on first use. */
+async function nodeAgent(): Promise<AgentClass> {
+  // A data: URL makes Node's fetch load undici and its dispatcher, with no request.
+  await (await fetch('data:,')).text();
+  const made = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
+  const Agent = (made as { constructor?: unknown } | undefined)?.constructor;
+  if (typeof Agent !== 'function')
+    throw new Error(
+      `Node ${process.version} gives its fetch no dispatcher to go through a proxy: use Node 20 or later.`,
+    );
+  return Agent as AgentClass;
+}
+
+const DEFAULT_PORTS: Record<string, string> = { 'https:': '443', 'http:': '80' };
+
+/** A connector that opens a tunnel through `proxyUrl` to the origin, then TLS inside it for https. */
+function tunnel(proxyUrl: string, ca: string[] | undefined) {
+  const proxy = new URL(proxyUrl);
+  const credentials = proxy.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`
+    : undefined;
+  return (options: ConnectOptions, connected: Connected): void => {
+    let answered = false;
+    const answer = (error: Error | null, socket: Socket | null) => {
+      if (answered) return;
+      answered = true;
+      connected(error, socket);
+    };
+    const target = `${options.hostname}:${options.port || DEFAULT_PORTS[options.protocol]}`;
+    const request = (proxy.protocol === 'https:' ? https : http).request({
+      host: proxy.hostname.replace(/^\[|\]$/g, ''),
+      port: proxy.port || DEFAULT_PORTS[proxy.protocol],
+      method: 'CONNECT',
+      path: target,
+      agent: false,
+      headers: { host: target, ...(credentials ? { 'proxy-authorization': credentials } : {}) },
+      ...(proxy.protocol === 'https:' && ca ? { ca } : {}),
     });
-    const response = new Response(NO_BODY.has(answer.status) ? null : (answer.body as ReadableStream | null), {
-      status: answer.status,
-      statusText: answer.statusText,
-      headers: [...answer.headers],
+    request.setTimeout(options.timeout ?? 10_000, () =>
+      request.destroy(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' })),
+    );
+    request.once('error', (error) => answer(error, null));
+    request.once('connect', (response: http.IncomingMessage, socket: Socket) => {
+      request.setTimeout(0);
+      if (response.statusCode !== 200) {
+        socket.destroy();
+        answer(new Error(`Proxy response (${response.statusCode}) !== 200 when HTTP Tunneling`), null);
+        return;
+      }
+      if (options.protocol !== 'https:') return answer(null, socket);
+      const name = options.servername ?? options.hostname;
+      const secure = tls.connect({
+        socket,
+        host: options.hostname,
+        servername: net.isIP(name) ? undefined : name,
+        ALPNProtocols: ['http/1.1'],
+        ...(ca ? { ca } : {}),
+      });
+      secure.once('secureConnect', () => answer(null, secure));
+      secure.once('error', (error: Error) => answer(error, null));
     });
-    Object.defineProperty(response, 'url', { value: answer.url });
-    Object.defineProperty(response, 'redirected', { value: answer.redirected });
-    return response;
+    request.end();
   };
+}
+
+/** Node's fetch through the proxy, or trusting `ca`, as the options say. */
+export async function fetchVia(options: FetchOptions): Promise<typeof globalThis.fetch> {
+  const Agent = await nodeAgent();
+  const dispatcher = new Agent({
+    connect: options.proxy ? tunnel(options.proxy, options.ca) : options.ca ? { ca: options.ca } : {},
+  });
+  return (input, init) => fetch(input, { ...init, dispatcher } as RequestInit);
 }

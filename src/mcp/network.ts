@@ -4,12 +4,12 @@
 // HTTP_PROXY applies (NO_PROXY read as curl reads it), and which certificate authorities it
 // trusts: Node's own with NODE_EXTRA_CA_CERTS (which Node reads itself, except a `~` path, read
 // here), and the system's store where this Node can read it (22.15 and later). Only when a
-// proxy applies, or a certificate authority must be added that Node's default cannot take, are
-// requests sent through undici (dist/mcp-network.mjs, loaded then: the server starts without it).
+// proxy applies, or a certificate authority must be added that Node's default cannot take, does
+// the client get a fetch of its own (src/mcp/dispatcher.ts); otherwise Node's, untouched.
 import fs from 'node:fs';
 import tls from 'node:tls';
 import { expandHome, ENV } from './cli';
-import type { FetchOptions, fetchVia } from './dispatcher';
+import { fetchVia } from './dispatcher';
 
 /** How the server reaches its service. */
 export interface NetworkPlan {
@@ -139,12 +139,8 @@ function pemCertificates(text: string): string[] {
   return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 }
 
-/** The fetch the client is given for `plan`: undefined (Node's own) unless a proxy or added authorities need undici. */
-export async function networkFetch(
-  plan: NetworkPlan,
-  load: () => Promise<{ fetchVia: typeof fetchVia }>,
-): Promise<typeof globalThis.fetch | undefined> {
+/** The fetch the client is given for `plan`: undefined (Node's own) unless a proxy or added authorities need one. */
+export async function networkFetch(plan: NetworkPlan): Promise<typeof globalThis.fetch | undefined> {
   if (!plan.proxy && !plan.ca) return undefined;
-  const options: FetchOptions = { proxy: plan.proxy?.url, ca: plan.ca };
-  return (await load()).fetchVia(options);
+  return fetchVia({ proxy: plan.proxy?.url, ca: plan.ca });
 }

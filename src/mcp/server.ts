@@ -179,7 +179,7 @@ export async function main(): Promise<void> {
   if (setup.ok) {
     const plan = planNetwork(setup.env.baseUrl, process.env);
     plan.notes.forEach(warn);
-    fetch = await networkFetch(plan, () => import(new URL('./mcp-network.mjs', import.meta.url).href));
+    fetch = await networkFetch(plan);
   }
   const server = createServer({ setup, warn, fetch });
   // The key stays in this process's memory only: no child process or later read of the environment gets it.

@@ -58,8 +58,8 @@ describe('The MCP server as an npm package, installed from its tarball (unit)', 
     assert.equal(manifest.engines.node, '>=20');
   });
 
-  it('npm pack holds the two bundles, the README and the manifest; installed offline into an empty folder, its bin prints the version', async () => {
-    assert.deepEqual(packedFiles, ['README.md', 'dist/mcp-network.mjs', 'dist/mcp-server.mjs', 'package.json']);
+  it('npm pack holds the bundle, the README and the manifest; installed offline into an empty folder, its bin prints the version', async () => {
+    assert.deepEqual(packedFiles, ['README.md', 'dist/mcp-server.mjs', 'package.json']);
     assert.ok(fs.existsSync(bin), 'npm linked the bin');
     const ran = await runToEnd(bin, ['--version']);
     assert.deepEqual([ran.code, ran.stdout, ran.stderr], [0, `${manifest.version}\n`, '']);
