@@ -4,6 +4,7 @@
 // form holds a placeholder the user replaces with their key, and VS Code's form asks for it
 // once through an input (`${input:…}`, a password prompt VS Code keeps in its secret storage).
 // No `vscode` import: test/unit/mcp-config.test.ts starts the server from what it writes.
+import { l10n } from '../core/l10n';
 
 /** The environment variables the server reads (src/mcp/cli.ts `ENV`). */
 const VARIABLES = {
@@ -37,7 +38,7 @@ export function serverName(label: string): string {
 
 /** The placeholder of the `mcpServers` form: what the user replaces with their key. */
 export function keyPlaceholder(label: string): string {
-  return `<paste the API key of ${label} here>`;
+  return l10n.t('<paste the API key of {0} here>', label);
 }
 
 /** The configuration as JSON text to paste into the client's configuration file. */
@@ -63,7 +64,7 @@ export function clientConfiguration(form: ClientForm, server: ServerToConfigure)
         {
           type: 'promptString',
           id: input,
-          description: `API key of ${server.label} (Engagement & Usage)`,
+          description: l10n.t('API key of {0} (Engagement & Usage)', server.label),
           password: true,
         },
       ],
