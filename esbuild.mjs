@@ -97,8 +97,10 @@ builds.push({
 });
 // The MCP server (src/mcp/server.ts): a script of its own for plain Node 20+, with the MCP SDK
 // in it. Some of the SDK's dependencies are CommonJS: `require` is made for them in this ES module.
+// The same file, minified, is the npm package of packages/mcp-server (its `bin`; the
+// shebang lets npm link it as a command).
 const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version;
-builds.push({
+const mcpServer = {
   ...common,
   entryPoints: { 'mcp-server': 'src/mcp/server.ts' },
   outdir: DIST,
@@ -107,10 +109,20 @@ builds.push({
   outExtension: { '.js': '.mjs' },
   define: { ...common.define, SERVER_VERSION: JSON.stringify(version) },
   banner: {
-    js: "import { createRequire as __eusRequire } from 'node:module'; const require = __eusRequire(import.meta.url);",
+    js: "#!/usr/bin/env node\nimport { createRequire as __eusRequire } from 'node:module'; const require = __eusRequire(import.meta.url);",
   },
   metafile: true,
-});
+};
+builds.push(mcpServer);
+if (!outdirArg)
+  builds.push({
+    ...mcpServer,
+    outdir: 'packages/mcp-server/dist',
+    minify: true,
+    sourcemap: false,
+    define: { ...mcpServer.define, TEST_SEAMS: 'false' },
+    metafile: false,
+  });
 if (fs.existsSync('src/usage/webview/main.ts')) {
   builds.push({
     ...common,

@@ -11,7 +11,17 @@ const noVscode = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'dist-vsix/**', 'test-results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'packages/*/dist/**',
+      'out/**',
+      'node_modules/**',
+      '.vscode-test/**',
+      'dist-vsix/**',
+      'test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -497,7 +497,9 @@ row(
   '< 500 KB (350 KB before the browser build, 250 KB before the MCP server)',
   met(vsixBytes < 500 * 1024),
 );
-for (const [figure, ms] of Object.entries(await mcpStartup())) row(figure, `${ms.toFixed(0)} ms`, '', '');
+const mcp = await mcpStartup();
+for (const [figure, ms] of Object.entries(mcp.times)) row(figure, `${ms.toFixed(0)} ms`, '', '');
+row('MCP server: memory when idle after `tools/list` (RSS, median of 5)', mb(mcp.idleRssMb), '', '');
 
 const cores = os.cpus().length;
 console.log(
@@ -568,7 +570,8 @@ function gzipSize(bytes) {
 
 /**
  * The shipped MCP server's start as an MCP client sees it: from spawning `node mcp-server.mjs`
- * to its answer to `initialize`, then to `tools/list`; medians of 5 starts (no service needed).
+ * to its answer to `initialize`, then to `tools/list`; then its memory when idle (the resident
+ * set of the process, read from /proc once it has answered); medians of 5 starts (no service needed).
  */
 async function mcpStartup() {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
@@ -578,20 +581,22 @@ async function mcpStartup() {
   fs.writeFileSync(script, shipped.get(MCP_SERVER));
   const connected = [];
   const listed = [];
+  const rss = [];
   try {
     for (let i = 0; i < 5; i++) {
       const start = performance.now();
       const client = new Client({ name: 'bench', version: '1' });
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [script],
-          env: { PATH: process.env.PATH ?? '', EUS_BASE_URL: 'http://127.0.0.1:9/v1', EUS_API_KEY: 'bench' },
-        }),
-      );
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [script],
+        env: { PATH: process.env.PATH ?? '', EUS_BASE_URL: 'http://127.0.0.1:9/v1', EUS_API_KEY: 'bench' },
+      });
+      await client.connect(transport);
       connected.push(performance.now() - start);
       await client.listTools();
       listed.push(performance.now() - start);
+      const status = fs.readFileSync(`/proc/${transport.pid}/status`, 'utf8');
+      rss.push(Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024);
       await client.close();
     }
   } finally {
@@ -599,7 +604,10 @@ async function mcpStartup() {
   }
   const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
   return {
-    'MCP server: spawn → `initialize` answered (median of 5)': median(connected),
-    'MCP server: spawn → `tools/list` answered (median of 5)': median(listed),
+    times: {
+      'MCP server: spawn → `initialize` answered (median of 5)': median(connected),
+      'MCP server: spawn → `tools/list` answered (median of 5)': median(listed),
+    },
+    idleRssMb: median(rss),
   };
 }

@@ -333,25 +333,25 @@ function describeConnection(connection: ConnectionFailure, env: string, place: P
 const AGENT_FIXES: Record<'untrustedCertificate' | keyof typeof PROXY, (host: string, code: string) => string> = {
   untrustedCertificate: (host, code) =>
     l10n.t(
-      'The certificate of {0} is issued by an authority this machine does not trust ({1}). If your company inspects HTTPS traffic or the service uses a private certificate authority, give that authority’s certificate to the MCP server in NODE_EXTRA_CA_CERTS (a PEM file), or ask IT.',
+      'The certificate of {0} is issued by an authority this machine does not trust ({1}). If your company inspects HTTPS traffic or the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS in the MCP server’s environment to a PEM file of that authority (or add it to the system’s trusted certificates, which Node 22.15 and later read).',
       host,
       code,
     ),
   proxyAuthentication: (host, code) =>
     l10n.t(
-      'The proxy asks for credentials before it connects to {0} ({1}). Put them in the MCP server’s HTTPS_PROXY (http://user:password@host:port), or ask IT which proxy to use.',
+      'The proxy asks for credentials before it connects to {0} ({1}). Put them in HTTPS_PROXY (http://user:password@host:port) in the MCP server’s environment, or ask IT which proxy to use.',
       host,
       code,
     ),
   proxyRefused: (host, code) =>
     l10n.t(
-      'The proxy refused to connect to {0} ({1}). Check the MCP server’s HTTPS_PROXY and NO_PROXY, or ask IT to allow this address.',
+      'The proxy refused to connect to {0} ({1}). Check HTTPS_PROXY and NO_PROXY in the MCP server’s environment, or ask IT to allow this address.',
       host,
       code,
     ),
   proxyUnreachable: (host, code) =>
     l10n.t(
-      'The proxy at {0} cannot be reached ({1}). Check the MCP server’s HTTPS_PROXY and that the proxy is running.',
+      'The proxy at {0} cannot be reached ({1}). Check HTTPS_PROXY (or HTTP_PROXY) in the MCP server’s environment and that the proxy is running.',
       host,
       code,
     ),

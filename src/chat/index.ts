@@ -11,6 +11,7 @@ import { TOOL_NAMES } from '../tools/definitions';
 import { WholeSets } from '../tools/host';
 import { copyLink, openLink } from './links';
 import { type McpServers, NO_MCP_SERVERS, registerMcpServers } from './mcp';
+import { copyMcpConfiguration, keepServerCopy } from './mcpClients';
 import { invokeTool, prepareTool } from './tools';
 
 /** What the chat feature built: the tools it registered and what they are built from. */
@@ -19,6 +20,8 @@ export interface ChatParts {
   tools: readonly string[];
   deps: ChatDeps;
   mcp: McpServers;
+  /** The MCP server at its path that survives updates (none in the browser). */
+  serverCopy: () => Promise<string>;
 }
 
 export function registerChat(services: Services, ports: ChatPorts) {
@@ -53,10 +56,24 @@ export function registerChat(services: Services, ports: ChatPorts) {
     }),
   );
 
+  // Kept up to date from the start, for clients outside VS Code; checked again by the command.
+  // One check at a time in this window: a call meanwhile waits for the one under way.
+  let checking: Promise<string> | undefined;
+  const serverCopy = () => {
+    if (WEB) return Promise.reject(new Error('VS Code for the Web runs no MCP server'));
+    checking ??= keepServerCopy(context).finally(() => (checking = undefined));
+    return checking;
+  };
+  if (!WEB)
+    serverCopy().catch((error: unknown) =>
+      services.log.error('The MCP server could not be copied to its stable place', error),
+    );
+
   return {
     commands: {
       [Commands.copyEngagementLink]: (...args: unknown[]) => copyLink(services, ports, args),
+      [Commands.copyMcpConfiguration]: () => copyMcpConfiguration(services, serverCopy),
     },
-    parts: { tools: registered, deps, mcp: WEB ? NO_MCP_SERVERS : registerMcpServers(services) },
+    parts: { tools: registered, deps, mcp: WEB ? NO_MCP_SERVERS : registerMcpServers(services), serverCopy },
   } satisfies Feature<ChatParts>;
 }

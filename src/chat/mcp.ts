@@ -5,7 +5,12 @@
 // an environment without a usable key, which for a workspace's environment means until the
 // user entered their own key for it. The key is handed over only when VS Code starts that
 // server (`resolveMcpServerDefinition`), in its environment, never in a listed definition.
-// Writes follow the user's setting `engagementUsage.mcp.allowWrites` (off by default).
+// Writes follow the user's setting `engagementUsage.mcp.allowWrites` (off by default), read
+// again when VS Code starts a server. VS Code starts it with the extension host's environment
+// (NODE_EXTRA_CA_CERTS, the proxy variables) and this definition's: at the start, VS Code's own
+// network settings (`http.proxy`, `http.noProxy`, `http.systemCertificates`,
+// `http.proxyStrictSSL`) in the variables the server reads (src/mcp/network.ts), so the agent's
+// server reaches the service by the same road as the extension.
 import * as vscode from 'vscode';
 import type { Environment } from '../session/model';
 import { Settings } from '../shared/constants';
@@ -70,6 +75,25 @@ function definitionOf(
   );
 }
 
+/**
+ * VS Code's network settings as the server's variables; `null` removes one the extension host
+ * has (VS Code starts the server with the host's environment), so VS Code's setting decides.
+ */
+function networkEnv(): Record<string, string | null> {
+  const http = vscode.workspace.getConfiguration('http');
+  const env: Record<string, string | null> = {};
+  if (http.get<string>('proxySupport') !== 'off') {
+    const proxy = http.get<string>('proxy')?.trim();
+    if (proxy) Object.assign(env, { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, https_proxy: null, http_proxy: null });
+    const noProxy = http.get<string[]>('noProxy') ?? [];
+    if (noProxy.length) Object.assign(env, { NO_PROXY: noProxy.join(','), no_proxy: null });
+  }
+  if (http.get<boolean>('systemCertificates') === false) env.EUS_SYSTEM_CA = '0';
+  // The user told VS Code not to check certificates: the server does as VS Code does.
+  if (http.get<boolean>('proxyStrictSSL') === false) env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+  return env;
+}
+
 /** Where VS Code has no (stable) MCP provider API, and in the browser, which has no process to start. */
 export const NO_MCP_SERVERS: McpServers = {
   registered: false,
@@ -104,8 +128,11 @@ export function registerMcpServers(services: Services): McpServers {
     if (!env || !vscode.workspace.isTrusted) return undefined;
     const key = await vault.keyFor(env);
     if (key === undefined) return undefined;
-    log.info(`Starting the MCP server of "${env.label}" for VS Code.`);
-    definition.env = { ...definition.env, EUS_API_KEY: key };
+    // Writes as the setting says now: turned off since the definition was listed, the server starts read-only.
+    const writes = allowWrites();
+    definition.args = definition.args.filter((arg) => arg !== '--allow-writes' || writes);
+    log.info(`Starting the MCP server of "${env.label}" for VS Code${writes ? ' (writes allowed)' : ''}.`);
+    definition.env = { ...definition.env, ...networkEnv(), EUS_API_KEY: key };
     return definition;
   };
 

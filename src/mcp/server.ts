@@ -5,8 +5,9 @@
 // unless started with `--allow-writes`; each tool declares MCP's annotations so a client asks
 // before a write, and an update must say the `updatedAt` each engagement was read with.
 //
-// Shipped in the package as dist/mcp-server.mjs; VS Code starts it for each environment of the
-// user's own (src/chat/mcp.ts); anyone can start it from a terminal:
+// Shipped in the package as dist/mcp-server.mjs (and as the npm package of packages/mcp-server);
+// VS Code starts it for each environment of the user's own (src/chat/mcp.ts); anyone can start
+// it from a terminal (flags and variables: src/mcp/cli.ts, `--help`):
 //   EUS_BASE_URL=https://api.example.com/v1 EUS_API_KEY=… node dist/mcp-server.mjs [--allow-writes]
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -22,7 +23,6 @@ import { redact } from '../api/redact';
 import { ServiceApi } from '../api/service';
 import { readTrend } from '../api/usage';
 import { l10n } from '../core/l10n';
-import { parseBaseUrl } from '../core/validation';
 import {
   FRESH_MS,
   INPUT_SCHEMAS,
@@ -32,78 +32,37 @@ import {
   type ToolName,
   WRITE_TOOLS,
 } from '../tools/definitions';
-import {
-  type Target,
-  type ToolContext,
-  type ToolEnvironment,
-  type ToolHost,
-  ToolRefusal,
-  WholeSets,
-} from '../tools/host';
+import { type Target, type ToolContext, type ToolHost, ToolRefusal, WholeSets } from '../tools/host';
 import type { ToolResult } from '../tools/result';
 import { runTool } from '../tools/run';
+import { ENV, readCommand, type Setup, startedAsScript } from './cli';
+import { networkFetch, planNetwork } from './network';
+import { registerPrompts } from './prompts';
+import { registerResources } from './resources';
 
 /** The version of the package, set by the build (esbuild `define`). */
 declare const SERVER_VERSION: string;
 const VERSION = typeof SERVER_VERSION === 'string' ? SERVER_VERSION : '0.0.0-dev';
 
-/** The environment variables the server reads. */
-export const ENV = {
-  baseUrl: 'EUS_BASE_URL',
-  key: 'EUS_API_KEY',
-  label: 'EUS_ENVIRONMENT',
-  production: 'EUS_PRODUCTION',
-  timeoutSeconds: 'EUS_TIMEOUT_SECONDS',
-} as const;
-
 export interface ServerOptions {
-  /** The environment variables (process.env). */
-  env: Record<string, string | undefined>;
-  /** The arguments after the script (process.argv.slice(2)). */
-  args: readonly string[];
+  /** What the command line and the environment variables asked for (src/mcp/cli.ts). */
+  setup: Setup;
   /** Where diagnostics go (stderr): never the key. */
   warn: (line: string) => void;
-}
-
-/** How the server was started: the environment it serves, or why it cannot serve one. */
-type Setup =
-  | { ok: true; env: ToolEnvironment; key: string; writes: boolean; timeoutMs: number }
-  | { ok: false; problem: string; writes: boolean };
-
-const USAGE = `Usage: ${ENV.baseUrl}=https://api.example.com/v1 ${ENV.key}=… node mcp-server.mjs [--allow-writes]`;
-
-export function readSetup(options: Pick<ServerOptions, 'env' | 'args'>): Setup {
-  const { env, args } = options;
-  const unknown = args.filter((a) => a !== '--allow-writes');
-  const writes = args.includes('--allow-writes');
-  // An argument is never read as a key (arguments show in process lists and client configs);
-  // what an unknown one held is not repeated.
-  if (unknown.length)
-    return {
-      ok: false,
-      writes,
-      problem: `The server takes only --allow-writes; the base URL and the key are read from ${ENV.baseUrl} and ${ENV.key}. ${USAGE}`,
-    };
-  const url = parseBaseUrl(env[ENV.baseUrl] ?? '');
-  if (!url.ok) return { ok: false, writes, problem: `${ENV.baseUrl}: ${url.message}` };
-  const key = env[ENV.key]?.trim() ?? '';
-  if (!key) return { ok: false, writes, problem: `No API key: set ${ENV.key}. ${USAGE}` };
-  const label = env[ENV.label]?.trim() || new URL(url.url).host;
-  const timeout = Number(env[ENV.timeoutSeconds] ?? 30);
-  return {
-    ok: true,
-    key,
-    writes,
-    timeoutMs: Math.max(1, Number.isFinite(timeout) ? timeout : 30) * 1000,
-    env: { id: 'mcp', label, baseUrl: url.url, production: /^(1|true|yes)$/i.test(env[ENV.production] ?? '') },
-  };
+  /** How the service is reached (src/mcp/network.ts); Node's fetch when absent. */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** The tools' host over MCP: the one environment the server serves. */
-export function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string) => void): ToolHost {
+export function mcpHost(
+  setup: Extract<Setup, { ok: true }>,
+  warn: (line: string) => void,
+  fetch?: typeof globalThis.fetch,
+): ToolHost {
   const { env, key } = setup;
   const api = new ServiceApi({
     baseUrl: env.baseUrl,
+    fetch,
     getKey: () => key,
     timeoutMs: setup.timeoutMs,
     userAgent: userAgent('eus-tools.engagement-usage', VERSION, 'MCP server'),
@@ -134,7 +93,7 @@ export function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string
         (p) => t.api.usage.summary(p, { signal }),
         undefined,
         current,
-        (e) => describeError(e, env.label),
+        (e) => describeError(e, env.label, 'agent'),
       ),
     link: () => undefined,
     logFailure: (tool, error) =>
@@ -144,10 +103,10 @@ export function mcpHost(setup: Extract<Setup, { ok: true }>, warn: (line: string
 
 /** The MCP server over the given options; connect it to a transport to serve. */
 export function createServer(options: ServerOptions): Server {
-  const setup = readSetup(options);
+  const { setup } = options;
   const warn = (line: string) => options.warn(setup.ok ? redact(line, setup.key) : redact(line));
   if (!setup.ok) warn(setup.problem);
-  const host = setup.ok ? mcpHost(setup, warn) : undefined;
+  const host = setup.ok ? mcpHost(setup, warn, options.fetch) : undefined;
   const listed = TOOL_NAMES.filter((name) => setup.writes || !WRITE_TOOLS.includes(name));
   const server = new Server(
     { name: 'engagement-usage', title: 'Engagement & Usage', version: VERSION },
@@ -197,6 +156,11 @@ export function createServer(options: ServerOptions): Server {
     // Over MCP every change is based on the version its agent read: none is written over blindly.
     return runTool(host, name, input, { ...context, versionsRequired: true });
   }
+  // Beside the tools, for a configured server: resources and prompts (their own files).
+  if (setup.ok && host) {
+    registerResources(server, host, setup.key);
+    registerPrompts(server, host, setup.key);
+  }
   return server;
 }
 
@@ -228,20 +192,31 @@ function refused(text: string): ToolResult {
   return { text, isError: true };
 }
 
-/** Serves over stdio until the client closes it. */
+/** Serves over stdio until the client closes it; `--help`, `--version` and an unknown flag answer and exit. */
 export async function main(): Promise<void> {
-  const server = createServer({
-    env: process.env,
-    args: process.argv.slice(2),
-    warn: (line) => process.stderr.write(`${line}\n`),
-  });
+  const command = readCommand(process.argv.slice(2), process.env);
+  if (command.kind !== 'serve') {
+    if (command.kind === 'refused') process.exitCode = 2;
+    const text = command.kind === 'version' ? VERSION : command.text;
+    (command.kind === 'refused' ? process.stderr : process.stdout).write(`${text.trimEnd()}\n`);
+    return;
+  }
+  const warn = (line: string) => process.stderr.write(`${line}\n`);
+  const { setup } = command;
+  let fetch: typeof globalThis.fetch | undefined;
+  if (setup.ok) {
+    const plan = planNetwork(setup.env.baseUrl, process.env);
+    plan.notes.forEach(warn);
+    fetch = await networkFetch(plan);
+  }
+  const server = createServer({ setup, warn, fetch });
   // The key stays in this process's memory only: no child process or later read of the environment gets it.
   delete process.env[ENV.key];
   await server.connect(new StdioServerTransport());
 }
 
-// Run when started as a script (the bundle); not when a test imports it.
-if (typeof process !== 'undefined' && process.argv[1] && /mcp-server\.m?js$/.test(process.argv[1])) {
+// Run when started as a script (the bundle, or the npm package's bin linking to it); not when a test imports it.
+if (typeof process !== 'undefined' && startedAsScript(process.argv[1])) {
   main().catch((error: unknown) => {
     process.stderr.write(`${redact(error instanceof Error ? error.message : String(error))}\n`);
     process.exit(1);

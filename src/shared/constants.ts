@@ -31,6 +31,7 @@ export const Commands = {
   cancelReadingEngagements: `${P}.cancelReadingEngagements`,
   collapseAll: `${P}.collapseAll`,
   openWalkthrough: `${P}.openWalkthrough`,
+  copyMcpConfiguration: `${P}.copyMcpConfiguration`,
 } as const;
 
 /** A command this extension contributes; each has exactly one handler (`src/extension.ts` checks it). */

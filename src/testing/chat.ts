@@ -21,6 +21,8 @@ export interface ChatExports {
   link(id: string): Promise<string | undefined>;
   /** The MCP server definitions provider, as VS Code calls it. */
   mcp: McpServers;
+  /** The MCP server at its path that survives updates, copied there again if it changed. */
+  serverCopy(): Promise<string>;
 }
 
 export function chatProbe(parts: ChatParts): ChatExports {
@@ -37,5 +39,6 @@ export function chatProbe(parts: ChatParts): ChatExports {
     openLink: (link) => openLink(services, vscode.Uri.parse(link)),
     link: (id) => Promise.resolve(linkOf(services, id)),
     mcp: parts.mcp,
+    serverCopy: parts.serverCopy,
   };
 }

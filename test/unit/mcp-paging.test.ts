@@ -4,7 +4,8 @@
 // request log counts what reached it); freshness in-process, the clock's Date moved.
 import assert from 'node:assert/strict';
 import { install } from '@sinonjs/fake-timers';
-import { mcpHost, readSetup } from '../../src/mcp/server';
+import { readCommand } from '../../src/mcp/cli';
+import { mcpHost } from '../../src/mcp/server';
 import { Tools } from '../../src/tools/definitions';
 import { runTool } from '../../src/tools/run';
 import { type RunningService, startService } from '../service/server';
@@ -235,15 +236,20 @@ describe('Paging, freshness, shared reads, progress and cancellation over MCP (u
 
   describe('freshness, in-process (the clock moved)', () => {
     let service: RunningService;
+    /** The MCP server's tool host in this process, set up as the server reads its environment. */
+    function hostOf(running: RunningService) {
+      const command = readCommand([], { EUS_BASE_URL: running.baseUrl, EUS_API_KEY: running.keys.admin });
+      assert.ok(command.kind === 'serve' && command.setup.ok);
+      return mcpHost(command.setup, () => undefined);
+    }
+
     before(async () => {
       service = await startService({ engagementCount: 120 });
     });
     after(() => service.close());
 
     it('two finds share one read: the one cancelled stops waiting, the other gets the whole set, read once', async () => {
-      const setup = readSetup({ env: { EUS_BASE_URL: service.baseUrl, EUS_API_KEY: service.keys.admin }, args: [] });
-      assert.ok(setup.ok);
-      const host = mcpHost(setup, () => undefined);
+      const host = hostOf(service);
       service.clearRequests();
       const release = service.holdAnswers();
       const cancelled = new AbortController();
@@ -264,9 +270,7 @@ describe('Paging, freshness, shared reads, progress and cancellation over MCP (u
     });
 
     it('a whole set is reused while fresh, its age said; older than 60 s it is read again', async () => {
-      const setup = readSetup({ env: { EUS_BASE_URL: service.baseUrl, EUS_API_KEY: service.keys.admin }, args: [] });
-      assert.ok(setup.ok);
-      const host = mcpHost(setup, () => undefined);
+      const host = hostOf(service);
       const clock = install({ toFake: ['Date'], now: Date.now() });
       try {
         service.clearRequests();
