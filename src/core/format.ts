@@ -106,6 +106,18 @@ export function formatPercent(value: number, locale?: string, fractionDigits?: n
   return numberFormat(localeOr(locale), { style: 'percent', maximumFractionDigits: digits }).format(value / 100);
 }
 
+/** A billing period (YYYY-MM) as a short month and year ("Nov 2026"), in UTC as periods are; the period itself if it cannot be. */
+export function shortPeriod(period: string, locale?: string): string {
+  const [year, month] = period.split('-').map(Number);
+  try {
+    return new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(year, month - 1, 1)),
+    );
+  } catch {
+    return period;
+  }
+}
+
 /** Cuts a text for a one-line place, adding an ellipsis. */
 export function truncate(text: string, max: number): string {
   const chars = Array.from(text);

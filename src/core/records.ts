@@ -1,6 +1,7 @@
 // Usage detail records: the contract leaves their fields open, so the table's columns come
 // from the records themselves, and values of any shape are shown compactly; their page sizes,
 // filters and export to CSV or JSON. Pure.
+import { ENGAGEMENT_FIELDS } from './engagement';
 import type { SortDirection } from './query';
 import { foldLines } from './text';
 
@@ -393,14 +394,7 @@ export function csvField(value: unknown): string {
 /** The contract's field names (section 2), by their letters alone: `key_id`, `KeyID` and `keyId` are one name. */
 const CONTRACT_FIELDS: ReadonlyMap<string, string> = new Map(
   [
-    'id',
-    'name',
-    'description',
-    'type',
-    'status',
-    'evaluationCount',
-    'createdAt',
-    'updatedAt',
+    ...ENGAGEMENT_FIELDS,
     'billingPeriod',
     'tier',
     'usage',

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expandHome } from '../../src/mcp/cli';
-import { BUILT_SERVER, ROOT, runToEnd } from './support/mcpStdio';
+import { ROOT, runToEnd, SERVER } from './support/mcpClient';
 
 const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const run = (...args: string[]) => runToEnd(process.execPath, [BUILT_SERVER, ...args]);
+const run = (...args: string[]) => runToEnd(process.execPath, [SERVER, ...args]);
 
 describe('The MCP server’s command line (unit)', function () {
   this.timeout(20_000);

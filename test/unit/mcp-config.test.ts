@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { clientConfiguration, keyPlaceholder, serverName } from '../../src/chat/mcpConfig';
 import { Tools } from '../../src/tools/definitions';
-import { BUILT_SERVER, callText, connectStdio } from './support/mcpStdio';
+import { call, connect, SERVER } from './support/mcpClient';
 import { useReferenceService } from './support/referenceService';
 
 interface Launch {
@@ -18,14 +18,14 @@ describe('The MCP configuration copied for other clients (unit)', function () {
   this.timeout(20_000);
   const reference = useReferenceService();
   const service = reference.service;
-  const server = () => ({ script: BUILT_SERVER, label: 'Staging (EU)', baseUrl: service.baseUrl, production: true });
+  const server = () => ({ script: SERVER, label: 'Staging (EU)', baseUrl: service.baseUrl, production: true });
 
   /** Starts the server as the launch says and reads engagements through it. */
   async function runAsConfigured(launch: Launch): Promise<string> {
     assert.equal(launch.command, 'node', 'Node from the PATH');
-    const session = await connectStdio(launch.env, { command: launch.command, args: launch.args });
+    const session = await connect(launch.env, [], { command: launch.command, args: launch.args });
     try {
-      const found = await callText(session, Tools.findEngagements, { limit: 1 });
+      const found = await call(session, Tools.findEngagements, { limit: 1 });
       assert.equal(found.isError, false, found.text);
       return found.text;
     } finally {
@@ -39,7 +39,7 @@ describe('The MCP configuration copied for other clients (unit)', function () {
     const config = JSON.parse(text) as { mcpServers: Record<string, Launch> };
     assert.deepEqual(Object.keys(config.mcpServers), ['engagements-staging-eu']);
     const launch = config.mcpServers['engagements-staging-eu'];
-    assert.deepEqual(launch.args, [BUILT_SERVER]);
+    assert.deepEqual(launch.args, [SERVER]);
     assert.deepEqual(launch.env, {
       EUS_BASE_URL: service.baseUrl,
       EUS_ENVIRONMENT: 'Staging (EU)',

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { bypassed, planNetwork, proxyFor, type TlsApi } from '../../src/mcp/network';
 import { Tools } from '../../src/tools/definitions';
 import { type RunningProxy, startProxy } from '../../scripts/vscode/proxy.mjs';
-import { callText, connectStdio, type StdioSession } from './support/mcpStdio';
+import { call, connect, type Session } from './support/mcpClient';
 import { useReferenceService } from './support/referenceService';
 
 describe('The MCP server through a proxy and with a private CA (unit)', function () {
@@ -19,7 +19,7 @@ describe('The MCP server through a proxy and with a private CA (unit)', function
   // On 127.0.0.2, named in its certificate, as the proxy suites serve it.
   const reference = useReferenceService({ https: true, host: '127.0.0.2' });
   const service = reference.service;
-  const sessions: StdioSession[] = [];
+  const sessions: Session[] = [];
   const proxies: RunningProxy[] = [];
 
   afterEach(async () => {
@@ -32,8 +32,8 @@ describe('The MCP server through a proxy and with a private CA (unit)', function
     proxies.push(started);
     return started;
   }
-  async function open(env: Record<string, string>): Promise<StdioSession> {
-    const session = await connectStdio({
+  async function open(env: Record<string, string>): Promise<Session> {
+    const session = await connect({
       EUS_BASE_URL: service.baseUrl,
       EUS_API_KEY: service.keys.admin,
       EUS_ENVIRONMENT: 'Corp',
@@ -50,7 +50,7 @@ describe('The MCP server through a proxy and with a private CA (unit)', function
   it('HTTPS_PROXY: the proxy tunnels the server’s requests, the CA of NODE_EXTRA_CA_CERTS is trusted', async () => {
     const tinyproxy = await proxy();
     const session = await open({ HTTPS_PROXY: tinyproxy.url, NODE_EXTRA_CA_CERTS: reference.certificates.ca.certFile });
-    const found = await callText(session, Tools.findEngagements, { limit: 2 });
+    const found = await call(session, Tools.findEngagements, { limit: 2 });
     assert.equal(found.isError, false, found.text);
     assert.match(found.text, /^Environment: “Corp”\./);
     assert.ok(tinyproxy.connects().length >= 1, 'the proxy saw the server’s tunnel');
@@ -66,7 +66,7 @@ describe('The MCP server through a proxy and with a private CA (unit)', function
   it('lower-case https_proxy too; NO_PROXY naming the host: straight to the service, the proxy sees nothing', async () => {
     const tinyproxy = await proxy();
     const lower = await open({ https_proxy: tinyproxy.url, NODE_EXTRA_CA_CERTS: reference.certificates.ca.certFile });
-    assert.equal((await callText(lower, Tools.usage)).isError, false);
+    assert.equal((await call(lower, Tools.usage)).isError, false);
     const tunnels = tinyproxy.connects().length;
     assert.ok(tunnels >= 1, 'https_proxy is read');
 
@@ -75,7 +75,7 @@ describe('The MCP server through a proxy and with a private CA (unit)', function
       NO_PROXY: 'example.com,127.0.0.2',
       NODE_EXTRA_CA_CERTS: reference.certificates.ca.certFile,
     });
-    const found = await callText(bypassing, Tools.findEngagements, { limit: 1 });
+    const found = await call(bypassing, Tools.findEngagements, { limit: 1 });
     assert.equal(found.isError, false, found.text);
     assert.equal(tinyproxy.connects().length, tunnels, 'no tunnel for a host NO_PROXY names');
     assert.doesNotMatch(bypassing.stderr(), /through the proxy/);
@@ -84,7 +84,7 @@ describe('The MCP server through a proxy and with a private CA (unit)', function
   it('a proxy asking for credentials: the answer names HTTPS_PROXY, not a VS Code setting; with them in the URL it works', async () => {
     const tinyproxy = await proxy({ auth: { user: 'eus', password: 'proxy-secret' } });
     const ca = reference.certificates.ca.certFile;
-    const refused = await callText(await open({ HTTPS_PROXY: tinyproxy.url, NODE_EXTRA_CA_CERTS: ca }), Tools.usage);
+    const refused = await call(await open({ HTTPS_PROXY: tinyproxy.url, NODE_EXTRA_CA_CERTS: ca }), Tools.usage);
     assert.equal(refused.isError, true);
     assert.match(refused.text, /The proxy asks for credentials .*\(proxy 407\)\. Put them in HTTPS_PROXY/);
     assert.doesNotMatch(refused.text, /http\.proxy|setting/);
@@ -92,7 +92,7 @@ describe('The MCP server through a proxy and with a private CA (unit)', function
 
     const withCredentials = `http://eus:proxy-secret@127.0.0.1:${tinyproxy.port}`;
     const session = await open({ HTTPS_PROXY: withCredentials, NODE_EXTRA_CA_CERTS: ca });
-    assert.equal((await callText(session, Tools.findEngagements, { limit: 1 })).isError, false);
+    assert.equal((await call(session, Tools.findEngagements, { limit: 1 })).isError, false);
     assert.ok(!session.stderr().includes('proxy-secret'), 'the proxy’s password is not written');
   });
 
@@ -100,13 +100,13 @@ describe('The MCP server through a proxy and with a private CA (unit)', function
     const tinyproxy = await proxy();
     await tinyproxy.stop();
     const session = await open({ HTTPS_PROXY: tinyproxy.url, NODE_EXTRA_CA_CERTS: reference.certificates.ca.certFile });
-    const failed = await callText(session, Tools.usage);
+    const failed = await call(session, Tools.usage);
     assert.equal(failed.isError, true);
     assert.match(failed.text, /The proxy at 127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)\. Check HTTPS_PROXY/);
   });
 
   it('the private CA not trusted: the answer says to set NODE_EXTRA_CA_CERTS; trusted from ~/…, it answers', async () => {
-    const untrusted = await callText(await open({}), Tools.findEngagements);
+    const untrusted = await call(await open({}), Tools.findEngagements);
     assert.equal(untrusted.isError, true);
     assert.match(untrusted.text, /issued by an authority this machine does not trust .*set NODE_EXTRA_CA_CERTS/);
     assert.doesNotMatch(untrusted.text, /http\.systemCertificates|VS Code/);
@@ -115,7 +115,7 @@ describe('The MCP server through a proxy and with a private CA (unit)', function
     try {
       fs.copyFileSync(reference.certificates.ca.certFile, path.join(home, 'corp-ca.pem'));
       const session = await open({ HOME: home, NODE_EXTRA_CA_CERTS: '~/corp-ca.pem' });
-      const found = await callText(session, Tools.findEngagements, { limit: 1 });
+      const found = await call(session, Tools.findEngagements, { limit: 1 });
       assert.equal(found.isError, false, found.text);
       assert.match(session.stderr(), new RegExp(`trusting the certificates in ${home}/corp-ca\\.pem`));
     } finally {

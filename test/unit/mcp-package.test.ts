@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Tools } from '../../src/tools/definitions';
-import { callText, connectStdio, ROOT, runToEnd } from './support/mcpStdio';
+import { call, connect, ROOT, runToEnd } from './support/mcpClient';
 import { useReferenceService } from './support/referenceService';
 
 const PACKAGE = path.join(ROOT, 'packages', 'mcp-server');
@@ -70,8 +70,9 @@ describe('The MCP server as an npm package, installed from its tarball (unit)', 
 
   it('the installed bin answers an MCP client: the handshake, its tools, a find', async () => {
     const service = reference.service;
-    const session = await connectStdio(
+    const session = await connect(
       { EUS_BASE_URL: service.baseUrl, EUS_API_KEY: service.keys.admin, EUS_ENVIRONMENT: 'Packed' },
+      [],
       { command: bin, args: [] },
     );
     try {
@@ -81,7 +82,7 @@ describe('The MCP server as an npm package, installed from its tarball (unit)', 
         tools.map((t) => t.name),
         [Tools.findEngagements, Tools.getEngagement, Tools.usage],
       );
-      const found = await callText(session, Tools.findEngagements, { limit: 2 });
+      const found = await call(session, Tools.findEngagements, { limit: 2 });
       assert.equal(found.isError, false, found.text);
       assert.match(found.text, /^Environment: “Packed”\./);
     } finally {

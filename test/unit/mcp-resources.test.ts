@@ -5,17 +5,17 @@
 // naming the tools to call, the period's meters attached.
 import assert from 'node:assert/strict';
 import { Tools } from '../../src/tools/definitions';
-import { connectStdio, type StdioSession } from './support/mcpStdio';
+import { connect, type Session } from './support/mcpClient';
 import { useReferenceService } from './support/referenceService';
 
 describe('The MCP server’s resources and prompts (unit)', function () {
   this.timeout(20_000);
   const reference = useReferenceService({ engagementCount: 12 });
   const service = reference.service;
-  let session: StdioSession;
+  let session: Session;
 
   beforeEach(async () => {
-    session = await connectStdio({
+    session = await connect({
       EUS_BASE_URL: service.baseUrl,
       EUS_API_KEY: service.keys.admin,
       EUS_ENVIRONMENT: 'Staging',

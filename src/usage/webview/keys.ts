@@ -1,6 +1,6 @@
 // Usage by API key: a table sortable by each column (buttons in the headers, so the keyboard
 // works), the key of this dashboard's environment marked.
-import { absoluteTime, formatCount, formatPercent, relativeTimeLong } from '../../core/format';
+import { absoluteTime, formatCount, formatPercent, relativeTimeLong, shortPeriod } from '../../core/format';
 import type { KeyColumn, KeyRow, KeySort } from '../../core/records';
 import type { KeyOverTime, KeysData, Section } from '../protocol';
 import { getLocale, send, t } from './context';
@@ -44,17 +44,6 @@ function headerCell(spec: (typeof COLUMNS)[number], sort: KeySort): HTMLTableCel
       ),
     ),
   );
-}
-
-function shortPeriod(period: string, locale?: string): string {
-  const [year, month] = period.split('-').map(Number);
-  try {
-    return new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
-      new Date(Date.UTC(year, month - 1, 1)),
-    );
-  } catch {
-    return period;
-  }
 }
 
 /** The key's calls in each of the last periods, a bar each (no data: a low outline), its figures in words. */

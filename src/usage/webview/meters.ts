@@ -1,7 +1,7 @@
 // The three meters and their trend: a bar of used against included, the figures, the
 // percentage, the overage past 100 %, and the last 12 periods. `role="meter"` with its values
 // for assistive technology.
-import { formatCount, formatPercent } from '../../core/format';
+import { formatCount, formatPercent, shortPeriod } from '../../core/format';
 import type { MeterFigures, MeterTexts, Projection, UsageMeterName } from '../../core/meters';
 import { formatAmount, meterTexts } from '../../core/meters';
 import type { TrendPoint } from '../../core/trend';
@@ -224,17 +224,6 @@ const W = 240;
 const H = 56;
 const BASE = 52;
 const TOP = 4;
-
-function shortPeriod(period: string, locale?: string): string {
-  const [year, month] = period.split('-').map(Number);
-  try {
-    return new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
-      new Date(Date.UTC(year, month - 1, 1)),
-    );
-  } catch {
-    return period;
-  }
-}
 
 function describe(point: TrendPoint, meter: UsageMeterName, unit: MeterFigures['unit'], locale?: string): string {
   const when = shortPeriod(point.period, locale);
