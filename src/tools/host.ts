@@ -5,6 +5,7 @@
 import type { Place } from '../api/errorText';
 import type { ServiceApi } from '../api/service';
 import type { AcceptedWrite, UsageRecord } from '../api/types';
+import { BREAKDOWN_CAP } from '../core/breakdown';
 import { l10n } from '../core/l10n';
 import { FreshReads } from './freshReads';
 import type { Engagement } from '../core/engagement';
@@ -55,7 +56,7 @@ export interface ToolHost {
   labelOf(named: unknown): string | undefined;
   /** Every engagement of `target`, read unless a set fresh enough is held (one read for calls at once). */
   wholeSet(target: Target, context?: ToolContext): Promise<WholeSet>;
-  /** Every usage record of a period of `target`, read unless a set fresh enough is held. */
+  /** The usage records of a period of `target` (up to the cap), read unless a set fresh enough is held. */
   records(target: Target, period: string, context?: ToolContext): Promise<RecordSet>;
   /** One engagement of `target` as last read, without reading. */
   known(target: Target, id: string): Engagement | undefined;
@@ -76,8 +77,11 @@ export interface ToolHost {
 }
 
 export interface RecordSet {
+  /** The period's records in the service's order, at most `BREAKDOWN_CAP`. */
   items: readonly UsageRecord[];
   readAt: number;
+  /** Records the period has past the cap, not read (0 when every one was read). */
+  notRead: number;
 }
 
 /**
@@ -89,7 +93,7 @@ export interface RecordSet {
  */
 export class WholeSets {
   private readonly engagements: FreshReads<{ items: Engagement[]; skipped?: number }>;
-  private readonly usage: FreshReads<UsageRecord[]>;
+  private readonly usage: FreshReads<{ items: UsageRecord[]; notRead: number }>;
 
   constructor(maxAgeMs: () => number) {
     this.engagements = new FreshReads(maxAgeMs);
@@ -112,11 +116,15 @@ export class WholeSets {
   async records(target: Target, period: string, context: ToolContext = {}): Promise<RecordSet> {
     const { value, readAt } = await this.usage.get(
       `${target.env.id}\n${period}`,
-      async (signal, onProgress) => (await target.api.usage.detailsAll(period, { signal, onProgress })).items,
+      async (signal, onProgress) => {
+        const read = await target.api.usage.detailsAll(period, { signal, onProgress, limit: BREAKDOWN_CAP });
+        const capped = read.stop !== undefined || read.items.length >= BREAKDOWN_CAP;
+        return { items: read.items, notRead: capped ? Math.max(0, read.totalCount - read.items.length) : 0 };
+      },
       context,
       l10n.t('Reading the usage records of {0}', period),
     );
-    return { items: value, readAt };
+    return { items: value.items, readAt, notRead: value.notRead };
   }
 
   get(target: Target, id: string): Engagement | undefined {

@@ -15,7 +15,7 @@ import { deriveColumns, filterRecords, groupValue, keyColumn, maskKeyId, maskKey
 import { l10n } from '../core/l10n';
 import { pageData, pageOf, pageWords, queryOf, resume } from './cursor';
 import { type InputOf, MAX_RECORDS, type Tools } from './definitions';
-import { type Target, type ToolContext, type ToolHost, ToolRefusal } from './host';
+import { type RecordSet, type Target, type ToolContext, type ToolHost, ToolRefusal } from './host';
 import { dataBlock, dataResult, heading, type ToolResult, whereFrom } from './result';
 
 type UsageInput = InputOf<typeof Tools.usage>;
@@ -56,7 +56,7 @@ export async function usage(host: ToolHost, given: UsageInput, context: ToolCont
     case 'records':
       return records(host, target, period(input), input, { offset, listedFrom: readAt }, context);
     case 'breakdown':
-      return explain(target, period(input), input, context);
+      return explain(host, target, period(input), input, context);
   }
 }
 
@@ -167,24 +167,48 @@ async function records(
   const shown = page.items.map((r) =>
     keyCol && typeof r[keyCol] === 'string' ? { ...r, [keyCol]: maskKeyId(r[keyCol]) } : r,
   );
+  const notRead = read?.notRead ?? 0;
   return dataResult(
-    { ...whereFrom(target), view: 'records', billingPeriod, ...pageData(page), total: all.length, records: shown },
+    {
+      ...whereFrom(target),
+      view: 'records',
+      billingPeriod,
+      ...pageData(page),
+      total: all.length + notRead,
+      ...(notRead > 0 ? { notRead, cap: BREAKDOWN_CAP } : {}),
+      records: shown,
+    },
     heading(target),
-    !read
-      ? l10n.t('The service has no usage records for {0}.', billingPeriod)
-      : found.length === 0
-        ? l10n.t('None of the {0} usage records of {1} matched.', all.length, billingPeriod)
-        : l10n.t(
-            '{0} of the {1} usage records of {2} matched; listing {3} to {4}.',
-            found.length,
-            all.length,
-            billingPeriod,
-            page.offset + 1,
-            page.offset + shown.length,
-          ),
+    ...recordsWords(billingPeriod, read, found.length, { from: page.offset + 1, to: page.offset + shown.length }),
     ...pageWords(page),
     shown.length ? dataBlock(shown) : '',
   );
+}
+
+/** What a page of records says: how many of the period's matched, which are listed, and the cap when reached. */
+function recordsWords(
+  billingPeriod: string,
+  read: RecordSet | undefined,
+  found: number,
+  listing: { from: number; to: number },
+): string[] {
+  if (!read) return [l10n.t('The service has no usage records for {0}.', billingPeriod)];
+  const all = read.items.length;
+  return [
+    found === 0
+      ? l10n.t('None of the {0} usage records of {1} matched.', all, billingPeriod)
+      : l10n.t(
+          '{0} of the {1} usage records of {2} matched; listing {3} to {4}.',
+          found,
+          all,
+          billingPeriod,
+          listing.from,
+          listing.to,
+        ),
+    read.notRead > 0
+      ? l10n.t('Read up to the cap of {0} records: {1} more are not listed or filtered.', BREAKDOWN_CAP, read.notRead)
+      : '',
+  ];
 }
 
 /** Every record of a period, or undefined when the service has none for it (404). */
@@ -262,29 +286,14 @@ function breakdownChoice(all: readonly UsageRecord[], columns: string[], input: 
   return { byDay, by, sum };
 }
 
-/** A period's records up to the breakdown's cap, or undefined when the service has none for it (404). */
-async function wholePeriod(target: Target, billingPeriod: string, context: ToolContext) {
-  try {
-    return await target.api.usage.detailsAll(billingPeriod, {
-      limit: BREAKDOWN_CAP,
-      signal: context.signal,
-      onProgress: (loaded, total) =>
-        context.progress?.(loaded, total, l10n.t('Reading the usage records of {0}', billingPeriod)),
-    });
-  } catch (error) {
-    if (isApiError(error) && error.kind === 'notFound') return undefined;
-    throw error;
-  }
-}
-
 /**
  * Where a period's calls went: its records read whole (at most the cap, said when reached),
  * grouped by a column (the key's at first; any column the records have) with a count, a sum and
  * each share, the top groups then the rest; with `by: "day"`, a count per UTC day; and always
  * the days far above the usual (median) day with their largest group. Key ids masked.
  */
-async function explain(target: Target, billingPeriod: string, input: UsageInput, context: ToolContext) {
-  const read = await wholePeriod(target, billingPeriod, context);
+async function explain(host: ToolHost, target: Target, billingPeriod: string, input: UsageInput, context: ToolContext) {
+  const read = await recordsOf(host, target, billingPeriod, context);
   if (!read)
     return dataResult(
       { ...whereFrom(target), view: 'breakdown', billingPeriod, recordsRead: 0 },
@@ -303,7 +312,7 @@ async function explain(target: Target, billingPeriod: string, input: UsageInput,
   const bounds = { start: Date.UTC(year, month - 1, 1), end: Date.UTC(year, month, 1) };
   const daily = dailyBars(all, columns, bounds, Math.min(Date.now(), bounds.end));
   const marked = markedDays(daily, shownKey);
-  const missing = read.stop || all.length >= BREAKDOWN_CAP ? Math.max(0, read.totalCount - all.length) : 0;
+  const missing = read.notRead;
   const data = {
     billingPeriod,
     recordsRead: all.length,

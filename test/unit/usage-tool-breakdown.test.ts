@@ -14,6 +14,7 @@ const PERIOD = '2026-10'; // closed: every day of it is in the bars
 
 interface Answer {
   recordsRead: number;
+  notRead?: number;
   groupedBy?: string;
   summed?: string;
   groups?: Array<Record<string, unknown> & { value: string; records: number; share: number }>;
@@ -78,6 +79,36 @@ describe('usage tool: breakdown (MCP server, reference service, planted spike)',
       endpoint: '/v1/engagements',
       shareOfTheDay: Math.round((fromCi / ofDay.length) * 1000) / 10,
     });
+  });
+
+  it('lists the records, then breaks the same period down from that one read', async () => {
+    const period = '2026-09';
+    const planted = plantPeriod(service.store, { period, perDay: 8, spikes: [] });
+    const detailReads = () =>
+      service.requests.filter((r) => r.path === '/v1/usage/details' && r.query.billingPeriod === period).length;
+    const listed = await call(session, Tools.usage, { view: 'records', billingPeriod: period, limit: 5 });
+    assert.equal(listed.isError, false, listed.text);
+    assert.equal(listed.structured?.total, planted.length);
+    // The contract's largest page is 100 records: the period is read in that many requests.
+    assert.equal(detailReads(), Math.ceil(planted.length / 100));
+    const { data } = await breakdown({ billingPeriod: period });
+    assert.equal(data.recordsRead, planted.length);
+    assert.equal(detailReads(), Math.ceil(planted.length / 100), 'no second read of the period');
+  });
+
+  it('a period past the cap of 50,000 records (README): read up to it, the rest said in words and data', async () => {
+    const period = '2026-08';
+    const planted = plantPeriod(service.store, { period, perDay: 1_650, spikes: [] });
+    assert.ok(planted.length > 50_000);
+    const past = planted.length - 50_000;
+    const listed = await call(session, Tools.usage, { view: 'records', billingPeriod: period, limit: 1 });
+    assert.equal(listed.structured?.total, planted.length);
+    assert.equal(listed.structured?.notRead, past);
+    assert.match(listed.text, new RegExp(`Read up to the cap of 50,?000 records: ${past} more are not listed`));
+    const { text, data } = await breakdown({ billingPeriod: period });
+    assert.equal(data.recordsRead, 50_000);
+    assert.equal(data.notRead, past);
+    assert.match(text, new RegExp(`${past} more are not counted`));
   });
 
   it('sums a numeric column per group, counts per UTC day, and refuses a column the records lack', async () => {
