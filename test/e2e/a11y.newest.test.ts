@@ -45,18 +45,27 @@ async function settled(frame: Frame): Promise<void> {
     .waitFor({ state: 'detached', timeout: 15_000 });
 }
 
-/** The page of the frame does not scroll sideways (tables may scroll inside themselves). */
+/**
+ * The page of the frame does not scroll sideways (tables may scroll inside themselves), once
+ * the webview has laid itself out at its new width: the resize reaches it as a frame resize,
+ * and what it draws for the width (the records table's columns) comes in the frames after.
+ */
 async function assertNoPageScroll(wb: Workbench, frame: Frame, name: string): Promise<void> {
+  const measure = () =>
+    frame.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      // What sticks out (outside a frame that scrolls by itself), to say what to fix.
+      const out = [...document.querySelectorAll<HTMLElement>('body *')]
+        .filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest('.table-wrap'))
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)})`);
+      return { scrollWidth: document.documentElement.scrollWidth, width, out };
+    });
+  let seen = await measure();
+  await wb
+    .waitFor(async () => (seen = await measure()).scrollWidth <= seen.width, 'the page within its width', 5_000)
+    .catch(() => undefined); // the assertion below says what sticks out
   await wb.screenshot(name);
-  const seen = await frame.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    // What sticks out (outside a frame that scrolls by itself), to say what to fix.
-    const out = [...document.querySelectorAll<HTMLElement>('body *')]
-      .filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest('.table-wrap'))
-      .slice(0, 5)
-      .map((e) => `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)})`);
-    return { scrollWidth: document.documentElement.scrollWidth, width, out };
-  });
   assert.ok(
     seen.scrollWidth <= seen.width,
     `the page is ${seen.scrollWidth} px wide in ${seen.width} px: ${seen.out.join(', ')}`,
